@@ -1,0 +1,118 @@
+// The `impulse` command: list, run and export scenes (scene-format.md, "The command").
+
+#include <impulse/error.h>
+#include <impulse/scene.h>
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "run_summary.h"
+
+namespace {
+
+// Exit statuses of the contract.
+constexpr int k_exit_ok = 0;
+constexpr int k_exit_bad_input = 2;
+
+struct RunOptions {
+  std::string scene;
+  int steps = 600;
+  std::string solver;
+  int iterations = 0;  // 0: the scene's own
+  int threads = 1;
+  bool json = false;
+};
+
+// A built-in name first, then a file; throws SceneError for neither.
+impulse::Scene resolve_scene(const std::string& name_or_path) {
+  if (auto scene = impulse::builtin_scene(name_or_path)) return *scene;
+  if (!std::filesystem::exists(name_or_path))
+    throw impulse::SceneError(name_or_path, "", "neither a built-in scene (see `impulse scenes`) nor a file");
+  return impulse::load_scene(name_or_path);
+}
+
+void apply_overrides(impulse::Scene& scene, const RunOptions& options, const std::string& source) {
+  if (!options.solver.empty()) {
+    const auto type = impulse::solver_type_from_name(options.solver);
+    if (!type) throw impulse::SceneError(source, "/solver/type", "unknown solver '" + options.solver + "' (--solver)");
+    scene.settings.solver.type = *type;
+  }
+  if (options.iterations > 0) scene.settings.solver.iterations = options.iterations;
+}
+
+int run(const RunOptions& options) {
+  impulse::Scene scene = resolve_scene(options.scene);
+  apply_overrides(scene, options, options.scene);
+  impulse::World world = impulse::build_world(scene, options.scene);
+
+  impulse::cli::RunResult result{&scene, &world, options.steps, {}};
+  result.step_ms.reserve(std::size_t(options.steps));
+  const auto dt = scene.settings.timestep;
+  for (int i = 0; i < options.steps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    world.step(dt);
+    result.step_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  if (options.json) {
+    std::cout << impulse::cli::summary_json(result).dump(2) << "\n";
+  } else {
+    std::cout << impulse::cli::summary_text(result);
+  }
+  return k_exit_ok;
+}
+
+int export_scene(const std::string& name, const std::string& file) {
+  const auto scene = impulse::builtin_scene(name);
+  if (!scene) throw impulse::SceneError(name, "", "not a built-in scene (see `impulse scenes`)");
+  impulse::save_scene(*scene, file);
+  return k_exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Impulse: a rigid-body physics engine built around iterative LCP constraint solvers"};
+  app.require_subcommand(1);
+
+  app.add_subcommand("scenes", "List the built-in scenes, one name a line");
+
+  RunOptions options;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a built-in scene or a scene file");
+  run_cmd->add_option("scene", options.scene, "A built-in scene name or a scene file")->required();
+  run_cmd->add_option("--steps", options.steps, "Number of steps")->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--solver", options.solver, "Solver type (overrides the scene's)");
+  run_cmd->add_option("--iterations", options.iterations, "Solver iterations (overrides the scene's)")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--threads", options.threads, "Worker threads (results are identical for any count)")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_flag("--json", options.json, "Print the summary as one JSON object");
+
+  std::string export_name, export_file;
+  CLI::App* export_cmd = app.add_subcommand("export", "Write a built-in scene to a scene file");
+  export_cmd->add_option("name", export_name, "A built-in scene name")->required();
+  export_cmd->add_option("file", export_file, "The scene file to write")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return k_exit_bad_input;
+  }
+
+  try {
+    if (app.got_subcommand("scenes")) {
+      for (const std::string& name : impulse::builtin_scene_names()) std::cout << name << "\n";
+      return k_exit_ok;
+    }
+    if (app.got_subcommand("run")) return run(options);
+    return export_scene(export_name, export_file);
+  } catch (const impulse::Error& e) {
+    std::cerr << "impulse: " << e.what() << "\n";
+    return k_exit_bad_input;
+  }
+}

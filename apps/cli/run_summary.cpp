@@ -1,0 +1,106 @@
+#include "run_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+
+namespace impulse::cli {
+namespace {
+
+struct Timing {
+  double median = 0, mean = 0;
+};
+
+Timing timing_of(std::vector<double> ms) {
+  if (ms.empty()) return {};
+  const double mean = std::accumulate(ms.begin(), ms.end(), 0.0) / double(ms.size());
+  const auto mid = ms.begin() + std::ptrdiff_t(ms.size() / 2);
+  std::nth_element(ms.begin(), mid, ms.end());
+  double median = *mid;
+  if (ms.size() % 2 == 0) median = 0.5 * (median + *std::max_element(ms.begin(), mid));
+  return {median, mean};
+}
+
+nlohmann::ordered_json vec(const Vec3& v) { return {v.x, v.y, v.z}; }
+nlohmann::ordered_json quat(const Quat& q) { return {q.x, q.y, q.z, q.w}; }
+
+std::string hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// Unnamed bodies and joints are reported by their index (scene-format.md).
+std::string name_or_index(const std::string& name, std::size_t index) {
+  return name.empty() ? std::to_string(index) : name;
+}
+
+}  // namespace
+
+nlohmann::ordered_json summary_json(const RunResult& run) {
+  const World& world = *run.world;
+  const Timing timing = timing_of(run.step_ms);
+  const StepStats& stats = world.last_step_stats();
+  nlohmann::ordered_json out;
+  out["scene"] = run.scene->name;
+  out["steps"] = run.steps;
+  out["time"] = world.time();
+  out["timestep"] = world.settings().timestep;
+  out["solver"] = {{"type", solver_type_name(world.settings().solver.type)},
+                   {"iterations", world.settings().solver.iterations},
+                   {"final_residual", stats.solver_final_residual}};
+  out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
+  out["energy"] = {{"kinetic", world.kinetic_energy()}, {"potential", world.potential_energy()}};
+  // No contacts or joints are simulated yet, so nothing can penetrate or drift apart.
+  out["max_penetration"] = 0.0;
+  out["max_joint_error"] = 0.0;
+  nlohmann::ordered_json bodies = nlohmann::ordered_json::array();
+  const std::vector<BodyId> ids = world.bodies();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const Transform t = world.transform(ids[i]);
+    bodies.push_back({{"name", name_or_index(world.name(ids[i]), i)},
+                      {"position", vec(t.position)},
+                      {"orientation", quat(t.orientation)},
+                      {"linear_velocity", vec(world.linear_velocity(ids[i]))},
+                      {"angular_velocity", vec(world.angular_velocity(ids[i]))},
+                      {"asleep", false}});
+  }
+  out["bodies"] = std::move(bodies);
+  nlohmann::ordered_json joints = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < run.scene->joints.size(); ++i) {
+    joints.push_back({{"name", name_or_index(run.scene->joints[i].settings.name, i)},
+                      {"broken", false},
+                      {"error", 0.0}});
+  }
+  out["joints"] = std::move(joints);
+  out["state_hash"] = hex(world.state_hash());
+  return out;
+}
+
+std::string summary_text(const RunResult& run) {
+  const World& world = *run.world;
+  const Timing timing = timing_of(run.step_ms);
+  std::ostringstream out;
+  out << "scene       " << run.scene->name << "\n"
+      << "steps       " << run.steps << " x " << world.settings().timestep << " s = " << world.time() << " s\n"
+      << "solver      " << solver_type_name(world.settings().solver.type) << ", "
+      << world.settings().solver.iterations << " iterations\n"
+      << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
+      << "energy      kinetic " << world.kinetic_energy() << " J, potential " << world.potential_energy()
+      << " J\n"
+      << "bodies      " << world.body_count() << "\n";
+  const std::vector<BodyId> ids = world.bodies();
+  constexpr std::size_t k_listed = 10;
+  for (std::size_t i = 0; i < std::min(ids.size(), k_listed); ++i) {
+    const Vec3 p = world.position(ids[i]);
+    const Vec3 v = world.linear_velocity(ids[i]);
+    out << "  " << name_or_index(world.name(ids[i]), i) << "  position (" << p.x << ", " << p.y << ", " << p.z
+        << ")  velocity (" << v.x << ", " << v.y << ", " << v.z << ")\n";
+  }
+  if (ids.size() > k_listed) out << "  ... " << ids.size() - k_listed << " more\n";
+  out << "state_hash  " << hex(world.state_hash()) << "\n";
+  return out.str();
+}
+
+}  // namespace impulse::cli

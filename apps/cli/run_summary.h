@@ -1,0 +1,26 @@
+#pragma once
+// What `impulse run` reports: the contract's --json summary and the human-readable one.
+
+#include <impulse/scene.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace impulse::cli {
+
+struct RunResult {
+  const Scene* scene = nullptr;
+  const World* world = nullptr;
+  int steps = 0;
+  std::vector<double> step_ms;  // wall time of each step
+};
+
+/// The summary object of scene-format.md ("--json"), keys in the contract's order.
+nlohmann::ordered_json summary_json(const RunResult& run);
+
+/// A short human-readable summary.
+std::string summary_text(const RunResult& run);
+
+}  // namespace impulse::cli

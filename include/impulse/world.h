@@ -1,0 +1,125 @@
+#pragma once
+// The world: bodies, settings and the step. Misuse throws (see error.h) and leaves the world
+// unchanged; the step itself never throws and never prints.
+
+#include <impulse/body.h>
+#include <impulse/joint.h>
+#include <impulse/settings.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace impulse {
+
+/// What the last step did and how long each stage took.
+struct StepStats {
+  double integrate_velocities_ms = 0;
+  double solve_ms = 0;
+  double integrate_positions_ms = 0;
+  double total_ms = 0;
+  int solver_iterations = 0;
+  Real solver_final_residual = 0;  ///< relative residual of the last solve (0 with no rows)
+};
+
+class World {
+ public:
+  explicit World(const WorldSettings& settings = {});
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+  ~World();
+
+  const WorldSettings& settings() const;
+  /// Replaces the settings; throws InvalidArgument for out-of-range values.
+  void set_settings(const WorldSettings& settings);
+
+  /// Creates a body; throws InvalidArgument (bad values, a duplicate name) or Unsupported.
+  BodyId create_body(const BodySettings& settings);
+  /// Removes a body; its handle (and copies of it) become stale.
+  void remove_body(BodyId id);
+  bool is_valid(BodyId id) const;
+  /// The body of that name, if any.
+  std::optional<BodyId> find_body(std::string_view name) const;
+  std::size_t body_count() const;
+  /// Handles of every live body in creation order.
+  std::vector<BodyId> bodies() const;
+
+  /// Creates a joint. Throws Unsupported until joints are simulated (the joints issue).
+  void create_joint(const JointSettings& settings);
+
+  const std::string& name(BodyId id) const;
+  BodyType type(BodyId id) const;
+  /// The body origin's pose in the world.
+  Transform transform(BodyId id) const;
+  Vec3 position(BodyId id) const;
+  Quat orientation(BodyId id) const;
+  /// The centre of mass in the world.
+  Vec3 center_of_mass(BodyId id) const;
+  Vec3 linear_velocity(BodyId id) const;
+  Vec3 angular_velocity(BodyId id) const;
+  /// Mass properties in the body frame (mass 0 for static and kinematic bodies).
+  const MassProperties& mass_properties(BodyId id) const;
+  /// The world-frame inverse inertia R I^-1 R^T.
+  Mat33 inverse_inertia_world(BodyId id) const;
+  /// The body's settings as created, with its current pose and velocities.
+  BodySettings body_settings(BodyId id) const;
+
+  void set_transform(BodyId id, const Transform& transform);
+  void set_linear_velocity(BodyId id, const Vec3& v);
+  void set_angular_velocity(BodyId id, const Vec3& w);
+
+  /// A force (N) through the centre of mass, acting during the next step.
+  void apply_force(BodyId id, const Vec3& force);
+  /// A force (N) at a world point: also a torque about the centre of mass.
+  void apply_force_at(BodyId id, const Vec3& force, const Vec3& world_point);
+  void apply_torque(BodyId id, const Vec3& torque);
+  /// An impulse (N s) through the centre of mass, changing the velocity now.
+  void apply_impulse(BodyId id, const Vec3& impulse);
+  void apply_impulse_at(BodyId id, const Vec3& impulse, const Vec3& world_point);
+  void apply_angular_impulse(BodyId id, const Vec3& angular_impulse);
+
+  std::uint64_t user_data(BodyId id) const;
+  void set_user_data(BodyId id, std::uint64_t data);
+
+  /// Advances the world by dt seconds (dt > 0 and finite, else InvalidArgument).
+  void step(Real dt);
+  const StepStats& last_step_stats() const;
+  /// Simulated time so far, s.
+  double time() const;
+
+  /// Kinetic energy: sum of m v^2 / 2 + w . I w / 2 over dynamic bodies, J.
+  double kinetic_energy() const;
+  /// Potential energy in gravity, -m g . x over dynamic bodies (zero at the origin), J.
+  double potential_energy() const;
+  /// Total angular momentum about the origin, sum of I w + x m v, kg m^2/s.
+  Vec3 angular_momentum() const;
+  /// A 64-bit hash of every body's position, orientation and velocities, bit for bit.
+  std::uint64_t state_hash() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Runs fixed steps of the world's timestep for variable frame times. Keeps the remainder so
+/// that no time is lost; alpha() says how far the next step is, for interpolation.
+class FixedStepper {
+ public:
+  /// max_steps bounds the catch-up work per frame (the "spiral of death").
+  explicit FixedStepper(int max_steps_per_frame = 8) : max_steps_(max_steps_per_frame) {}
+  /// Steps the world for frame_time seconds; returns the number of steps taken.
+  int advance(World& world, double frame_time);
+  /// The fraction of a step left in the accumulator, in [0, 1).
+  double alpha(const World& world) const;
+
+ private:
+  int max_steps_;
+  double accumulator_ = 0;
+};
+
+}  // namespace impulse

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what Impulse needs on Debian 12 (as root). Idempotent: apt-get skips what is there.
+set -euo pipefail
+packages=(
+  build-essential cmake git pkg-config
+  googletest libgtest-dev libbenchmark-dev
+  libeigen3-dev nlohmann-json3-dev libcli11-dev
+  clang-format clang-tidy
+)
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null

@@ -1,0 +1,147 @@
+#include "dynamics/validation.h"
+
+#include <impulse/error.h>
+
+#include <variant>
+
+namespace impulse {
+namespace {
+
+// The smallest quaternion length accepted as an orientation before normalising.
+constexpr Real k_min_quat_length = Real(1e-6);
+
+std::optional<SettingsProblem> problem(std::string path, std::string message) {
+  return SettingsProblem{std::move(path), std::move(message)};
+}
+
+std::optional<SettingsProblem> prefixed(std::optional<SettingsProblem> p, const std::string& prefix) {
+  if (p) p->path = prefix + p->path;
+  return p;
+}
+
+std::optional<SettingsProblem> check_positive(Real value, const char* path) {
+  if (!is_finite(value) || value <= 0) return problem(path, "must be a finite number > 0");
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> check_non_negative(Real value, const char* path) {
+  if (!is_finite(value) || value < 0) return problem(path, "must be a finite number >= 0");
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> check_finite(const Vec3& v, const char* path) {
+  if (!is_finite(v)) return problem(path, "must hold finite numbers");
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> check_orientation(const Quat& q, const char* path) {
+  if (!is_finite(q)) return problem(path, "must hold finite numbers");
+  if (length(q) < k_min_quat_length) return problem(path, "quaternion of length 0 is no rotation");
+  return std::nullopt;
+}
+
+struct GeometryChecker {
+  std::optional<SettingsProblem> operator()(const Sphere& s) const {
+    return check_positive(s.radius, "/radius");
+  }
+  std::optional<SettingsProblem> operator()(const Box& b) const {
+    for (int i = 0; i < 3; ++i) {
+      if (!is_finite(b.half_extents[i]) || b.half_extents[i] <= 0)
+        return problem("/half_extents/" + std::to_string(i), "must be a finite number > 0");
+    }
+    return std::nullopt;
+  }
+  std::optional<SettingsProblem> operator()(const Capsule& c) const {
+    if (auto p = check_positive(c.radius, "/radius")) return p;
+    return check_non_negative(c.half_height, "/half_height");
+  }
+  std::optional<SettingsProblem> operator()(const ConvexHull& h) const {
+    if (h.points.size() < 4) return problem("/points", "a convex hull needs at least 4 points");
+    if (h.points.size() > k_max_hull_points)
+      return problem("/points", "a convex hull takes at most " + std::to_string(k_max_hull_points) +
+                                    " points");
+    for (std::size_t i = 0; i < h.points.size(); ++i) {
+      if (!is_finite(h.points[i])) return problem("/points/" + std::to_string(i), "must hold finite numbers");
+    }
+    return std::nullopt;
+  }
+  std::optional<SettingsProblem> operator()(const Plane& p) const {
+    if (auto q = check_finite(p.normal, "/normal")) return q;
+    if (length(p.normal) < k_min_quat_length) return problem("/normal", "normal of length 0");
+    if (!is_finite(p.offset)) return problem("/offset", "must be a finite number");
+    return std::nullopt;
+  }
+  std::optional<SettingsProblem> operator()(const Mesh& m) const {
+    if (m.triangles.empty()) return problem("/triangles", "a mesh needs at least one triangle");
+    for (std::size_t i = 0; i < m.vertices.size(); ++i) {
+      if (!is_finite(m.vertices[i])) return problem("/vertices/" + std::to_string(i), "must hold finite numbers");
+    }
+    for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+      for (int k = 0; k < 3; ++k) {
+        if (m.triangles[t][k] >= m.vertices.size())
+          return problem("/triangles/" + std::to_string(t) + "/" + std::to_string(k),
+                         "vertex index out of range (the mesh has " + std::to_string(m.vertices.size()) +
+                             " vertices)");
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::optional<SettingsProblem> find_problem(const ShapeGeometry& geometry) {
+  return std::visit(GeometryChecker{}, geometry);
+}
+
+std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
+  if (auto p = check_finite(s.gravity, "/gravity")) return p;
+  if (auto p = check_positive(s.timestep, "/timestep")) return p;
+  const SolverSettings& solver = s.solver;
+  if (solver.iterations < 1) return problem("/solver/iterations", "must be at least 1");
+  if (!is_finite(solver.baumgarte) || solver.baumgarte < 0 || solver.baumgarte > 1)
+    return problem("/solver/baumgarte", "must be in [0, 1]");
+  if (auto p = check_non_negative(solver.slop, "/solver/slop")) return p;
+  if (!is_finite(solver.sor) || solver.sor <= 0 || solver.sor >= 2)
+    return problem("/solver/sor", "must be in (0, 2)");
+  if (auto p = check_non_negative(solver.tolerance, "/solver/tolerance")) return p;
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> find_problem(const BodySettings& s) {
+  if (auto p = check_finite(s.position, "/position")) return p;
+  if (auto p = check_orientation(s.orientation, "/orientation")) return p;
+  if (auto p = check_finite(s.linear_velocity, "/linear_velocity")) return p;
+  if (auto p = check_finite(s.angular_velocity, "/angular_velocity")) return p;
+  if (s.shapes.empty()) return problem("/shapes", "a body needs at least one shape");
+  for (std::size_t i = 0; i < s.shapes.size(); ++i) {
+    const std::string prefix = "/shapes/" + std::to_string(i);
+    const ShapeSettings& shape = s.shapes[i];
+    if (is_static_only(shape.geometry) && s.type != BodyType::static_body)
+      return problem(prefix + "/type", std::string("a ") + shape_type_name(shape.geometry) +
+                                           " can only belong to a static body");
+    if (auto p = prefixed(check_finite(shape.local.position, "/position"), prefix)) return p;
+    if (auto p = prefixed(check_orientation(shape.local.orientation, "/orientation"), prefix)) return p;
+    if (auto p = prefixed(find_problem(shape.geometry), prefix)) return p;
+  }
+  if (s.type == BodyType::dynamic_body) {
+    if (s.mass) {
+      if (auto p = check_positive(*s.mass, "/mass")) return p;
+    } else if (auto p = check_positive(s.density, "/density")) {
+      return p;
+    }
+  }
+  if (auto p = check_non_negative(s.friction, "/friction")) return p;
+  if (!is_finite(s.restitution) || s.restitution < 0 || s.restitution > 1)
+    return problem("/restitution", "must be in [0, 1]");
+  if (auto p = check_non_negative(s.linear_damping, "/linear_damping")) return p;
+  if (auto p = check_non_negative(s.angular_damping, "/angular_damping")) return p;
+  if (!is_finite(s.gravity_scale)) return problem("/gravity_scale", "must be a finite number");
+  return std::nullopt;
+}
+
+void throw_if_problem(const std::optional<SettingsProblem>& problem, const char* what) {
+  if (problem) throw InvalidArgument(std::string(what) + ": " + problem->path + ": " + problem->message);
+}
+
+}  // namespace impulse

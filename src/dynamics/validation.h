@@ -1,0 +1,26 @@
+#pragma once
+// Range checks of settings, shared by the world's API (which throws) and the scene loader (which
+// names the JSON path). A problem's path is a JSON pointer relative to the checked object, spelled
+// with the scene format's keys, e.g. "/shapes/0/radius".
+
+#include <impulse/body.h>
+#include <impulse/settings.h>
+
+#include <optional>
+#include <string>
+
+namespace impulse {
+
+struct SettingsProblem {
+  std::string path;
+  std::string message;
+};
+
+std::optional<SettingsProblem> find_problem(const WorldSettings& settings);
+std::optional<SettingsProblem> find_problem(const BodySettings& settings);
+std::optional<SettingsProblem> find_problem(const ShapeGeometry& geometry);
+
+/// Throws InvalidArgument "what: path: message" when the problem is set.
+void throw_if_problem(const std::optional<SettingsProblem>& problem, const char* what);
+
+}  // namespace impulse

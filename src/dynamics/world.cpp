@@ -1,0 +1,321 @@
+// World: body lifetime, the API and the step pipeline.
+
+#include "dynamics/world_impl.h"
+
+#include <impulse/error.h>
+
+#include "dynamics/integrator.h"
+#include "dynamics/validation.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace impulse {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void require_finite(const Vec3& v, const char* what) {
+  if (!is_finite(v)) throw InvalidArgument(std::string(what) + " must hold finite numbers");
+}
+
+// FNV-1a over raw bytes: stable across runs and platforms of the same float format.
+class BitHash {
+ public:
+  void add(const Real* values, std::size_t count) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(values);
+    for (std::size_t i = 0; i < count * sizeof(Real); ++i) {
+      hash_ = (hash_ ^ bytes[i]) * 0x100000001b3ull;
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+}  // namespace
+
+std::uint32_t World::Impl::slot(BodyId id) const {
+  if (id.index >= records.size() || !records[id.index].alive || records[id.index].generation != id.generation)
+    throw StaleHandle("body handle " + std::to_string(id.index) + ":" + std::to_string(id.generation) +
+                      " does not name a live body");
+  return id.index;
+}
+
+World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) { set_settings(settings); }
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
+
+const WorldSettings& World::settings() const { return impl_->settings; }
+
+void World::set_settings(const WorldSettings& settings) {
+  throw_if_problem(find_problem(settings), "world settings");
+  impl_->settings = settings;
+}
+
+BodyId World::create_body(const BodySettings& settings) {
+  throw_if_problem(find_problem(settings), "body settings");
+  Impl& w = *impl_;
+  if (!settings.name.empty() && w.names.contains(settings.name))
+    throw InvalidArgument("body settings: /name: a body named '" + settings.name + "' exists already");
+
+  // Everything that can throw happens before the world changes.
+  MassProperties mass;
+  BodyMotion motion;
+  motion.type = settings.type;
+  if (settings.type == BodyType::dynamic_body) {
+    mass = compute_mass_properties(settings.shapes, settings.density);
+    if (!(mass.mass > 0) || !is_finite(mass.inertia))
+      throw InvalidArgument("body settings: /shapes: the shapes enclose no volume");
+    if (settings.mass) {
+      mass.inertia *= *settings.mass / mass.mass;
+      mass.mass = *settings.mass;
+    }
+    motion.inv_mass = Real(1) / mass.mass;
+    motion.inertia_local = mass.inertia;
+    motion.inv_inertia_local = inverse_symmetric(mass.inertia);
+    motion.local_center = mass.center;
+  } else {
+    compute_mass_properties(settings.shapes, 0);  // still cooks the shapes: refuses a bad hull
+  }
+  motion.orientation = normalize(settings.orientation);
+  motion.center = settings.position + rotate(motion.orientation, motion.local_center);
+  motion.linear_damping = settings.linear_damping;
+  motion.angular_damping = settings.angular_damping;
+  motion.gravity_scale = settings.gravity_scale;
+  motion.refresh_world_inertia();
+  const BodyVelocity velocity = settings.type == BodyType::static_body
+                                    ? BodyVelocity{}
+                                    : BodyVelocity{settings.linear_velocity, settings.angular_velocity};
+
+  std::uint32_t index;
+  if (w.free_slots.empty()) {
+    index = static_cast<std::uint32_t>(w.records.size());
+    w.records.emplace_back();
+    w.motions.emplace_back();
+    w.velocities.emplace_back();
+  } else {
+    index = w.free_slots.back();
+    w.free_slots.pop_back();
+  }
+  BodyRecord& record = w.records[index];
+  record.alive = true;
+  record.settings = settings;
+  record.mass = mass;
+  w.motions[index] = motion;
+  w.velocities[index] = velocity;
+  w.live_slots.push_back(index);
+  if (!settings.name.empty()) w.names.emplace(settings.name, index);
+  return {index, record.generation};
+}
+
+void World::remove_body(BodyId id) {
+  Impl& w = *impl_;
+  const std::uint32_t index = w.slot(id);
+  BodyRecord& record = w.records[index];
+  if (!record.settings.name.empty()) w.names.erase(record.settings.name);
+  record.alive = false;
+  ++record.generation;
+  record.settings = {};
+  w.motions[index] = {};
+  w.velocities[index] = {};
+  w.live_slots.erase(std::find(w.live_slots.begin(), w.live_slots.end(), index));
+  w.free_slots.push_back(index);
+}
+
+bool World::is_valid(BodyId id) const {
+  return id.index < impl_->records.size() && impl_->records[id.index].alive &&
+         impl_->records[id.index].generation == id.generation;
+}
+
+std::optional<BodyId> World::find_body(std::string_view name) const {
+  const auto it = impl_->names.find(name);
+  if (it == impl_->names.end()) return std::nullopt;
+  return BodyId{it->second, impl_->records[it->second].generation};
+}
+
+std::size_t World::body_count() const { return impl_->live_slots.size(); }
+
+std::vector<BodyId> World::bodies() const {
+  std::vector<BodyId> ids;
+  ids.reserve(impl_->live_slots.size());
+  for (const std::uint32_t i : impl_->live_slots) ids.push_back({i, impl_->records[i].generation});
+  return ids;
+}
+
+void World::create_joint(const JointSettings& settings) {
+  throw Unsupported(std::string("joint type '") + joint_type_name(settings.type) +
+                    "': joints are not simulated yet in this version of Impulse");
+}
+
+const std::string& World::name(BodyId id) const { return impl_->records[impl_->slot(id)].settings.name; }
+BodyType World::type(BodyId id) const { return impl_->motions[impl_->slot(id)].type; }
+Transform World::transform(BodyId id) const { return impl_->motions[impl_->slot(id)].origin_transform(); }
+Vec3 World::position(BodyId id) const { return transform(id).position; }
+Quat World::orientation(BodyId id) const { return impl_->motions[impl_->slot(id)].orientation; }
+Vec3 World::center_of_mass(BodyId id) const { return impl_->motions[impl_->slot(id)].center; }
+Vec3 World::linear_velocity(BodyId id) const { return impl_->velocities[impl_->slot(id)].linear; }
+Vec3 World::angular_velocity(BodyId id) const { return impl_->velocities[impl_->slot(id)].angular; }
+const MassProperties& World::mass_properties(BodyId id) const { return impl_->records[impl_->slot(id)].mass; }
+Mat33 World::inverse_inertia_world(BodyId id) const { return impl_->motions[impl_->slot(id)].inv_inertia_world; }
+
+BodySettings World::body_settings(BodyId id) const {
+  const std::uint32_t i = impl_->slot(id);
+  BodySettings s = impl_->records[i].settings;
+  const Transform t = impl_->motions[i].origin_transform();
+  s.position = t.position;
+  s.orientation = t.orientation;
+  s.linear_velocity = impl_->velocities[i].linear;
+  s.angular_velocity = impl_->velocities[i].angular;
+  return s;
+}
+
+void World::set_transform(BodyId id, const Transform& transform) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(transform.position, "position");
+  if (!is_finite(transform.orientation) || length(transform.orientation) < Real(1e-6))
+    throw InvalidArgument("orientation must be a finite quaternion of non-zero length");
+  BodyMotion& m = impl_->motions[i];
+  m.orientation = normalize(transform.orientation);
+  m.center = transform.position + rotate(m.orientation, m.local_center);
+  m.refresh_world_inertia();
+}
+
+void World::set_linear_velocity(BodyId id, const Vec3& v) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(v, "linear velocity");
+  if (impl_->motions[i].type != BodyType::static_body) impl_->velocities[i].linear = v;
+}
+
+void World::set_angular_velocity(BodyId id, const Vec3& w) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(w, "angular velocity");
+  if (impl_->motions[i].type != BodyType::static_body) impl_->velocities[i].angular = w;
+}
+
+void World::apply_force(BodyId id, const Vec3& force) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(force, "force");
+  impl_->motions[i].force += force;
+}
+
+void World::apply_force_at(BodyId id, const Vec3& force, const Vec3& world_point) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(force, "force");
+  require_finite(world_point, "point");
+  BodyMotion& m = impl_->motions[i];
+  m.force += force;
+  m.torque += cross(world_point - m.center, force);
+}
+
+void World::apply_torque(BodyId id, const Vec3& torque) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(torque, "torque");
+  impl_->motions[i].torque += torque;
+}
+
+void World::apply_impulse(BodyId id, const Vec3& impulse) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(impulse, "impulse");
+  impl_->velocities[i].linear += impl_->motions[i].inv_mass * impulse;
+}
+
+void World::apply_impulse_at(BodyId id, const Vec3& impulse, const Vec3& world_point) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(impulse, "impulse");
+  require_finite(world_point, "point");
+  const BodyMotion& m = impl_->motions[i];
+  BodyVelocity& v = impl_->velocities[i];
+  v.linear += m.inv_mass * impulse;
+  v.angular += m.inv_inertia_world * cross(world_point - m.center, impulse);
+}
+
+void World::apply_angular_impulse(BodyId id, const Vec3& angular_impulse) {
+  const std::uint32_t i = impl_->slot(id);
+  require_finite(angular_impulse, "angular impulse");
+  impl_->velocities[i].angular += impl_->motions[i].inv_inertia_world * angular_impulse;
+}
+
+std::uint64_t World::user_data(BodyId id) const { return impl_->records[impl_->slot(id)].settings.user_data; }
+void World::set_user_data(BodyId id, std::uint64_t data) { impl_->records[impl_->slot(id)].settings.user_data = data; }
+
+void World::step(Real dt) {
+  if (!is_finite(dt) || dt <= 0) throw InvalidArgument("step: dt must be a finite number > 0");
+  Impl& w = *impl_;
+  const auto start = Clock::now();
+  StepStats stats;
+
+  auto stage = Clock::now();
+  integrate_velocities(w.live_slots, w.motions, w.velocities,
+                       {w.settings.gravity, dt, w.settings.gyroscopic});
+  stats.integrate_velocities_ms = milliseconds_since(stage);
+
+  // The constraint solve (contacts and joints) slots in here; with no rows it has nothing to do.
+
+  stage = Clock::now();
+  integrate_positions(w.live_slots, w.motions, w.velocities, dt);
+  stats.integrate_positions_ms = milliseconds_since(stage);
+
+  stats.total_ms = milliseconds_since(start);
+  w.stats = stats;
+  w.time += dt;
+}
+
+const StepStats& World::last_step_stats() const { return impl_->stats; }
+double World::time() const { return impl_->time; }
+
+double World::kinetic_energy() const {
+  double energy = 0;
+  for (const std::uint32_t i : impl_->live_slots) {
+    const BodyMotion& m = impl_->motions[i];
+    if (m.type != BodyType::dynamic_body) continue;
+    const BodyVelocity& v = impl_->velocities[i];
+    const Vec3 w_body = inverse_rotate(m.orientation, v.angular);
+    energy += 0.5 * double(length_squared(v.linear)) / double(m.inv_mass) +
+              0.5 * double(dot(w_body, m.inertia_local * w_body));
+  }
+  return energy;
+}
+
+double World::potential_energy() const {
+  double energy = 0;
+  for (const std::uint32_t i : impl_->live_slots) {
+    const BodyMotion& m = impl_->motions[i];
+    if (m.type != BodyType::dynamic_body) continue;
+    energy -= double(dot(m.gravity_scale * impl_->settings.gravity, m.center)) / double(m.inv_mass);
+  }
+  return energy;
+}
+
+Vec3 World::angular_momentum() const {
+  Vec3 total;
+  for (const std::uint32_t i : impl_->live_slots) {
+    const BodyMotion& m = impl_->motions[i];
+    if (m.type != BodyType::dynamic_body) continue;
+    const BodyVelocity& v = impl_->velocities[i];
+    const Vec3 spin = rotate(m.orientation, m.inertia_local * inverse_rotate(m.orientation, v.angular));
+    total += spin + cross(m.center, v.linear / m.inv_mass);
+  }
+  return total;
+}
+
+std::uint64_t World::state_hash() const {
+  BitHash hash;
+  for (const std::uint32_t i : impl_->live_slots) {
+    const Transform t = impl_->motions[i].origin_transform();
+    const BodyVelocity& v = impl_->velocities[i];
+    const Real values[] = {t.position.x,    t.position.y,    t.position.z,    t.orientation.x, t.orientation.y,
+                           t.orientation.z, t.orientation.w, v.linear.x,      v.linear.y,      v.linear.z,
+                           v.angular.x,     v.angular.y,     v.angular.z};
+    hash.add(values, std::size(values));
+  }
+  return hash.value();
+}
+
+}  // namespace impulse

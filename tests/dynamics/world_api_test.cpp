@@ -1,0 +1,128 @@
+// The world's API: handles, names, lifetime and input checks that leave the world unchanged.
+
+#include <impulse/error.h>
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+namespace impulse {
+namespace {
+
+BodySettings named_box(const std::string& name, const Vec3& position = {}) {
+  BodySettings body;
+  body.name = name;
+  body.position = position;
+  return body;
+}
+
+TEST(WorldApi, StaleHandleIsCaughtAfterRemovalEvenWhenTheSlotIsReused) {
+  World world;
+  const BodyId a = world.create_body(named_box("a"));
+  world.remove_body(a);
+  EXPECT_FALSE(world.is_valid(a));
+  const BodyId b = world.create_body(named_box("b"));
+  EXPECT_EQ(b.index, a.index);  // the slot is reused...
+  EXPECT_NE(b.generation, a.generation);  // ...with a new generation
+  EXPECT_THROW(world.position(a), StaleHandle);
+  EXPECT_THROW(world.remove_body(a), StaleHandle);
+  EXPECT_THROW(world.apply_force(a, {1, 0, 0}), StaleHandle);
+  EXPECT_TRUE(world.is_valid(b));
+  EXPECT_THROW(world.position(BodyId{}), StaleHandle);
+}
+
+TEST(WorldApi, BodiesByNameAndInCreationOrder) {
+  World world;
+  const BodyId a = world.create_body(named_box("a"));
+  const BodyId b = world.create_body(named_box("b", {1, 0, 0}));
+  const BodyId c = world.create_body(named_box("c", {2, 0, 0}));
+  world.remove_body(b);
+  const BodyId d = world.create_body(named_box("d"));
+  EXPECT_EQ(world.find_body("c"), c);
+  EXPECT_FALSE(world.find_body("b").has_value());
+  EXPECT_EQ(world.bodies(), (std::vector<BodyId>{a, c, d}));
+  EXPECT_EQ(world.body_count(), 3u);
+  EXPECT_EQ(world.name(d), "d");
+}
+
+TEST(WorldApi, UserDataIsKeptPerBody) {
+  World world;
+  BodySettings body;
+  body.user_data = 42;
+  const BodyId id = world.create_body(body);
+  EXPECT_EQ(world.user_data(id), 42u);
+  world.set_user_data(id, 7);
+  EXPECT_EQ(world.user_data(id), 7u);
+}
+
+TEST(WorldApi, BadBodySettingsThrowAndLeaveTheWorldUnchanged) {
+  World world;
+  world.create_body(named_box("a"));
+  const std::uint64_t hash = world.state_hash();
+
+  auto expect_refused = [&](BodySettings body, const std::string& fragment) {
+    try {
+      world.create_body(body);
+      ADD_FAILURE() << "accepted: " << fragment;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(world.body_count(), 1u);
+    EXPECT_EQ(world.state_hash(), hash);
+  };
+  BodySettings body;
+  body.shapes = {ShapeSettings{Sphere{-1}, {}}};
+  expect_refused(body, "/shapes/0/radius");
+  body = {};
+  body.mass = 0;
+  expect_refused(body, "/mass");
+  body = {};
+  body.density = -1;
+  expect_refused(body, "/density");
+  body = {};
+  body.orientation = {0, 0, 0, 0};
+  expect_refused(body, "/orientation");
+  body = {};
+  body.position = {0, std::numeric_limits<Real>::quiet_NaN(), 0};
+  expect_refused(body, "/position");
+  body = {};
+  body.shapes = {ShapeSettings{Plane{}, {}}};
+  expect_refused(body, "only belong to a static body");
+  body = {};
+  body.shapes = {ShapeSettings{ConvexHull{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}}, {}}};
+  expect_refused(body, "");  // coplanar points span no volume
+  expect_refused(named_box("a"), "exists already");
+}
+
+TEST(WorldApi, BadStepAndSettingsAreRefused) {
+  World world;
+  EXPECT_THROW(world.step(0), InvalidArgument);
+  EXPECT_THROW(world.step(std::numeric_limits<Real>::infinity()), InvalidArgument);
+  WorldSettings settings;
+  settings.solver.iterations = 0;
+  EXPECT_THROW(world.set_settings(settings), InvalidArgument);
+  EXPECT_EQ(world.settings().solver.iterations, 10);
+  EXPECT_THROW(World{settings}, InvalidArgument);
+}
+
+TEST(WorldApi, JointsAreRefusedUntilTheyAreSimulated) {
+  World world;
+  JointSettings joint;
+  joint.body_a = world.create_body(named_box("a"));
+  EXPECT_THROW(world.create_joint(joint), Unsupported);
+}
+
+TEST(WorldApi, StateHashIsBitExactAndSensitive) {
+  auto run = [](Real nudge) {
+    World world;
+    BodySettings body = named_box("a", {0, 10, 0});
+    body.angular_velocity = {1, 2, nudge};
+    world.create_body(body);
+    for (int i = 0; i < 100; ++i) world.step(Real(1.0 / 60));
+    return world.state_hash();
+  };
+  EXPECT_EQ(run(3), run(3));
+  EXPECT_NE(run(3), run(std::nextafter(Real(3), Real(4))));
+}
+
+}  // namespace
+}  // namespace impulse
