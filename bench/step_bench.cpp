@@ -22,7 +22,8 @@ impulse::World spinning_bodies(int count, bool gyroscopic) {
 
 void BM_StepFreeBodies(benchmark::State& state) {
   impulse::World world = spinning_bodies(int(state.range(0)), state.range(1) != 0);
-  for (auto _ : state) world.step(1.0f / 60.0f);
+  for (auto _ : state)
+    world.step(1.0f / 60.0f);
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.SetLabel(state.range(1) ? "gyroscopic" : "plain");
 }

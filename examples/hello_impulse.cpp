@@ -15,7 +15,8 @@ int main() {
   box.position = {0, 10, 0};
   const impulse::BodyId id = world.create_body(box);
 
-  for (int i = 0; i < 60; ++i) world.step(1.0f / 60.0f);
+  for (int i = 0; i < 60; ++i)
+    world.step(1.0f / 60.0f);
   const impulse::Transform t = world.transform(id);
   std::printf("after 1 s: y = %.3f m, q = [%.2f %.2f %.2f %.2f]\n", t.position.y, t.orientation.x,
               t.orientation.y, t.orientation.z, t.orientation.w);

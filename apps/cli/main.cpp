@@ -8,8 +8,10 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "run_summary.h"
+#include "trace_writer.h"
 
 namespace {
 
@@ -24,23 +26,39 @@ struct RunOptions {
   int iterations = 0;  // 0: the scene's own
   int threads = 1;
   bool json = false;
+  std::string trace_file;
+  std::optional<double> tolerance;
+  std::optional<double> sor;
+  bool no_warm_start = false;
+  bool shuffle = false;
 };
 
 // A built-in name first, then a file; throws SceneError for neither.
 impulse::Scene resolve_scene(const std::string& name_or_path) {
   if (auto scene = impulse::builtin_scene(name_or_path)) return *scene;
   if (!std::filesystem::exists(name_or_path))
-    throw impulse::SceneError(name_or_path, "", "neither a built-in scene (see `impulse scenes`) nor a file");
+    throw impulse::SceneError(name_or_path, "",
+                              "neither a built-in scene (see `impulse scenes`) nor a file");
   return impulse::load_scene(name_or_path);
+}
+
+void apply_solver_overrides(impulse::SolverSettings& solver, const RunOptions& options) {
+  if (options.iterations > 0) solver.iterations = options.iterations;
+  if (options.tolerance) solver.tolerance = impulse::Real(*options.tolerance);
+  if (options.sor) solver.sor = impulse::Real(*options.sor);
+  if (options.no_warm_start) solver.warm_start = false;
+  if (options.shuffle) solver.shuffle = true;
 }
 
 void apply_overrides(impulse::Scene& scene, const RunOptions& options, const std::string& source) {
   if (!options.solver.empty()) {
     const auto type = impulse::solver_type_from_name(options.solver);
-    if (!type) throw impulse::SceneError(source, "/solver/type", "unknown solver '" + options.solver + "' (--solver)");
+    if (!type)
+      throw impulse::SceneError(source, "/solver/type",
+                                "unknown solver '" + options.solver + "' (--solver)");
     scene.settings.solver.type = *type;
   }
-  if (options.iterations > 0) scene.settings.solver.iterations = options.iterations;
+  apply_solver_overrides(scene.settings.solver, options);
 }
 
 int run(const RunOptions& options) {
@@ -50,11 +68,16 @@ int run(const RunOptions& options) {
 
   impulse::cli::RunResult result{&scene, &world, options.steps, {}};
   result.step_ms.reserve(std::size_t(options.steps));
+  std::optional<impulse::cli::TraceWriter> trace;
+  if (!options.trace_file.empty()) trace.emplace(options.trace_file);
   const auto dt = scene.settings.timestep;
   for (int i = 0; i < options.steps; ++i) {
     const auto start = std::chrono::steady_clock::now();
     world.step(dt);
-    result.step_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    result.step_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+    if (trace) trace->write(i + 1, world.last_step_stats().solve);
   }
   if (options.json) {
     std::cout << impulse::cli::summary_json(result).dump(2) << "\n";
@@ -74,7 +97,8 @@ int export_scene(const std::string& name, const std::string& file) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Impulse: a rigid-body physics engine built around iterative LCP constraint solvers"};
+  CLI::App app{
+      "Impulse: a rigid-body physics engine built around iterative LCP constraint solvers"};
   app.require_subcommand(1);
 
   app.add_subcommand("scenes", "List the built-in scenes, one name a line");
@@ -84,11 +108,22 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scene", options.scene, "A built-in scene name or a scene file")->required();
   run_cmd->add_option("--steps", options.steps, "Number of steps")->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--solver", options.solver, "Solver type (overrides the scene's)");
-  run_cmd->add_option("--iterations", options.iterations, "Solver iterations (overrides the scene's)")
+  run_cmd
+      ->add_option("--iterations", options.iterations, "Solver iterations (overrides the scene's)")
       ->check(CLI::PositiveNumber);
-  run_cmd->add_option("--threads", options.threads, "Worker threads (results are identical for any count)")
+  run_cmd
+      ->add_option("--threads", options.threads,
+                   "Worker threads (results are identical for any count)")
       ->check(CLI::PositiveNumber);
   run_cmd->add_flag("--json", options.json, "Print the summary as one JSON object");
+  run_cmd->add_option("--trace", options.trace_file,
+                      "Write the solver's residual per step and iteration (CSV)");
+  run_cmd->add_option("--tolerance", options.tolerance,
+                      "Stop iterating under this relative residual (0: never)");
+  run_cmd->add_option("--sor", options.sor, "Successive over-relaxation factor, (0, 2)");
+  run_cmd->add_flag("--no-warm-start", options.no_warm_start,
+                    "Start every solve from zero impulses");
+  run_cmd->add_flag("--shuffle", options.shuffle, "Visit rows in a seeded random order");
 
   std::string export_name, export_file;
   CLI::App* export_cmd = app.add_subcommand("export", "Write a built-in scene to a scene file");
@@ -106,7 +141,8 @@ int main(int argc, char** argv) {
 
   try {
     if (app.got_subcommand("scenes")) {
-      for (const std::string& name : impulse::builtin_scene_names()) std::cout << name << "\n";
+      for (const std::string& name : impulse::builtin_scene_names())
+        std::cout << name << "\n";
       return k_exit_ok;
     }
     if (app.got_subcommand("run")) return run(options);

@@ -1,5 +1,7 @@
 #include "run_summary.h"
 
+#include "scene/json_values.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -22,8 +24,14 @@ Timing timing_of(std::vector<double> ms) {
   return {median, mean};
 }
 
-nlohmann::ordered_json vec(const Vec3& v) { return {v.x, v.y, v.z}; }
-nlohmann::ordered_json quat(const Quat& q) { return {q.x, q.y, q.z, q.w}; }
+using Json = nlohmann::ordered_json;
+
+Json vec(const Vec3& v) {
+  return json_vec3<Json>(v);
+}
+Json quat(const Quat& q) {
+  return json_quat<Json>(q);
+}
 
 std::string hex(std::uint64_t value) {
   char text[17];
@@ -46,10 +54,13 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
   out["scene"] = run.scene->name;
   out["steps"] = run.steps;
   out["time"] = world.time();
-  out["timestep"] = world.settings().timestep;
+  out["timestep"] = json_number<Json>(world.settings().timestep);
   out["solver"] = {{"type", solver_type_name(world.settings().solver.type)},
                    {"iterations", world.settings().solver.iterations},
-                   {"final_residual", stats.solver_final_residual}};
+                   {"final_residual", stats.solve.final_residual},
+                   {"iterations_last_step", stats.solve.iterations},
+                   {"rows", stats.solve.rows},
+                   {"complementarity_error", stats.solve.complementarity_error}};
   out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
   out["energy"] = {{"kinetic", world.kinetic_energy()}, {"potential", world.potential_energy()}};
   // No contacts or joints are simulated yet, so nothing can penetrate or drift apart.
@@ -83,20 +94,21 @@ std::string summary_text(const RunResult& run) {
   const Timing timing = timing_of(run.step_ms);
   std::ostringstream out;
   out << "scene       " << run.scene->name << "\n"
-      << "steps       " << run.steps << " x " << world.settings().timestep << " s = " << world.time() << " s\n"
+      << "steps       " << run.steps << " x " << world.settings().timestep
+      << " s = " << world.time() << " s\n"
       << "solver      " << solver_type_name(world.settings().solver.type) << ", "
       << world.settings().solver.iterations << " iterations\n"
       << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
-      << "energy      kinetic " << world.kinetic_energy() << " J, potential " << world.potential_energy()
-      << " J\n"
+      << "energy      kinetic " << world.kinetic_energy() << " J, potential "
+      << world.potential_energy() << " J\n"
       << "bodies      " << world.body_count() << "\n";
   const std::vector<BodyId> ids = world.bodies();
   constexpr std::size_t k_listed = 10;
   for (std::size_t i = 0; i < std::min(ids.size(), k_listed); ++i) {
     const Vec3 p = world.position(ids[i]);
     const Vec3 v = world.linear_velocity(ids[i]);
-    out << "  " << name_or_index(world.name(ids[i]), i) << "  position (" << p.x << ", " << p.y << ", " << p.z
-        << ")  velocity (" << v.x << ", " << v.y << ", " << v.z << ")\n";
+    out << "  " << name_or_index(world.name(ids[i]), i) << "  position (" << p.x << ", " << p.y
+        << ", " << p.z << ")  velocity (" << v.x << ", " << v.y << ", " << v.z << ")\n";
   }
   if (ids.size() > k_listed) out << "  ... " << ids.size() - k_listed << " more\n";
   out << "state_hash  " << hex(world.state_hash()) << "\n";

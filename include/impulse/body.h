@@ -31,9 +31,9 @@ struct BodyId {
 
 /// Mass, centre of mass and inertia of a body or shape, in its own frame.
 struct MassProperties {
-  Real mass = 0;          // kg
-  Vec3 center;            // m, centre of mass in the body frame
-  Mat33 inertia;          // kg m^2, about the centre of mass, body axes
+  Real mass = 0;  // kg
+  Vec3 center;    // m, centre of mass in the body frame
+  Mat33 inertia;  // kg m^2, about the centre of mass, body axes
 };
 
 /// Everything needed to create a body; the defaults make a 1 m dynamic box of density 1000.
@@ -41,10 +41,10 @@ struct BodySettings {
   std::string name;  ///< optional; names must be unique in a world
   BodyType type = BodyType::dynamic_body;
   std::vector<ShapeSettings> shapes{ShapeSettings{}};  ///< one shape, or several (a compound)
-  Vec3 position;     ///< m, the body origin in the world
-  Quat orientation;  ///< normalised on creation
-  Vec3 linear_velocity;   ///< m/s, of the centre of mass
-  Vec3 angular_velocity;  ///< rad/s, world frame
+  Vec3 position;                                       ///< m, the body origin in the world
+  Quat orientation;                                    ///< normalised on creation
+  Vec3 linear_velocity;                                ///< m/s, of the centre of mass
+  Vec3 angular_velocity;                               ///< rad/s, world frame
   std::optional<Real> mass;  ///< kg; when set it overrides density (inertia scaled to match)
   Real density = 1000;       ///< kg/m^3, used when mass is not set
   Real friction = Real(0.5);

@@ -10,7 +10,16 @@
 
 namespace impulse {
 
-enum class JointType : std::uint8_t { ball, nail, distance, fixed, hinge, prismatic, cone_twist, six_dof };
+enum class JointType : std::uint8_t {
+  ball,
+  nail,
+  distance,
+  fixed,
+  hinge,
+  prismatic,
+  cone_twist,
+  six_dof
+};
 
 /// The scene format's spelling of a joint type ("ball", "hinge", ...).
 const char* joint_type_name(JointType type);
@@ -42,18 +51,18 @@ struct JointSettings {
   std::string name;
   JointType type = JointType::ball;
   BodyId body_a;
-  BodyId body_b;  ///< null for the world (nail joints always)
-  Vec3 anchor;                  ///< ball, nail, fixed, hinge, prismatic, cone_twist, six_dof
-  Vec3 anchor_a, anchor_b;      ///< distance
-  Vec3 axis = Vec3::unit_x();   ///< hinge, prismatic, cone_twist (unit)
-  Quat frame;                   ///< six_dof axes
+  BodyId body_b;               ///< null for the world (nail joints always)
+  Vec3 anchor;                 ///< ball, nail, fixed, hinge, prismatic, cone_twist, six_dof
+  Vec3 anchor_a, anchor_b;     ///< distance
+  Vec3 axis = Vec3::unit_x();  ///< hinge, prismatic, cone_twist (unit)
+  Quat frame;                  ///< six_dof axes
   std::optional<Real> min_distance, max_distance;  ///< distance as a rope or spring
-  std::optional<Range> limits;                      ///< hinge (rad), prismatic (m)
-  std::optional<Motor> motor;                       ///< hinge, prismatic
-  Real swing_limit = 0;                             ///< cone_twist, rad
-  Range twist_limits;                               ///< cone_twist, rad
-  std::array<AxisMotion, 3> linear{}, angular{};    ///< six_dof
-  std::optional<Real> break_force, break_torque;    ///< N, N m
+  std::optional<Range> limits;                     ///< hinge (rad), prismatic (m)
+  std::optional<Motor> motor;                      ///< hinge, prismatic
+  Real swing_limit = 0;                            ///< cone_twist, rad
+  Range twist_limits;                              ///< cone_twist, rad
+  std::array<AxisMotion, 3> linear{}, angular{};   ///< six_dof
+  std::optional<Real> break_force, break_torque;   ///< N, N m
   bool collide_connected = false;
   friend bool operator==(const JointSettings&, const JointSettings&) = default;
 };

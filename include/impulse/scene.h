@@ -17,7 +17,7 @@ namespace impulse {
 struct SceneJoint {
   JointSettings settings;  ///< body_a and body_b unset; filled in when the world is built
   std::string body_a;
-  std::string body_b;      ///< empty for the world
+  std::string body_b;  ///< empty for the world
   friend bool operator==(const SceneJoint&, const SceneJoint&) = default;
 };
 

@@ -20,14 +20,14 @@ std::optional<FrictionModel> friction_model_from_name(std::string_view name);
 
 struct SolverSettings {
   SolverType type = SolverType::pgs;
-  int iterations = 10;               ///< iteration budget per step, >= 1
-  Real baumgarte = Real(0.2);        ///< fraction of position error fed back per step, [0, 1]
-  Real slop = Real(0.005);           ///< m of penetration allowed without correction, >= 0
+  int iterations = 10;         ///< iteration budget per step, >= 1
+  Real baumgarte = Real(0.2);  ///< fraction of position error fed back per step, [0, 1]
+  Real slop = Real(0.005);     ///< m of penetration allowed without correction, >= 0
   bool warm_start = true;
   FrictionModel friction_model = FrictionModel::coulomb;
-  Real sor = 1;                      ///< successive over-relaxation factor, (0, 2)
-  Real tolerance = 0;                ///< stop early under this relative residual; 0: fixed count
-  bool shuffle = false;              ///< visit rows in a seeded random order
+  Real sor = 1;          ///< successive over-relaxation factor, (0, 2)
+  Real tolerance = 0;    ///< stop early under this relative residual; 0: fixed count
+  bool shuffle = false;  ///< visit rows in a seeded random order
   friend bool operator==(const SolverSettings&, const SolverSettings&) = default;
 };
 
@@ -35,7 +35,7 @@ struct WorldSettings {
   Vec3 gravity{0, Real(-9.81), 0};   ///< m/s^2
   Real timestep = Real(1.0 / 60.0);  ///< s, the step the fixed-step helper and the command use
   bool sleeping = true;              ///< whether resting islands may sleep
-  bool gyroscopic = false;           ///< integrate the w x I w torque (implicitly) that seed 001 omits
+  bool gyroscopic = false;  ///< integrate the w x I w torque (implicitly) that seed 001 omits
   SolverSettings solver;
   friend bool operator==(const WorldSettings&, const WorldSettings&) = default;
 };

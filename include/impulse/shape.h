@@ -23,8 +23,8 @@ struct Box {
 
 /// A segment along local y from -half_height to +half_height, swept by a sphere of radius.
 struct Capsule {
-  Real radius = Real(0.25);       // m
-  Real half_height = Real(0.5);   // m, of the inner segment
+  Real radius = Real(0.25);      // m
+  Real half_height = Real(0.5);  // m, of the inner segment
   friend bool operator==(const Capsule&, const Capsule&) = default;
 };
 

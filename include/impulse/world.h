@@ -3,8 +3,10 @@
 // unchanged; the step itself never throws and never prints.
 
 #include <impulse/body.h>
+#include <impulse/constraint.h>
 #include <impulse/joint.h>
 #include <impulse/settings.h>
+#include <impulse/stats.h>
 
 #include <cstdint>
 #include <memory>
@@ -13,16 +15,6 @@
 #include <vector>
 
 namespace impulse {
-
-/// What the last step did and how long each stage took.
-struct StepStats {
-  double integrate_velocities_ms = 0;
-  double solve_ms = 0;
-  double integrate_positions_ms = 0;
-  double total_ms = 0;
-  int solver_iterations = 0;
-  Real solver_final_residual = 0;  ///< relative residual of the last solve (0 with no rows)
-};
 
 class World {
  public:
@@ -50,6 +42,12 @@ class World {
 
   /// Creates a joint. Throws Unsupported until joints are simulated (the joints issue).
   void create_joint(const JointSettings& settings);
+
+  /// Adds a custom constraint whose rows join every solve (see constraint.h).
+  ConstraintId add_custom_constraint(CustomConstraint constraint);
+  void remove_custom_constraint(ConstraintId id);
+  /// The impulses (N s) its rows received in the last step, in the order they were written.
+  const std::vector<Real>& custom_constraint_impulses(ConstraintId id) const;
 
   const std::string& name(BodyId id) const;
   BodyType type(BodyId id) const;

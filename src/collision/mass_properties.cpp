@@ -29,7 +29,8 @@ struct ShapeMass {
     const Vec3 h = b.half_extents;
     const Real m = 8 * h.x * h.y * h.z * density;
     const Vec3 h2 = hadamard(h, h);
-    return {m, Vec3::zero(), Mat33::diagonal(Vec3{h2.y + h2.z, h2.x + h2.z, h2.x + h2.y} * (m / 3))};
+    return {m, Vec3::zero(),
+            Mat33::diagonal(Vec3{h2.y + h2.z, h2.x + h2.z, h2.x + h2.y} * (m / 3))};
   }
   // A cylinder of length 2h along y plus two hemispheres whose centres of mass sit 3r/8 beyond
   // the cylinder's ends.
@@ -38,7 +39,8 @@ struct ShapeMass {
     const Real m_cyl = k_pi * r * r * 2 * h * density;
     const Real m_sph = Real(4) / 3 * k_pi * r * r * r * density;
     const Real axial = m_cyl * r * r / 2 + m_sph * Real(0.4) * r * r;
-    const Real lateral = m_cyl * (r * r / 4 + h * h / 3) + m_sph * (Real(0.4) * r * r + h * h + Real(0.75) * h * r);
+    const Real lateral =
+        m_cyl * (r * r / 4 + h * h / 3) + m_sph * (Real(0.4) * r * r + h * h + Real(0.75) * h * r);
     return {m_cyl + m_sph, Vec3::zero(), Mat33::diagonal({lateral, axial, lateral})};
   }
   MassProperties operator()(const ConvexHull& h) const {

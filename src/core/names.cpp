@@ -16,11 +16,11 @@ template <typename Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, const char*>, N>;
 
 constexpr NameTable<SolverType, 6> k_solver_names{{{SolverType::pgs, "pgs"},
-                                                    {SolverType::global_dense, "global_dense"},
-                                                    {SolverType::global_sparse, "global_sparse"},
-                                                    {SolverType::jacobi, "jacobi"},
-                                                    {SolverType::block, "block"},
-                                                    {SolverType::pivoting, "pivoting"}}};
+                                                   {SolverType::global_dense, "global_dense"},
+                                                   {SolverType::global_sparse, "global_sparse"},
+                                                   {SolverType::jacobi, "jacobi"},
+                                                   {SolverType::block, "block"},
+                                                   {SolverType::pivoting, "pivoting"}}};
 constexpr NameTable<FrictionModel, 3> k_friction_names{{{FrictionModel::coulomb, "coulomb"},
                                                         {FrictionModel::cone, "cone"},
                                                         {FrictionModel::constant, "constant"}}};
@@ -54,19 +54,27 @@ std::optional<Enum> value_of(const NameTable<Enum, N>& table, std::string_view n
 
 }  // namespace
 
-const char* solver_type_name(SolverType type) { return name_of(k_solver_names, type); }
+const char* solver_type_name(SolverType type) {
+  return name_of(k_solver_names, type);
+}
 std::optional<SolverType> solver_type_from_name(std::string_view name) {
   return value_of(k_solver_names, name);
 }
-const char* friction_model_name(FrictionModel model) { return name_of(k_friction_names, model); }
+const char* friction_model_name(FrictionModel model) {
+  return name_of(k_friction_names, model);
+}
 std::optional<FrictionModel> friction_model_from_name(std::string_view name) {
   return value_of(k_friction_names, name);
 }
-const char* joint_type_name(JointType type) { return name_of(k_joint_names, type); }
+const char* joint_type_name(JointType type) {
+  return name_of(k_joint_names, type);
+}
 std::optional<JointType> joint_type_from_name(std::string_view name) {
   return value_of(k_joint_names, name);
 }
-const char* body_type_name(BodyType type) { return name_of(k_body_names, type); }
+const char* body_type_name(BodyType type) {
+  return name_of(k_body_names, type);
+}
 std::optional<BodyType> body_type_from_name(std::string_view name) {
   return value_of(k_body_names, name);
 }

@@ -19,21 +19,23 @@ static_assert(sizeof(BodyVelocity) == 6 * sizeof(Real));
 
 /// What integration needs: pose, mass and the forces of this step.
 struct BodyMotion {
-  Vec3 center;            // m, centre of mass in the world
+  Vec3 center;  // m, centre of mass in the world
   Quat orientation;
-  Vec3 local_center;      // m, centre of mass in the body frame
-  Real inv_mass = 0;      // 0 for static and kinematic bodies
-  Mat33 inertia_local;    // about the centre of mass, body axes (for the gyroscopic term)
+  Vec3 local_center;    // m, centre of mass in the body frame
+  Real inv_mass = 0;    // 0 for static and kinematic bodies
+  Mat33 inertia_local;  // about the centre of mass, body axes (for the gyroscopic term)
   Mat33 inv_inertia_local;
   Mat33 inv_inertia_world;  // R I^-1 R^T, refreshed after every orientation change
-  Vec3 force;             // N, accumulated until the next step
-  Vec3 torque;            // N m
+  Vec3 force;               // N, accumulated until the next step
+  Vec3 torque;              // N m
   Real linear_damping = 0;
   Real angular_damping = 0;
   Real gravity_scale = 1;
   BodyType type = BodyType::dynamic_body;
 
-  Transform origin_transform() const { return {center - rotate(orientation, local_center), orientation}; }
+  Transform origin_transform() const {
+    return {center - rotate(orientation, local_center), orientation};
+  }
   void refresh_world_inertia() {
     const Mat33 r = to_matrix(orientation);
     inv_inertia_world = r * inv_inertia_local * transpose(r);
@@ -44,7 +46,7 @@ struct BodyMotion {
 struct BodyRecord {
   std::uint32_t generation = 1;  // bumped on removal so old handles go stale
   bool alive = false;
-  BodySettings settings;         // as created; pose and velocities are not kept current here
+  BodySettings settings;  // as created; pose and velocities are not kept current here
   MassProperties mass;
 };
 

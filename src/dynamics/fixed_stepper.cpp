@@ -21,6 +21,8 @@ int FixedStepper::advance(World& world, double frame_time) {
   return steps;
 }
 
-double FixedStepper::alpha(const World& world) const { return accumulator_ / world.settings().timestep; }
+double FixedStepper::alpha(const World& world) const {
+  return accumulator_ / world.settings().timestep;
+}
 
 }  // namespace impulse

@@ -14,7 +14,8 @@ std::optional<SettingsProblem> problem(std::string path, std::string message) {
   return SettingsProblem{std::move(path), std::move(message)};
 }
 
-std::optional<SettingsProblem> prefixed(std::optional<SettingsProblem> p, const std::string& prefix) {
+std::optional<SettingsProblem> prefixed(std::optional<SettingsProblem> p,
+                                        const std::string& prefix) {
   if (p) p->path = prefix + p->path;
   return p;
 }
@@ -61,7 +62,8 @@ struct GeometryChecker {
       return problem("/points", "a convex hull takes at most " + std::to_string(k_max_hull_points) +
                                     " points");
     for (std::size_t i = 0; i < h.points.size(); ++i) {
-      if (!is_finite(h.points[i])) return problem("/points/" + std::to_string(i), "must hold finite numbers");
+      if (!is_finite(h.points[i]))
+        return problem("/points/" + std::to_string(i), "must hold finite numbers");
     }
     return std::nullopt;
   }
@@ -74,14 +76,15 @@ struct GeometryChecker {
   std::optional<SettingsProblem> operator()(const Mesh& m) const {
     if (m.triangles.empty()) return problem("/triangles", "a mesh needs at least one triangle");
     for (std::size_t i = 0; i < m.vertices.size(); ++i) {
-      if (!is_finite(m.vertices[i])) return problem("/vertices/" + std::to_string(i), "must hold finite numbers");
+      if (!is_finite(m.vertices[i]))
+        return problem("/vertices/" + std::to_string(i), "must hold finite numbers");
     }
     for (std::size_t t = 0; t < m.triangles.size(); ++t) {
       for (int k = 0; k < 3; ++k) {
         if (m.triangles[t][k] >= m.vertices.size())
           return problem("/triangles/" + std::to_string(t) + "/" + std::to_string(k),
-                         "vertex index out of range (the mesh has " + std::to_string(m.vertices.size()) +
-                             " vertices)");
+                         "vertex index out of range (the mesh has " +
+                             std::to_string(m.vertices.size()) + " vertices)");
       }
     }
     return std::nullopt;
@@ -121,7 +124,8 @@ std::optional<SettingsProblem> find_problem(const BodySettings& s) {
       return problem(prefix + "/type", std::string("a ") + shape_type_name(shape.geometry) +
                                            " can only belong to a static body");
     if (auto p = prefixed(check_finite(shape.local.position, "/position"), prefix)) return p;
-    if (auto p = prefixed(check_orientation(shape.local.orientation, "/orientation"), prefix)) return p;
+    if (auto p = prefixed(check_orientation(shape.local.orientation, "/orientation"), prefix))
+      return p;
     if (auto p = prefixed(find_problem(shape.geometry), prefix)) return p;
   }
   if (s.type == BodyType::dynamic_body) {
@@ -141,7 +145,8 @@ std::optional<SettingsProblem> find_problem(const BodySettings& s) {
 }
 
 void throw_if_problem(const std::optional<SettingsProblem>& problem, const char* what) {
-  if (problem) throw InvalidArgument(std::string(what) + ": " + problem->path + ": " + problem->message);
+  if (problem)
+    throw InvalidArgument(std::string(what) + ": " + problem->path + ": " + problem->message);
 }
 
 }  // namespace impulse

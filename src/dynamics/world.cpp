@@ -4,11 +4,13 @@
 
 #include <impulse/error.h>
 
+#include "dynamics/custom_constraints.h"
 #include "dynamics/integrator.h"
 #include "dynamics/validation.h"
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 namespace impulse {
 namespace {
@@ -41,21 +43,32 @@ class BitHash {
 }  // namespace
 
 std::uint32_t World::Impl::slot(BodyId id) const {
-  if (id.index >= records.size() || !records[id.index].alive || records[id.index].generation != id.generation)
-    throw StaleHandle("body handle " + std::to_string(id.index) + ":" + std::to_string(id.generation) +
-                      " does not name a live body");
+  if (id.index >= records.size() || !records[id.index].alive ||
+      records[id.index].generation != id.generation)
+    throw StaleHandle("body handle " + std::to_string(id.index) + ":" +
+                      std::to_string(id.generation) + " does not name a live body");
   return id.index;
 }
 
-World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) { set_settings(settings); }
+World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
+  set_settings(settings);
+  // The world body: static, zero mass, zero velocity, never alive to the API.
+  impl_->records.emplace_back();
+  impl_->motions.emplace_back().type = BodyType::static_body;
+  impl_->velocities.emplace_back();
+}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
-const WorldSettings& World::settings() const { return impl_->settings; }
+const WorldSettings& World::settings() const {
+  return impl_->settings;
+}
 
 void World::set_settings(const WorldSettings& settings) {
   throw_if_problem(find_problem(settings), "world settings");
+  if (!impl_->solver || impl_->solver->type() != settings.solver.type)
+    impl_->solver = make_solver(settings.solver.type);
   impl_->settings = settings;
 }
 
@@ -63,7 +76,8 @@ BodyId World::create_body(const BodySettings& settings) {
   throw_if_problem(find_problem(settings), "body settings");
   Impl& w = *impl_;
   if (!settings.name.empty() && w.names.contains(settings.name))
-    throw InvalidArgument("body settings: /name: a body named '" + settings.name + "' exists already");
+    throw InvalidArgument("body settings: /name: a body named '" + settings.name +
+                          "' exists already");
 
   // Everything that can throw happens before the world changes.
   MassProperties mass;
@@ -90,9 +104,10 @@ BodyId World::create_body(const BodySettings& settings) {
   motion.angular_damping = settings.angular_damping;
   motion.gravity_scale = settings.gravity_scale;
   motion.refresh_world_inertia();
-  const BodyVelocity velocity = settings.type == BodyType::static_body
-                                    ? BodyVelocity{}
-                                    : BodyVelocity{settings.linear_velocity, settings.angular_velocity};
+  const BodyVelocity velocity =
+      settings.type == BodyType::static_body
+          ? BodyVelocity{}
+          : BodyVelocity{settings.linear_velocity, settings.angular_velocity};
 
   std::uint32_t index;
   if (w.free_slots.empty()) {
@@ -140,12 +155,15 @@ std::optional<BodyId> World::find_body(std::string_view name) const {
   return BodyId{it->second, impl_->records[it->second].generation};
 }
 
-std::size_t World::body_count() const { return impl_->live_slots.size(); }
+std::size_t World::body_count() const {
+  return impl_->live_slots.size();
+}
 
 std::vector<BodyId> World::bodies() const {
   std::vector<BodyId> ids;
   ids.reserve(impl_->live_slots.size());
-  for (const std::uint32_t i : impl_->live_slots) ids.push_back({i, impl_->records[i].generation});
+  for (const std::uint32_t i : impl_->live_slots)
+    ids.push_back({i, impl_->records[i].generation});
   return ids;
 }
 
@@ -154,16 +172,70 @@ void World::create_joint(const JointSettings& settings) {
                     "': joints are not simulated yet in this version of Impulse");
 }
 
-const std::string& World::name(BodyId id) const { return impl_->records[impl_->slot(id)].settings.name; }
-BodyType World::type(BodyId id) const { return impl_->motions[impl_->slot(id)].type; }
-Transform World::transform(BodyId id) const { return impl_->motions[impl_->slot(id)].origin_transform(); }
-Vec3 World::position(BodyId id) const { return transform(id).position; }
-Quat World::orientation(BodyId id) const { return impl_->motions[impl_->slot(id)].orientation; }
-Vec3 World::center_of_mass(BodyId id) const { return impl_->motions[impl_->slot(id)].center; }
-Vec3 World::linear_velocity(BodyId id) const { return impl_->velocities[impl_->slot(id)].linear; }
-Vec3 World::angular_velocity(BodyId id) const { return impl_->velocities[impl_->slot(id)].angular; }
-const MassProperties& World::mass_properties(BodyId id) const { return impl_->records[impl_->slot(id)].mass; }
-Mat33 World::inverse_inertia_world(BodyId id) const { return impl_->motions[impl_->slot(id)].inv_inertia_world; }
+World::Impl::CustomConstraintRecord& World::Impl::custom(ConstraintId id) {
+  return const_cast<CustomConstraintRecord&>(std::as_const(*this).custom(id));
+}
+
+const World::Impl::CustomConstraintRecord& World::Impl::custom(ConstraintId id) const {
+  if (id.index >= custom_constraints.size() || !custom_constraints[id.index].alive ||
+      custom_constraints[id.index].generation != id.generation)
+    throw StaleHandle("constraint handle " + std::to_string(id.index) + ":" +
+                      std::to_string(id.generation) + " does not name a live custom constraint");
+  return custom_constraints[id.index];
+}
+
+ConstraintId World::add_custom_constraint(CustomConstraint constraint) {
+  if (!constraint) throw InvalidArgument("custom constraint: the function is empty");
+  auto& list = impl_->custom_constraints;
+  auto it = std::find_if(list.begin(), list.end(), [](const auto& c) { return !c.alive; });
+  if (it == list.end()) it = list.emplace(list.end());
+  it->build = std::move(constraint);
+  it->alive = true;
+  it->rows.clear();
+  it->impulses.clear();
+  return {std::uint32_t(it - list.begin()), it->generation};
+}
+
+void World::remove_custom_constraint(ConstraintId id) {
+  Impl::CustomConstraintRecord& record = impl_->custom(id);
+  record = {};
+  record.generation = id.generation + 1;
+}
+
+const std::vector<Real>& World::custom_constraint_impulses(ConstraintId id) const {
+  return impl_->custom(id).impulses;
+}
+
+const std::string& World::name(BodyId id) const {
+  return impl_->records[impl_->slot(id)].settings.name;
+}
+BodyType World::type(BodyId id) const {
+  return impl_->motions[impl_->slot(id)].type;
+}
+Transform World::transform(BodyId id) const {
+  return impl_->motions[impl_->slot(id)].origin_transform();
+}
+Vec3 World::position(BodyId id) const {
+  return transform(id).position;
+}
+Quat World::orientation(BodyId id) const {
+  return impl_->motions[impl_->slot(id)].orientation;
+}
+Vec3 World::center_of_mass(BodyId id) const {
+  return impl_->motions[impl_->slot(id)].center;
+}
+Vec3 World::linear_velocity(BodyId id) const {
+  return impl_->velocities[impl_->slot(id)].linear;
+}
+Vec3 World::angular_velocity(BodyId id) const {
+  return impl_->velocities[impl_->slot(id)].angular;
+}
+const MassProperties& World::mass_properties(BodyId id) const {
+  return impl_->records[impl_->slot(id)].mass;
+}
+Mat33 World::inverse_inertia_world(BodyId id) const {
+  return impl_->motions[impl_->slot(id)].inv_inertia_world;
+}
 
 BodySettings World::body_settings(BodyId id) const {
   const std::uint32_t i = impl_->slot(id);
@@ -242,33 +314,57 @@ void World::apply_angular_impulse(BodyId id, const Vec3& angular_impulse) {
   impl_->velocities[i].angular += impl_->motions[i].inv_inertia_world * angular_impulse;
 }
 
-std::uint64_t World::user_data(BodyId id) const { return impl_->records[impl_->slot(id)].settings.user_data; }
-void World::set_user_data(BodyId id, std::uint64_t data) { impl_->records[impl_->slot(id)].settings.user_data = data; }
+std::uint64_t World::user_data(BodyId id) const {
+  return impl_->records[impl_->slot(id)].settings.user_data;
+}
+void World::set_user_data(BodyId id, std::uint64_t data) {
+  impl_->records[impl_->slot(id)].settings.user_data = data;
+}
 
 void World::step(Real dt) {
   if (!is_finite(dt) || dt <= 0) throw InvalidArgument("step: dt must be a finite number > 0");
   Impl& w = *impl_;
   const auto start = Clock::now();
-  StepStats stats;
+  // User callbacks run first: if one throws, nothing has changed yet.
+  collect_custom_rows(*this, w, dt);
+  StepStats& stats = w.stats;
 
   auto stage = Clock::now();
   integrate_velocities(w.live_slots, w.motions, w.velocities,
                        {w.settings.gravity, dt, w.settings.gyroscopic});
   stats.integrate_velocities_ms = milliseconds_since(stage);
 
-  // The constraint solve (contacts and joints) slots in here; with no rows it has nothing to do.
+  stage = Clock::now();
+  w.rows.clear();
+  write_custom_rows(w);
+  if (w.rows.size() > 0) {
+    w.solver_masses.resize(w.motions.size());
+    for (std::size_t i = 0; i < w.motions.size(); ++i) {
+      const BodyMotion& m = w.motions[i];
+      w.solver_masses[i] = {m.inv_mass, m.inv_inertia_world};  // both zero unless dynamic
+    }
+    w.rows.prepare(w.solver_masses);
+    w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
+    store_custom_impulses(w);
+  } else {
+    stats.solve.reset();
+  }
+  stats.solve_ms = milliseconds_since(stage);
 
   stage = Clock::now();
   integrate_positions(w.live_slots, w.motions, w.velocities, dt);
   stats.integrate_positions_ms = milliseconds_since(stage);
 
   stats.total_ms = milliseconds_since(start);
-  w.stats = stats;
   w.time += dt;
 }
 
-const StepStats& World::last_step_stats() const { return impl_->stats; }
-double World::time() const { return impl_->time; }
+const StepStats& World::last_step_stats() const {
+  return impl_->stats;
+}
+double World::time() const {
+  return impl_->time;
+}
 
 double World::kinetic_energy() const {
   double energy = 0;
@@ -299,7 +395,8 @@ Vec3 World::angular_momentum() const {
     const BodyMotion& m = impl_->motions[i];
     if (m.type != BodyType::dynamic_body) continue;
     const BodyVelocity& v = impl_->velocities[i];
-    const Vec3 spin = rotate(m.orientation, m.inertia_local * inverse_rotate(m.orientation, v.angular));
+    const Vec3 spin =
+        rotate(m.orientation, m.inertia_local * inverse_rotate(m.orientation, v.angular));
     total += spin + cross(m.center, v.linear / m.inv_mass);
   }
   return total;
@@ -310,9 +407,10 @@ std::uint64_t World::state_hash() const {
   for (const std::uint32_t i : impl_->live_slots) {
     const Transform t = impl_->motions[i].origin_transform();
     const BodyVelocity& v = impl_->velocities[i];
-    const Real values[] = {t.position.x,    t.position.y,    t.position.z,    t.orientation.x, t.orientation.y,
-                           t.orientation.z, t.orientation.w, v.linear.x,      v.linear.y,      v.linear.z,
-                           v.angular.x,     v.angular.y,     v.angular.z};
+    const Real values[] = {t.position.x,    t.position.y,    t.position.z,    t.orientation.x,
+                           t.orientation.y, t.orientation.z, t.orientation.w, v.linear.x,
+                           v.linear.y,      v.linear.z,      v.angular.x,     v.angular.y,
+                           v.angular.z};
     hash.add(values, std::size(values));
   }
   return hash.value();

@@ -3,7 +3,9 @@
 
 #include <impulse/world.h>
 
+#include "constraints/rows.h"
 #include "dynamics/body_storage.h"
+#include "solver/solver.h"
 
 #include <map>
 #include <string>
@@ -23,8 +25,28 @@ struct World::Impl {
   StepStats stats;
   double time = 0;
 
+  // Constraint rows of this step and the solver that finds their impulses.
+  RowStore rows;
+  std::unique_ptr<Solver> solver;
+  std::vector<SolverBodyMass> solver_masses;  // per slot
+
+  struct CustomConstraintRecord {
+    CustomConstraint build;
+    std::uint32_t generation = 1;
+    bool alive = false;
+    std::vector<ConstraintRow> rows;  // written this step
+    std::vector<Real> impulses;       // of the last step; the warm start of the next
+  };
+  std::vector<CustomConstraintRecord> custom_constraints;
+
   /// The slot of a live body; throws StaleHandle otherwise.
   std::uint32_t slot(BodyId id) const;
+  /// The record of a live custom constraint; throws StaleHandle otherwise.
+  CustomConstraintRecord& custom(ConstraintId id);
+  const CustomConstraintRecord& custom(ConstraintId id) const;
+
+  /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.
+  static constexpr std::uint32_t k_world_slot = 0;
 };
 
 }  // namespace impulse

@@ -5,6 +5,7 @@
 
 #include "dynamics/validation.h"
 #include "scene/json_reader.h"
+#include "scene/json_values.h"
 
 #include <algorithm>
 #include <array>
@@ -83,26 +84,17 @@ ShapeGeometry read_shape_type(const JsonNode& node) {
 // ---------------------------------------------------------------------------------------------
 // Writing values
 
-// The shortest decimal that reads back to the same Real, stored as the double of that decimal so
-// that the JSON shows 0.1 rather than 0.10000000149011612. Whole numbers are written as integers.
 Json number(Real x) {
-  if (x == 0 && std::signbit(x)) return -0.0;  // a negative zero stays one
-  if (x == std::trunc(x) && std::abs(x) < Real(1e15)) return static_cast<std::int64_t>(x);
-  std::array<char, 64> text{};
-  const auto written = std::to_chars(text.data(), text.data() + text.size(), x);
-  double decimal = 0;
-  std::from_chars(text.data(), written.ptr, decimal);
-  return decimal;
+  return json_number<Json>(x);
 }
-
 Json encode(Real x) {
   return number(x);
 }
 Json encode(const Vec3& v) {
-  return Json::array({number(v.x), number(v.y), number(v.z)});
+  return json_vec3<Json>(v);
 }
 Json encode(const Quat& q) {
-  return Json::array({number(q.x), number(q.y), number(q.z), number(q.w)});
+  return json_quat<Json>(q);
 }
 Json encode(const Range& r) {
   return Json::array({number(r.lo), number(r.hi)});

@@ -28,7 +28,8 @@ TEST(FreeFall, MatchesTheSemiImplicitEulerClosedFormAndTheParabola) {
   const Real y0 = 100;
   const BodyId id = world.create_body(box_body({Real(0.5), Real(0.5), Real(0.5)}, {0, y0, 0}));
   const int n = 60;
-  for (int i = 0; i < n; ++i) world.step(k_dt);
+  for (int i = 0; i < n; ++i)
+    world.step(k_dt);
 
   const double g = 9.81;
   const double closed_form = -g * double(k_dt) * double(k_dt) * n * (n + 1) / 2;
@@ -49,7 +50,8 @@ TEST(FreeFall, GravityScaleAndStaticBodiesAreRespected) {
   fixed.linear_velocity = {1, 0, 0};  // ignored: static bodies never move
   const BodyId a = world.create_body(floating);
   const BodyId b = world.create_body(fixed);
-  for (int i = 0; i < 30; ++i) world.step(k_dt);
+  for (int i = 0; i < 30; ++i)
+    world.step(k_dt);
   EXPECT_EQ(world.position(a), Vec3::zero());
   EXPECT_EQ(world.position(b), (Vec3{5, 0, 0}));
   EXPECT_EQ(world.linear_velocity(b), Vec3::zero());
@@ -63,7 +65,8 @@ TEST(Kinematic, MovesWithItsVelocityAndIgnoresGravityAndForces) {
   platform.angular_velocity = {0, 1, 0};
   const BodyId id = world.create_body(platform);
   world.apply_force(id, {0, 1000, 0});
-  for (int i = 0; i < 60; ++i) world.step(k_dt);
+  for (int i = 0; i < 60; ++i)
+    world.step(k_dt);
   EXPECT_NEAR(world.position(id).x, 2, 1e-4);
   EXPECT_NEAR(world.position(id).y, 0, 1e-6);
   Vec3 axis;
@@ -116,7 +119,8 @@ TEST(Damping, DecaysVelocityAsOneOverOnePlusCdtPerStep) {
   body.linear_damping = Real(0.5);
   body.angular_damping = 1;
   const BodyId id = world.create_body(body);
-  for (int i = 0; i < 60; ++i) world.step(k_dt);
+  for (int i = 0; i < 60; ++i)
+    world.step(k_dt);
   EXPECT_NEAR(world.linear_velocity(id).x, std::pow(1 / (1 + 0.5 / 60), 60), 1e-5);
   EXPECT_NEAR(world.angular_velocity(id).y, 2 * std::pow(1 / (1 + 1.0 / 60), 60), 1e-5);
 }
@@ -131,7 +135,8 @@ TEST(Spin, TorqueFreeBoxAboutAPrincipalAxisKeepsItsAngularVelocity) {
       BodySettings box = box_body({Real(0.2), Real(0.5), Real(0.8)});
       box.angular_velocity = axis * 6;
       const BodyId id = world.create_body(box);
-      for (int i = 0; i < 600; ++i) world.step(k_dt);
+      for (int i = 0; i < 600; ++i)
+        world.step(k_dt);
       const Vec3 w = world.angular_velocity(id);
       EXPECT_NEAR(w.x, axis.x * 6, 1e-4) << "gyroscopic " << gyroscopic;
       EXPECT_NEAR(w.y, axis.y * 6, 1e-4) << "gyroscopic " << gyroscopic;
@@ -144,9 +149,9 @@ TEST(Spin, TorqueFreeBoxAboutAPrincipalAxisKeepsItsAngularVelocity) {
 // A box of moments I1 < I2 < I3 spun about the middle axis with a small disturbance tumbles: its
 // body-frame spin about that axis reverses sign, and angular momentum is conserved throughout.
 struct TumbleResult {
-  Real lowest_spin = 0;               // rad/s, body-frame spin about the middle axis
-  double worst_momentum_error = 0;    // |L(t) - L(0)| / |L(0)|
-  double energy_ratio = 0;            // E(end) / E(0)
+  Real lowest_spin = 0;             // rad/s, body-frame spin about the middle axis
+  double worst_momentum_error = 0;  // |L(t) - L(0)| / |L(0)|
+  double energy_ratio = 0;          // E(end) / E(0)
   bool energy_ever_grew = false;
 };
 
@@ -155,7 +160,7 @@ TumbleResult tumble(Real dt, int steps) {
   settings.gyroscopic = true;
   World world(settings);
   BodySettings box = box_body({Real(0.1), Real(0.4), Real(0.8)});  // Ixx > Iyy > Izz
-  box.angular_velocity = {Real(0.01), 4, Real(0.01)};                // about y, the middle axis
+  box.angular_velocity = {Real(0.01), 4, Real(0.01)};              // about y, the middle axis
   const BodyId id = world.create_body(box);
   const Vec3 l0 = world.angular_momentum();
   const double e0 = world.kinetic_energy();
@@ -166,8 +171,8 @@ TumbleResult tumble(Real dt, int steps) {
     world.step(dt);
     const Vec3 w_body = inverse_rotate(world.orientation(id), world.angular_velocity(id));
     result.lowest_spin = std::min(result.lowest_spin, w_body.y);
-    result.worst_momentum_error =
-        std::max(result.worst_momentum_error, double(length(world.angular_momentum() - l0) / length(l0)));
+    result.worst_momentum_error = std::max(
+        result.worst_momentum_error, double(length(world.angular_momentum() - l0) / length(l0)));
     const double energy = world.kinetic_energy();
     result.energy_ever_grew |= energy > previous_energy * (1 + 1e-6);
     previous_energy = energy;
@@ -185,7 +190,8 @@ TEST(Spin, IntermediateAxisTumblesAndConservesAngularMomentumWithGyroscopicTerm)
   EXPECT_LE(r.energy_ratio, 1.0);
 }
 
-// The energy lost in the first flip (by t = 3 s) falls with dt, about linearly (docs/integration.md).
+// The energy lost in the first flip (by t = 3 s) falls with dt, about linearly
+// (docs/integration.md).
 TEST(Spin, TumblingEnergyLossShrinksWithTheTimeStep) {
   const TumbleResult coarse = tumble(k_dt, 180);
   const TumbleResult fine = tumble(k_dt / 4, 720);
@@ -199,7 +205,8 @@ TEST(Spin, WithoutGyroscopicTermAngularVelocityIsConservedInstead) {
   BodySettings box = box_body({Real(0.1), Real(0.4), Real(0.8)});
   box.angular_velocity = {Real(0.01), 4, Real(0.01)};
   const BodyId id = world.create_body(box);
-  for (int i = 0; i < 600; ++i) world.step(k_dt);
+  for (int i = 0; i < 600; ++i)
+    world.step(k_dt);
   EXPECT_EQ(world.angular_velocity(id), box.angular_velocity);  // seed 001 section 5
 }
 

@@ -16,11 +16,14 @@ void expect_relative(double actual, double expected, double rel = k_rel) {
 }
 
 void expect_diagonal(const Mat33& inertia, const Vec3& expected, double rel = k_rel) {
-  for (int i = 0; i < 3; ++i) expect_relative(inertia(i, i), expected[i], rel);
+  for (int i = 0; i < 3; ++i)
+    expect_relative(inertia(i, i), expected[i], rel);
   const double scale = std::abs(expected.x) + std::abs(expected.y) + std::abs(expected.z);
   for (int r = 0; r < 3; ++r) {
     for (int c = 0; c < 3; ++c) {
-      if (r != c) EXPECT_NEAR(inertia(r, c), 0, rel * scale);
+      if (r != c) {
+        EXPECT_NEAR(inertia(r, c), 0, rel * scale);
+      }
     }
   }
 }
@@ -36,7 +39,8 @@ TEST(MassProperties, BoxIsMOverTwelveTimesSumOfSquaredEdges) {
   const MassProperties mp = compute_mass_properties(Box{{Real(0.5), 1, Real(1.5)}}, 7);
   const double m = 1 * 2 * 3 * 7;
   expect_relative(mp.mass, m);
-  expect_diagonal(mp.inertia, Vec3{Real(m / 12 * (4 + 9)), Real(m / 12 * (1 + 9)), Real(m / 12 * (1 + 4))});
+  expect_diagonal(mp.inertia,
+                  Vec3{Real(m / 12 * (4 + 9)), Real(m / 12 * (1 + 9)), Real(m / 12 * (1 + 4))});
 }
 
 // Capsule of radius r and cylinder length l = 2h along y (cylinder plus two hemispheres).
@@ -49,19 +53,22 @@ TEST(MassProperties, CapsuleMatchesCylinderPlusHemispheres) {
   const double axial = m_cyl * r * r / 2 + 2 * (0.4 * m_hemi * r * r);
   // Each hemisphere: 83/320 m r^2 about its own centre of mass, which lies 3r/8 beyond the end.
   const double d = h + 3 * r / 8;
-  const double lateral = m_cyl * (r * r / 4 + (2 * h) * (2 * h) / 12) + 2 * (83.0 / 320.0 * m_hemi * r * r + m_hemi * d * d);
+  const double lateral = m_cyl * (r * r / 4 + (2 * h) * (2 * h) / 12) +
+                         2 * (83.0 / 320.0 * m_hemi * r * r + m_hemi * d * d);
   expect_diagonal(mp.inertia, Vec3{Real(lateral), Real(axial), Real(lateral)});
 }
 
 TEST(MassProperties, ConvexHullOfBoxCornersEqualsTheBox) {
   const Vec3 h{Real(0.5), 1, Real(1.5)};
   ConvexHull hull;
-  for (int i = 0; i < 8; ++i) hull.points.push_back({i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z});
+  for (int i = 0; i < 8; ++i)
+    hull.points.push_back({i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z});
   const MassProperties from_hull = compute_mass_properties(hull, 7);
   const MassProperties from_box = compute_mass_properties(Box{h}, 7);
   expect_relative(from_hull.mass, from_box.mass);
   EXPECT_NEAR(length(from_hull.center), 0, 1e-6);
-  expect_diagonal(from_hull.inertia, {from_box.inertia(0, 0), from_box.inertia(1, 1), from_box.inertia(2, 2)});
+  expect_diagonal(from_hull.inertia,
+                  {from_box.inertia(0, 0), from_box.inertia(1, 1), from_box.inertia(2, 2)});
 }
 
 // Two unit cubes side by side along x form a 2 x 1 x 1 box: the parallel-axis theorem in action.
@@ -85,11 +92,13 @@ TEST(MassProperties, CompoundOfTwoBoxesMatchesParallelAxisTheorem) {
 
 TEST(MassProperties, RotatedShapeInertiaIsRIRTranspose) {
   const Quat q = Quat::from_axis_angle(normalize(Vec3{1, 2, 3}), Real(0.8));
-  const MassProperties mp = compute_mass_properties({ShapeSettings{Box{{Real(0.2), Real(0.5), 1}}, {{}, q}}}, 100);
+  const MassProperties mp =
+      compute_mass_properties({ShapeSettings{Box{{Real(0.2), Real(0.5), 1}}, {{}, q}}}, 100);
   const MassProperties local = compute_mass_properties(Box{{Real(0.2), Real(0.5), 1}}, 100);
   const Mat33 expected = to_matrix(q) * local.inertia * transpose(to_matrix(q));
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) EXPECT_NEAR(mp.inertia(r, c), expected(r, c), 1e-5 * trace(expected));
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(mp.inertia(r, c), expected(r, c), 1e-5 * trace(expected));
 }
 
 TEST(MassProperties, GivenMassScalesTheInertiaOfTheShape) {
@@ -124,7 +133,8 @@ TEST(MassProperties, OffsetCompoundRotatesAboutItsCentreOfMass) {
   body.angular_velocity = {0, 0, 1};
   const BodyId id = world.create_body(body);
   EXPECT_NEAR(world.center_of_mass(id).x, 2, 1e-6);
-  for (int i = 0; i < 100; ++i) world.step(Real(1.0 / 60));
+  for (int i = 0; i < 100; ++i)
+    world.step(Real(1.0 / 60));
   // The centre of mass stays put while the body origin circles around it.
   EXPECT_NEAR(world.center_of_mass(id).x, 2, 1e-5);
   EXPECT_NEAR(length(world.position(id) - world.center_of_mass(id)), 2, 1e-4);

@@ -21,7 +21,7 @@ TEST(WorldApi, StaleHandleIsCaughtAfterRemovalEvenWhenTheSlotIsReused) {
   world.remove_body(a);
   EXPECT_FALSE(world.is_valid(a));
   const BodyId b = world.create_body(named_box("b"));
-  EXPECT_EQ(b.index, a.index);  // the slot is reused...
+  EXPECT_EQ(b.index, a.index);            // the slot is reused...
   EXPECT_NE(b.generation, a.generation);  // ...with a new generation
   EXPECT_THROW(world.position(a), StaleHandle);
   EXPECT_THROW(world.remove_body(a), StaleHandle);
@@ -117,7 +117,8 @@ TEST(WorldApi, StateHashIsBitExactAndSensitive) {
     BodySettings body = named_box("a", {0, 10, 0});
     body.angular_velocity = {1, 2, nudge};
     world.create_body(body);
-    for (int i = 0; i < 100; ++i) world.step(Real(1.0 / 60));
+    for (int i = 0; i < 100; ++i)
+      world.step(Real(1.0 / 60));
     return world.state_hash();
   };
   EXPECT_EQ(run(3), run(3));

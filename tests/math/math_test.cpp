@@ -19,7 +19,8 @@ void expect_near(const Vec3& a, const Vec3& b, Real tol = k_tol) {
 
 void expect_near(const Mat33& a, const Mat33& b, Real tol = k_tol) {
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) EXPECT_NEAR(a(r, c), b(r, c), tol) << "at (" << r << ", " << c << ")";
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(a(r, c), b(r, c), tol) << "at (" << r << ", " << c << ")";
 }
 
 // The same rotation: q and -q both qualify.
@@ -29,7 +30,9 @@ void expect_same_rotation(const Quat& a, const Quat& b, Real tol = k_tol) {
 
 class RandomValues {
  public:
-  Vec3 vec(Real scale = 1) { return {dist_(rng_) * scale, dist_(rng_) * scale, dist_(rng_) * scale}; }
+  Vec3 vec(Real scale = 1) {
+    return {dist_(rng_) * scale, dist_(rng_) * scale, dist_(rng_) * scale};
+  }
   Quat quat() { return normalize(Quat{dist_(rng_), dist_(rng_), dist_(rng_), dist_(rng_)}); }
 
  private:
@@ -57,9 +60,10 @@ TEST(Vec3, NormalizeGivesUnitLengthAndKeepsZero) {
 
 TEST(Vec3, OrthonormalBasisIsRightHandedForAnyNormal) {
   RandomValues rnd;
-  std::vector<Vec3> normals = {Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z(), -Vec3::unit_z(),
-                               {0, 0, Real(-0.9999999)}};
-  for (int i = 0; i < 200; ++i) normals.push_back(normalize(rnd.vec()));
+  std::vector<Vec3> normals = {
+      Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z(), -Vec3::unit_z(), {0, 0, Real(-0.9999999)}};
+  for (int i = 0; i < 200; ++i)
+    normals.push_back(normalize(rnd.vec()));
   for (const Vec3& n : normals) {
     Vec3 t1, t2;
     orthonormal_basis(n, t1, t2);
@@ -137,7 +141,8 @@ TEST(Quat, AxisAngleRoundTrips) {
     to_axis_angle(Quat::from_axis_angle(axis, angle), axis_out, angle_out);
     EXPECT_NEAR(angle_out, angle, Real(1e-4));
     expect_near(axis_out, axis, Real(1e-4));
-    expect_near(to_rotation_vector(Quat::from_rotation_vector(axis * angle)), axis * angle, Real(1e-4));
+    expect_near(to_rotation_vector(Quat::from_rotation_vector(axis * angle)), axis * angle,
+                Real(1e-4));
   }
   // The shorter way round: a turn of 3 pi / 2 is a turn of pi / 2 the other way.
   Vec3 axis;
@@ -152,20 +157,25 @@ TEST(Quat, MatrixRoundTripsThroughEveryPivot) {
   std::vector<Quat> rotations = {Quat::identity(), Quat::from_axis_angle(Vec3::unit_x(), k_pi),
                                  Quat::from_axis_angle(Vec3::unit_y(), k_pi),
                                  Quat::from_axis_angle(Vec3::unit_z(), k_pi)};
-  for (int i = 0; i < 200; ++i) rotations.push_back(rnd.quat());
-  for (const Quat& q : rotations) expect_same_rotation(Quat::from_matrix(to_matrix(q)), q);
+  for (int i = 0; i < 200; ++i)
+    rotations.push_back(rnd.quat());
+  for (const Quat& q : rotations)
+    expect_same_rotation(Quat::from_matrix(to_matrix(q)), q);
 }
 
 TEST(Quat, IntegrateMatchesAConstantRotation) {
   // dq/dt = 1/2 w * q: a steady spin of 2 rad/s about z for 1 s in 1000 steps turns by 2 rad.
   Quat q;
   const Vec3 w{0, 0, 2};
-  for (int i = 0; i < 1000; ++i) q = integrate(q, w, Real(0.001));
+  for (int i = 0; i < 1000; ++i)
+    q = integrate(q, w, Real(0.001));
   EXPECT_NEAR(length(q), 1, k_tol);
   expect_same_rotation(q, Quat::from_axis_angle(Vec3::unit_z(), 2), Real(1e-4));
 }
 
-TEST(Quat, NormalizeOfZeroIsIdentity) { EXPECT_EQ(normalize(Quat{0, 0, 0, 0}), Quat::identity()); }
+TEST(Quat, NormalizeOfZeroIsIdentity) {
+  EXPECT_EQ(normalize(Quat{0, 0, 0, 0}), Quat::identity());
+}
 
 TEST(Transform, ApplyInverseUndoesApplyAndComposes) {
   RandomValues rnd;
@@ -184,7 +194,8 @@ TEST(AABB, OverlapContainmentAndMerge) {
   const AABB c{{Real(1.5), 0, 0}, {2, 1, 1}};
   EXPECT_TRUE(a.overlaps(b));
   EXPECT_FALSE(a.overlaps(c));
-  EXPECT_TRUE(merge(a, c).contains(AABB{{Real(0.5), Real(0.5), Real(0.5)}, {Real(1.8), Real(0.9), Real(0.9)}}));
+  EXPECT_TRUE(merge(a, c).contains(
+      AABB{{Real(0.5), Real(0.5), Real(0.5)}, {Real(1.8), Real(0.9), Real(0.9)}}));
   EXPECT_FALSE(merge(a, c).contains(b));
   EXPECT_TRUE(AABB{}.is_empty());
   EXPECT_EQ(merge(AABB{}, a), a);

@@ -6,12 +6,16 @@
 namespace impulse {
 
 struct AABB {
-  Vec3 lower = Vec3::splat(k_infinity);   // the empty box by default: union-neutral
+  Vec3 lower = Vec3::splat(k_infinity);  // the empty box by default: union-neutral
   Vec3 upper = Vec3::splat(-k_infinity);
 
-  static constexpr AABB from_center_half_extents(const Vec3& c, const Vec3& h) { return {c - h, c + h}; }
+  static constexpr AABB from_center_half_extents(const Vec3& c, const Vec3& h) {
+    return {c - h, c + h};
+  }
 
-  constexpr bool is_empty() const { return lower.x > upper.x || lower.y > upper.y || lower.z > upper.z; }
+  constexpr bool is_empty() const {
+    return lower.x > upper.x || lower.y > upper.y || lower.z > upper.z;
+  }
   constexpr Vec3 center() const { return Real(0.5) * (lower + upper); }
   constexpr Vec3 half_extents() const { return Real(0.5) * (upper - lower); }
   /// Half the surface area of the box, the cost used by tree builders.
@@ -25,12 +29,20 @@ struct AABB {
   }
   constexpr bool contains(const AABB& b) const { return contains(b.lower) && contains(b.upper); }
   constexpr bool overlaps(const AABB& b) const {
-    return lower.x <= b.upper.x && upper.x >= b.lower.x && lower.y <= b.upper.y && upper.y >= b.lower.y &&
-           lower.z <= b.upper.z && upper.z >= b.lower.z;
+    return lower.x <= b.upper.x && upper.x >= b.lower.x && lower.y <= b.upper.y &&
+           upper.y >= b.lower.y && lower.z <= b.upper.z && upper.z >= b.lower.z;
   }
-  constexpr AABB expanded(Real margin) const { return {lower - Vec3::splat(margin), upper + Vec3::splat(margin)}; }
-  constexpr AABB& include(const Vec3& p) { lower = min(lower, p); upper = max(upper, p); return *this; }
-  friend constexpr AABB merge(const AABB& a, const AABB& b) { return {min(a.lower, b.lower), max(a.upper, b.upper)}; }
+  constexpr AABB expanded(Real margin) const {
+    return {lower - Vec3::splat(margin), upper + Vec3::splat(margin)};
+  }
+  constexpr AABB& include(const Vec3& p) {
+    lower = min(lower, p);
+    upper = max(upper, p);
+    return *this;
+  }
+  friend constexpr AABB merge(const AABB& a, const AABB& b) {
+    return {min(a.lower, b.lower), max(a.upper, b.upper)};
+  }
   friend constexpr bool operator==(const AABB&, const AABB&) = default;
 };
 

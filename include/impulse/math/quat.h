@@ -28,20 +28,36 @@ struct Quat {
   static Quat from_matrix(const Mat33& m);
 
   friend constexpr Quat operator*(const Quat& a, const Quat& b) {
-    return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+    return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+            a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
   }
-  friend constexpr Quat operator*(const Quat& q, Real s) { return {q.x * s, q.y * s, q.z * s, q.w * s}; }
-  friend constexpr Quat operator+(const Quat& a, const Quat& b) { return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w}; }
+  friend constexpr Quat operator*(const Quat& q, Real s) {
+    return {q.x * s, q.y * s, q.z * s, q.w * s};
+  }
+  friend constexpr Quat operator+(const Quat& a, const Quat& b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
+  }
   friend constexpr bool operator==(const Quat&, const Quat&) = default;
 };
 
-constexpr Real dot(const Quat& a, const Quat& b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
-inline Real length(const Quat& q) { return std::sqrt(dot(q, q)); }
-constexpr Quat conjugate(const Quat& q) { return {-q.x, -q.y, -q.z, q.w}; }
+constexpr Real dot(const Quat& a, const Quat& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+inline Real length(const Quat& q) {
+  return std::sqrt(dot(q, q));
+}
+constexpr Quat conjugate(const Quat& q) {
+  return {-q.x, -q.y, -q.z, q.w};
+}
 /// The inverse of any non-zero quaternion (the conjugate for unit ones).
-constexpr Quat inverse(const Quat& q) { return conjugate(q) * (Real(1) / dot(q, q)); }
-inline bool is_finite(const Quat& q) { return is_finite(q.x) && is_finite(q.y) && is_finite(q.z) && is_finite(q.w); }
+constexpr Quat inverse(const Quat& q) {
+  return conjugate(q) * (Real(1) / dot(q, q));
+}
+inline bool is_finite(const Quat& q) {
+  return is_finite(q.x) && is_finite(q.y) && is_finite(q.z) && is_finite(q.w);
+}
 
 /// q / |q|; the zero quaternion becomes the identity rather than NaN.
 inline Quat normalize(const Quat& q) {
@@ -56,7 +72,9 @@ constexpr Vec3 rotate(const Quat& q, const Vec3& v) {
   return v + q.w * t + cross(u, t);
 }
 /// v rotated by the inverse of the unit quaternion q.
-constexpr Vec3 inverse_rotate(const Quat& q, const Vec3& v) { return rotate(conjugate(q), v); }
+constexpr Vec3 inverse_rotate(const Quat& q, const Vec3& v) {
+  return rotate(conjugate(q), v);
+}
 
 /// The rotation matrix R of a unit quaternion: R v == rotate(q, v).
 constexpr Mat33 to_matrix(const Quat& q) {

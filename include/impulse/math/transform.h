@@ -14,7 +14,9 @@ struct Transform {
 };
 
 /// A local point taken to the parent frame.
-constexpr Vec3 apply(const Transform& t, const Vec3& p) { return rotate(t.orientation, p) + t.position; }
+constexpr Vec3 apply(const Transform& t, const Vec3& p) {
+  return rotate(t.orientation, p) + t.position;
+}
 /// A parent-frame point taken to the local frame.
 constexpr Vec3 apply_inverse(const Transform& t, const Vec3& p) {
   return inverse_rotate(t.orientation, p - t.position);

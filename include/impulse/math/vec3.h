@@ -21,10 +21,30 @@ struct Vec3 {
   constexpr Real& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
 
   constexpr Vec3 operator-() const { return {-x, -y, -z}; }
-  constexpr Vec3& operator+=(const Vec3& o) { x += o.x; y += o.y; z += o.z; return *this; }
-  constexpr Vec3& operator-=(const Vec3& o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
-  constexpr Vec3& operator*=(Real s) { x *= s; y *= s; z *= s; return *this; }
-  constexpr Vec3& operator/=(Real s) { x /= s; y /= s; z /= s; return *this; }
+  constexpr Vec3& operator+=(const Vec3& o) {
+    x += o.x;
+    y += o.y;
+    z += o.z;
+    return *this;
+  }
+  constexpr Vec3& operator-=(const Vec3& o) {
+    x -= o.x;
+    y -= o.y;
+    z -= o.z;
+    return *this;
+  }
+  constexpr Vec3& operator*=(Real s) {
+    x *= s;
+    y *= s;
+    z *= s;
+    return *this;
+  }
+  constexpr Vec3& operator/=(Real s) {
+    x /= s;
+    y /= s;
+    z /= s;
+    return *this;
+  }
 
   friend constexpr Vec3 operator+(Vec3 a, const Vec3& b) { return a += b; }
   friend constexpr Vec3 operator-(Vec3 a, const Vec3& b) { return a -= b; }
@@ -34,23 +54,37 @@ struct Vec3 {
   friend constexpr bool operator==(const Vec3&, const Vec3&) = default;
 };
 
-constexpr Real dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+constexpr Real dot(const Vec3& a, const Vec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 constexpr Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 /// Component-wise product.
-constexpr Vec3 hadamard(const Vec3& a, const Vec3& b) { return {a.x * b.x, a.y * b.y, a.z * b.z}; }
+constexpr Vec3 hadamard(const Vec3& a, const Vec3& b) {
+  return {a.x * b.x, a.y * b.y, a.z * b.z};
+}
 constexpr Vec3 min(const Vec3& a, const Vec3& b) {
   return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y, a.z < b.z ? a.z : b.z};
 }
 constexpr Vec3 max(const Vec3& a, const Vec3& b) {
   return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z};
 }
-inline Vec3 abs(const Vec3& a) { return {std::abs(a.x), std::abs(a.y), std::abs(a.z)}; }
-constexpr Real length_squared(const Vec3& a) { return dot(a, a); }
-inline Real length(const Vec3& a) { return std::sqrt(dot(a, a)); }
-inline Real distance(const Vec3& a, const Vec3& b) { return length(a - b); }
-inline bool is_finite(const Vec3& a) { return is_finite(a.x) && is_finite(a.y) && is_finite(a.z); }
+inline Vec3 abs(const Vec3& a) {
+  return {std::abs(a.x), std::abs(a.y), std::abs(a.z)};
+}
+constexpr Real length_squared(const Vec3& a) {
+  return dot(a, a);
+}
+inline Real length(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
+inline Real distance(const Vec3& a, const Vec3& b) {
+  return length(a - b);
+}
+inline bool is_finite(const Vec3& a) {
+  return is_finite(a.x) && is_finite(a.y) && is_finite(a.z);
+}
 
 /// a / |a|; the zero vector stays zero rather than turning into NaN.
 inline Vec3 normalize(const Vec3& a) {

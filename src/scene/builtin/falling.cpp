@@ -14,7 +14,8 @@ Scene free_fall() {
   marker.type = BodyType::static_body;
   scene.bodies.push_back(marker);
   scene.bodies.push_back(dynamic_body("sphere", Sphere{Real(0.5)}, {-3, 10, 0}));
-  scene.bodies.push_back(dynamic_body("box", Box{{Real(0.5), Real(0.25), Real(0.75)}}, {-1, 10, 0}));
+  scene.bodies.push_back(
+      dynamic_body("box", Box{{Real(0.5), Real(0.25), Real(0.75)}}, {-1, 10, 0}));
   scene.bodies.push_back(dynamic_body("capsule", Capsule{Real(0.3), Real(0.6)}, {1, 10, 0}));
   scene.bodies.push_back(dynamic_body(
       "tetrahedron", ConvexHull{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {3, 10, 0}));
@@ -40,6 +41,8 @@ Scene projectile() {
 
 }  // namespace
 
-std::vector<BuiltinScene> falling_scenes() { return {{"free-fall", free_fall}, {"projectile", projectile}}; }
+std::vector<BuiltinScene> falling_scenes() {
+  return {{"free-fall", free_fall}, {"projectile", projectile}};
+}
 
 }  // namespace impulse::builtin

@@ -8,9 +8,11 @@ namespace {
 std::vector<builtin::BuiltinScene> all_scenes() {
   std::vector<builtin::BuiltinScene> scenes;
   for (auto family : {builtin::falling_scenes, builtin::spinning_scenes}) {
-    for (builtin::BuiltinScene& scene : family()) scenes.push_back(std::move(scene));
+    for (builtin::BuiltinScene& scene : family())
+      scenes.push_back(std::move(scene));
   }
-  std::sort(scenes.begin(), scenes.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::sort(scenes.begin(), scenes.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
   return scenes;
 }
 
@@ -30,7 +32,8 @@ BodySettings dynamic_body(std::string name, ShapeGeometry geometry, const Vec3& 
 
 std::vector<std::string> builtin_scene_names() {
   std::vector<std::string> names;
-  for (const builtin::BuiltinScene& scene : all_scenes()) names.push_back(scene.name);
+  for (const builtin::BuiltinScene& scene : all_scenes())
+    names.push_back(scene.name);
   return names;
 }
 

@@ -1,0 +1,25 @@
+#include "trace_writer.h"
+
+#include <impulse/error.h>
+
+namespace impulse::cli {
+
+TraceWriter::TraceWriter(const std::string& path) : out_(path) {
+  if (!out_) throw Error(path + ": cannot open the trace file for writing");
+  out_.precision(9);
+  out_ << "step,iteration,residual,rows,complementarity_error,max_abs_lambda\n";
+}
+
+void TraceWriter::write(int step, const SolveStats& stats) {
+  out_ << step << ",0," << stats.initial_residual << "," << stats.rows << ",,\n";
+  for (std::size_t k = 0; k < stats.residuals.size(); ++k) {
+    out_ << step << "," << k + 1 << "," << stats.residuals[k] << "," << stats.rows << ",";
+    if (k + 1 == stats.residuals.size())
+      out_ << stats.complementarity_error << "," << stats.max_abs_lambda;
+    else
+      out_ << ",";
+    out_ << "\n";
+  }
+}
+
+}  // namespace impulse::cli

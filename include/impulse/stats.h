@@ -1,0 +1,44 @@
+#pragma once
+// What a step and its constraint solve report.
+
+#include <impulse/math.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace impulse {
+
+enum class SolveStatus : std::uint8_t {
+  ok,             ///< ran to its iteration budget or tolerance
+  refused,        ///< beyond what the solver takes (size, non-finite data): no impulse applied
+  not_converged,  ///< a direct solve gave up (pivot limit): its best iterate was applied
+};
+
+/// What one constraint solve did.
+struct SolveStats {
+  std::size_t rows = 0;
+  int iterations = 0;
+  std::vector<Real> residuals;  ///< relative residual after each iteration (seed 000 eq. 4)
+  Real initial_residual = 0;    ///< relative residual at the warm start, before iterating
+  Real final_residual = 0;
+  Real complementarity_error = 0;   ///< largest distance from the MLCP conditions, m/s or rad/s
+  Real max_abs_lambda = 0;          ///< largest impulse, N s
+  std::size_t degenerate_rows = 0;  ///< rows skipped for a zero or negative J M^-1 J^T
+  SolveStatus status = SolveStatus::ok;
+  std::string diagnostic;  ///< why a solve was refused or did not converge
+
+  /// Clears the figures, keeping the residual buffer's capacity.
+  void reset();
+};
+
+/// What the last step did and how long each stage took.
+struct StepStats {
+  double integrate_velocities_ms = 0;
+  double solve_ms = 0;
+  double integrate_positions_ms = 0;
+  double total_ms = 0;
+  SolveStats solve;
+};
+
+}  // namespace impulse

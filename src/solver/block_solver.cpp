@@ -1,0 +1,109 @@
+#include "solver/block_solver.h"
+
+#include "solver/dense_mlcp.h"
+#include "solver/pgs_solver.h"
+#include "solver/residual.h"
+#include "solver/row_order.h"
+
+#include <algorithm>
+
+namespace impulse {
+namespace {
+
+struct Side {
+  std::uint32_t body;
+  const Vec3& j_lin;
+  const Vec3& j_ang;
+  const Vec3& b_lin;
+  const Vec3& b_ang;
+};
+
+// Solves block [begin, end) exactly with the rest fixed; false when the small solve failed.
+bool solve_block(RowStore& rows, std::size_t begin, std::size_t end, std::span<BodyVelocity> v,
+                 Real sor) {
+  const int k = int(end - begin);
+  MlcpProblem problem;
+  problem.a.resize(k, k);
+  problem.b.resize(k);
+  problem.lo.resize(k);
+  problem.hi.resize(k);
+  problem.normal_index.assign(std::size_t(k), -1);
+  problem.mu = Eigen::VectorXd::Zero(k);
+  Eigen::VectorXd lambda(k);
+  for (int r = 0; r < k; ++r) {
+    const std::size_t i = begin + std::size_t(r);
+    for (int c = 0; c < k; ++c)
+      problem.a(r, c) = row_coupling(rows, i, begin + std::size_t(c));
+    lambda[r] = rows.lambda[i];
+    const double w = double(row_velocity(rows, i, v)) - double(rows.bias[i]);
+    // With the other rows fixed, w' = w + A (lambda' - lambda): an MLCP in lambda' with b = A
+    // lambda - w.
+    problem.b[r] = -w;
+    problem.lo[r] = rows.lower(i);
+    problem.hi[r] = rows.upper(i);
+    const std::int32_t n = rows.normal_row[i];
+    if (n >= std::int32_t(begin) && n < std::int32_t(end)) {
+      problem.normal_index[std::size_t(r)] = int(n - std::int32_t(begin));
+      problem.mu[r] = rows.mu[i];
+    }
+  }
+  problem.b += problem.a * lambda;
+  const MlcpResult result = solve_dense_mlcp(problem, &lambda);
+  if (!result.solved) return false;
+  for (int r = 0; r < k; ++r) {
+    const std::size_t i = begin + std::size_t(r);
+    const Real relaxed = rows.lambda[i] + sor * (Real(result.lambda[r]) - rows.lambda[i]);
+    const Real new_lambda = std::clamp(relaxed, rows.lower(i), rows.upper(i));
+    apply_row_impulse(rows, i, new_lambda - rows.lambda[i], v);
+    rows.lambda[i] = new_lambda;
+  }
+  return true;
+}
+
+}  // namespace
+
+Real row_coupling(const RowStore& rows, std::size_t i, std::size_t j) {
+  const Side sides_i[] = {
+      {rows.body_a[i], rows.j_lin_a[i], rows.j_ang_a[i], rows.b_lin_a[i], rows.b_ang_a[i]},
+      {rows.body_b[i], rows.j_lin_b[i], rows.j_ang_b[i], rows.b_lin_b[i], rows.b_ang_b[i]}};
+  const Side sides_j[] = {
+      {rows.body_a[j], rows.j_lin_a[j], rows.j_ang_a[j], rows.b_lin_a[j], rows.b_ang_a[j]},
+      {rows.body_b[j], rows.j_lin_b[j], rows.j_ang_b[j], rows.b_lin_b[j], rows.b_ang_b[j]}};
+  Real sum = 0;
+  for (const Side& si : sides_i) {
+    for (const Side& sj : sides_j) {
+      if (si.body == sj.body) sum += dot(si.j_lin, sj.b_lin) + dot(si.j_ang, sj.b_ang);
+    }
+  }
+  return sum;
+}
+
+void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                        SolveStats& stats) {
+  begin_stats(stats, rows);
+  const Real b_norm = rhs_norm(rows, bodies.velocities);
+  apply_warm_start(rows, bodies.velocities, settings.warm_start);
+  stats.initial_residual = measure_residual(rows, bodies.velocities, b_norm).relative_residual;
+  const std::size_t block_count = rows.block_begin.size() - 1;
+  RowOrder order(block_count, settings.shuffle);
+  for (int iteration = 0; iteration < settings.iterations; ++iteration) {
+    Real max_delta = 0;
+    for (const std::uint32_t block : order.next()) {
+      const std::size_t begin = rows.block_begin[block], end = rows.block_begin[block + 1];
+      before_.assign(rows.lambda.begin() + std::ptrdiff_t(begin),
+                     rows.lambda.begin() + std::ptrdiff_t(end));
+      if (end - begin == 1 || !solve_block(rows, begin, end, bodies.velocities, settings.sor)) {
+        // A single row, or a block the exact solve could not take: Gauss-Seidel visits.
+        for (std::size_t i = begin; i < end; ++i)
+          pgs_visit_row(rows, i, bodies.velocities, settings.sor);
+      }
+      for (std::size_t i = begin; i < end; ++i)
+        max_delta = std::max(max_delta, std::abs(rows.lambda[i] - before_[i - begin]));
+    }
+    if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
+                         stats))
+      break;
+  }
+}
+
+}  // namespace impulse

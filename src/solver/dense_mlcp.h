@@ -1,0 +1,66 @@
+#pragma once
+// A direct solver for small dense mixed LCPs (seed 001 section 7.3): the reference the iterative
+// solvers are compared against, and the per-block solve of the block Gauss-Seidel solver.
+//
+// With A symmetric positive semi-definite and fixed bounds, the MLCP is the optimality (KKT)
+// system of  min 1/2 x'Ax - b'x  subject to  lo <= x <= hi,  with w = Ax - b the gradient. The
+// solver is a primal active-set method on that problem (the rows at lo, the rows at hi, the free
+// rows), which terminates in finitely many pivots for positive definite A. Friction rows, whose
+// bounds follow a normal impulse, are handled by an outer fixed-point loop over those bounds.
+
+#include <Eigen/Dense>
+
+#include <string>
+#include <vector>
+
+namespace impulse {
+
+/// w = A lambda - b, lo <= lambda <= hi, and per row: lambda_i = lo_i => w_i >= 0;
+/// lambda_i = hi_i => w_i <= 0; lo_i < lambda_i < hi_i => w_i = 0 (seed 001 section 7.3).
+/// A friction row (normal_index[i] >= 0) has lo_i = -mu_i * lambda[normal_index[i]] and
+/// hi_i = +mu_i * lambda[normal_index[i]] instead of its own lo/hi (which are then ignored).
+/// The normal row of a friction row must have its own bounds and lo >= 0, so its impulse is never
+/// negative; mu_i must be finite and >= 0.
+struct MlcpProblem {
+  Eigen::MatrixXd a;  // symmetric positive semi-definite (J M^-1 J^T)
+  Eigen::VectorXd b;
+  Eigen::VectorXd lo, hi;         // may hold -inf / +inf
+  std::vector<int> normal_index;  // -1 for rows with their own bounds; empty = none coupled
+  Eigen::VectorXd mu;  // used only where normal_index >= 0 (may be empty when none coupled)
+};
+
+struct MlcpResult {
+  Eigen::VectorXd lambda;
+  /// true: lambda meets the conditions, checked with mlcp_complementarity_error to a relative
+  /// 1e-9 of max(|b|, |A| |lambda|). false: `failure` says why; lambda is the best iterate,
+  /// within bounds, or all zeros when the input was rejected.
+  bool solved = false;
+  int pivots = 0;  // active-set changes made
+  std::string failure;
+};
+
+/// The dense factorizations cost O(n^3) per pivot; beyond this, use an iterative solver.
+inline constexpr int k_max_direct_mlcp_rows = 1000;
+
+/// Solves the MLCP. The initial guess (if any) is clamped into the bounds and its rows at a bound
+/// start in the active set, so a guess near the solution needs few pivots.
+/// Rejected (solved = false) with the offending entry named: mismatched sizes, more than
+/// k_max_direct_mlcp_rows rows, non-finite entries in A, b, mu or the guess, NaN bounds, lo > hi,
+/// a zero or negative diagonal entry of A, a non-symmetric A, a bad normal_index.
+/// Fails (solved = false) on: equality rows that contradict each other (A singular, b outside its
+/// range), A found not positive semi-definite, the pivot limit (50 n + 100 per solve) or the
+/// friction round limit reached, or a result that does not pass the final check.
+MlcpResult solve_dense_mlcp(const MlcpProblem& problem,
+                            const Eigen::VectorXd* initial_guess = nullptr);
+
+/// The largest violation of the conditions above for a given lambda, in the units of w:
+///   max_i |a_ii lambda_i - mid(a_ii lo_i, a_ii hi_i, a_ii lambda_i - w_i)|,
+/// the natural residual scaled by the diagonal. It is |w_i| for a row inside its bounds, the
+/// wrong-signed part of w_i for a row at a bound, a_ii times the distance for a row outside its
+/// bounds, and for a row near a bound the smaller of |w_i| and a_ii times its distance to the
+/// bound. 0 for an exact solution; +inf when the problem is rejected (see solve_dense_mlcp) or
+/// lambda has the wrong size or a non-finite entry. Friction bounds use max(lambda_normal, 0): a
+/// negative normal impulse is counted on its own row.
+double mlcp_complementarity_error(const MlcpProblem& problem, const Eigen::VectorXd& lambda);
+
+}  // namespace impulse

@@ -1,0 +1,52 @@
+#include "solver/jacobi_solver.h"
+
+#include "solver/residual.h"
+
+#include <algorithm>
+
+namespace impulse {
+
+void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                         SolveStats& stats) {
+  begin_stats(stats, rows);
+  const std::size_t n = rows.size();
+  // Count only the rows that can move a body: an immovable body's count does not matter.
+  rows_per_body_.assign(bodies.velocities.size(), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (bodies.masses[rows.body_a[i]].inv_mass > 0 || rows.b_ang_a[i] != Vec3::zero())
+      ++rows_per_body_[rows.body_a[i]];
+    if (bodies.masses[rows.body_b[i]].inv_mass > 0 || rows.b_ang_b[i] != Vec3::zero())
+      ++rows_per_body_[rows.body_b[i]];
+  }
+  relaxation_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t share =
+        std::max({rows_per_body_[rows.body_a[i]], rows_per_body_[rows.body_b[i]], 1u});
+    relaxation_[i] = settings.sor / Real(share);
+  }
+  delta_.resize(n);
+
+  const Real b_norm = rhs_norm(rows, bodies.velocities);
+  apply_warm_start(rows, bodies.velocities, settings.warm_start);
+  stats.initial_residual = measure_residual(rows, bodies.velocities, b_norm).relative_residual;
+  for (int iteration = 0; iteration < settings.iterations; ++iteration) {
+    // Bounds of friction rows read the normal impulses of the previous iteration, like every
+    // other quantity of a Jacobi sweep.
+    for (std::size_t i = 0; i < n; ++i) {
+      const Real w = row_velocity(rows, i, bodies.velocities) - rows.bias[i];
+      const Real target = rows.lambda[i] - relaxation_[i] * w * rows.inv_eff_mass[i];
+      delta_[i] = std::clamp(target, rows.lower(i), rows.upper(i)) - rows.lambda[i];
+    }
+    Real max_delta = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      rows.lambda[i] += delta_[i];
+      apply_row_impulse(rows, i, delta_[i], bodies.velocities);
+      max_delta = std::max(max_delta, std::abs(delta_[i]));
+    }
+    if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
+                         stats))
+      break;
+  }
+}
+
+}  // namespace impulse

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "solver/solver.h"
+
+namespace impulse {
+
+/// One projected Gauss-Seidel visit of row i with over-relaxation sor; returns the impulse change.
+Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor);
+
+class PgsSolver final : public Solver {
+ public:
+  SolverType type() const override { return SolverType::pgs; }
+  void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+             SolveStats& stats) override;
+};
+
+}  // namespace impulse

@@ -1,0 +1,78 @@
+#include "solver/pivoting_solver.h"
+
+#include "solver/assembly.h"
+#include "solver/dense_mlcp.h"
+#include "solver/residual.h"
+
+namespace impulse {
+
+void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                           SolveStats& stats) {
+  begin_stats(stats, rows);
+  if (rows.size() == 0) return;
+  if (rows.size() > std::size_t(k_max_direct_mlcp_rows)) {
+    stats.status = SolveStatus::refused;
+    stats.diagnostic = std::to_string(rows.size()) +
+                       " rows exceed the pivoting solver's limit of " +
+                       std::to_string(k_max_direct_mlcp_rows);
+    return;
+  }
+  const AssembledSystem system = assemble_system(rows, bodies);
+  const Eigen::MatrixXd a_full = (system.j * system.b_matrix).toDense().cast<double>();
+  // Degenerate rows (zero J M^-1 J^T) are left out and keep a zero impulse, as in every solver.
+  std::vector<int> index_of(rows.size(), -1);
+  std::vector<Eigen::Index> usable;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows.inv_eff_mass[i] > 0) {
+      index_of[i] = int(usable.size());
+      usable.push_back(Eigen::Index(i));
+    }
+  }
+  const Eigen::Index m = Eigen::Index(usable.size());
+  MlcpProblem problem;
+  problem.a = a_full(usable, usable);
+  problem.a = 0.5 * (problem.a + problem.a.transpose()).eval();  // exact symmetry despite rounding
+  problem.b = system.b.cast<double>()(usable);
+  problem.lo.resize(m);
+  problem.hi.resize(m);
+  problem.normal_index.assign(std::size_t(m), -1);
+  problem.mu = Eigen::VectorXd::Zero(m);
+  Eigen::VectorXd guess(m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const std::size_t i = std::size_t(usable[std::size_t(k)]);
+    problem.lo[k] = rows.lo[i];
+    problem.hi[k] = rows.hi[i];
+    const std::int32_t normal = rows.normal_row[i];
+    if (normal >= 0 && index_of[std::size_t(normal)] >= 0) {
+      problem.normal_index[std::size_t(k)] = index_of[std::size_t(normal)];
+      problem.mu[k] = rows.mu[i];
+    } else if (normal >= 0) {
+      problem.lo[k] = problem.hi[k] = 0;  // friction under a degenerate normal row carries nothing
+    }
+    guess[k] = rows.lambda[i];
+  }
+  if (!problem.a.allFinite() || !problem.b.allFinite()) {
+    stats.status = SolveStatus::refused;
+    stats.diagnostic = "the assembled system holds a non-finite entry";
+    return;
+  }
+  const MlcpResult result = solve_dense_mlcp(problem, settings.warm_start ? &guess : nullptr);
+  if (!result.solved) {
+    stats.status = SolveStatus::not_converged;
+    stats.diagnostic = result.failure;
+  }
+  std::fill(rows.lambda.begin(), rows.lambda.end(), Real(0));
+  for (Eigen::Index k = 0; k < m; ++k)
+    rows.lambda[std::size_t(usable[std::size_t(k)])] = Real(result.lambda[k]);
+  const Real b_norm = rhs_norm(rows, bodies.velocities);
+  apply_impulses(system, Eigen::Map<const Vector>(rows.lambda.data(), Eigen::Index(rows.size())),
+                 bodies.velocities);
+  const ResidualMeasure measure = measure_residual(rows, bodies.velocities, b_norm);
+  stats.iterations = 1;
+  stats.residuals = {measure.relative_residual};
+  stats.final_residual = measure.relative_residual;
+  stats.complementarity_error = measure.complementarity_error;
+  stats.max_abs_lambda = measure.max_abs_lambda;
+}
+
+}  // namespace impulse

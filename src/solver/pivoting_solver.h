@@ -1,0 +1,17 @@
+#pragma once
+
+#include "solver/solver.h"
+
+namespace impulse {
+
+/// The direct reference: the whole system assembled densely and solved exactly by principal
+/// pivoting (solve_dense_mlcp), up to k_max_direct_mlcp_rows rows. Iterative error is measured
+/// against it. Its stats report one iteration, the residual of the exact solution.
+class PivotingSolver final : public Solver {
+ public:
+  SolverType type() const override { return SolverType::pivoting; }
+  void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+             SolveStats& stats) override;
+};
+
+}  // namespace impulse

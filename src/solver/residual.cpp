@@ -1,0 +1,93 @@
+#include "solver/residual.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impulse {
+namespace {
+
+// A bound counts as active within this relative distance: clamping makes bounds exact, but a
+// friction bound moves with its normal impulse after the friction row was clamped.
+constexpr Real k_bound_tolerance = Real(1e-5);
+
+bool at_bound(Real lambda, Real bound) {
+  return is_finite(bound) &&
+         std::abs(lambda - bound) <= k_bound_tolerance * std::max(Real(1), std::abs(bound));
+}
+
+}  // namespace
+
+void SolveStats::reset() {
+  std::vector<Real> keep = std::move(residuals);
+  keep.clear();
+  *this = SolveStats{};
+  residuals = std::move(keep);
+}
+
+void begin_stats(SolveStats& stats, const RowStore& rows) {
+  stats.reset();
+  stats.rows = rows.size();
+  stats.degenerate_rows = rows.degenerate_rows();
+}
+
+Real row_residual(const RowStore& rows, std::size_t i, Real w) {
+  const Real lambda = rows.lambda[i];
+  const Real lo = rows.lower(i), hi = rows.upper(i);
+  if (rows.inv_eff_mass[i] == 0) return 0;  // a degenerate row is skipped, not solved
+  const bool at_lo = at_bound(lambda, lo), at_hi = at_bound(lambda, hi);
+  if (at_lo && at_hi) return 0;  // a zero-width range (friction under zero load) takes any w
+  if (at_lo) return std::min(w, Real(0));
+  if (at_hi) return std::max(w, Real(0));
+  return w;
+}
+
+Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free) {
+  double sum = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double b = double(rows.bias[i]) - double(row_velocity(rows, i, v_free));
+    sum += b * b;
+  }
+  return std::max(Real(std::sqrt(sum)), std::numeric_limits<Real>::min());
+}
+
+ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
+                                 Real b_norm) {
+  double sum = 0;
+  ResidualMeasure m;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Real r = row_residual(rows, i, row_velocity(rows, i, v) - rows.bias[i]);
+    sum += double(r) * double(r);
+    // A lambda outside its (moving) bounds, in velocity units through the row's diagonal.
+    const Real outside =
+        std::max({rows.lambda[i] - rows.upper(i), rows.lower(i) - rows.lambda[i], Real(0)});
+    m.complementarity_error =
+        std::max({m.complementarity_error, std::abs(r), outside * rows.diagonal[i]});
+    m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
+  }
+  m.relative_residual = Real(std::sqrt(sum)) / b_norm;
+  return m;
+}
+
+void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!warm_start || rows.inv_eff_mass[i] == 0) {
+      rows.lambda[i] = 0;
+    } else {
+      apply_row_impulse(rows, i, rows.lambda[i], v);
+    }
+  }
+}
+
+bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,
+                      SolveStats& stats) {
+  ++stats.iterations;
+  stats.residuals.push_back(m.relative_residual);
+  stats.final_residual = m.relative_residual;
+  stats.complementarity_error = m.complementarity_error;
+  stats.max_abs_lambda = m.max_abs_lambda;
+  if (settings.tolerance <= 0) return false;
+  return m.relative_residual < settings.tolerance ||
+         max_delta <= settings.tolerance * m.max_abs_lambda;
+}
+
+}  // namespace impulse

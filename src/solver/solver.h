@@ -1,0 +1,36 @@
+#pragma once
+// The solver family behind one interface (DESIGN.md, "Solvers"). Every solver finds the impulses
+// lambda of a RowStore within their bounds, starting from the rows' lambda (the warm start), and
+// applies them to the body velocities: v = v_free + M^-1 J^T lambda.
+
+#include <impulse/settings.h>
+#include <impulse/stats.h>
+
+#include "constraints/rows.h"
+#include "dynamics/body_storage.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace impulse {
+
+/// The bodies a solve works on: velocities in and out, masses read.
+struct SolverBodies {
+  std::span<BodyVelocity> velocities;
+  std::span<const SolverBodyMass> masses;
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual SolverType type() const = 0;
+  /// Solves the prepared rows (RowStore::prepare) and updates the velocities.
+  virtual void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                     SolveStats& stats) = 0;
+};
+
+std::unique_ptr<Solver> make_solver(SolverType type);
+
+}  // namespace impulse

@@ -1,0 +1,164 @@
+// The `impulse` command against the contract of scene-format.md: exit statuses, error lines and
+// the --json summary.
+
+#include <impulse/scene.h>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#ifdef IMPULSE_CLI_PATH
+
+namespace impulse {
+namespace {
+
+struct CommandResult {
+  int exit_status = -1;
+  bool signalled = false;
+  std::string out;  // standard output
+  std::string err;  // standard error
+};
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+CommandResult run_cli(const std::string& arguments) {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto err_file =
+      dir / ("impulse_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  const std::string command =
+      std::string(IMPULSE_CLI_PATH) + " " + arguments + " 2>" + err_file.string();
+  CommandResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    result.out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  result.signalled = WIFSIGNALED(status);
+  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = read_file(err_file);
+  std::filesystem::remove(err_file);
+  return result;
+}
+
+int count_lines(const std::string& text) {
+  return int(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(Cli, ScenesListsEveryBuiltinSceneOneALine) {
+  const CommandResult r = run_cli("scenes");
+  ASSERT_EQ(r.exit_status, 0);
+  std::string expected;
+  for (const std::string& name : builtin_scene_names())
+    expected += name + "\n";
+  EXPECT_EQ(r.out, expected);
+}
+
+TEST(Cli, RunJsonHoldsEveryFieldOfTheContract) {
+  const CommandResult r = run_cli("run free-fall --steps 60 --json");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);  // exactly one object
+  for (const char* key : {"scene", "steps", "time", "timestep", "solver", "timing", "energy",
+                          "max_penetration", "max_joint_error", "bodies", "joints", "state_hash"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["scene"], "free-fall");
+  EXPECT_EQ(j["steps"], 60);
+  EXPECT_NEAR(j["time"].get<double>(), 1.0, 1e-5);
+  for (const char* key : {"type", "iterations", "final_residual"})
+    EXPECT_TRUE(j["solver"].contains(key)) << key;
+  EXPECT_TRUE(j["timing"].contains("ms_per_step_median"));
+  EXPECT_TRUE(j["timing"].contains("ms_per_step_mean"));
+  EXPECT_TRUE(j["energy"].contains("kinetic"));
+  EXPECT_TRUE(j["energy"].contains("potential"));
+  EXPECT_EQ(j["state_hash"].get<std::string>().size(), 16u);
+
+  const Scene scene = *builtin_scene("free-fall");
+  ASSERT_EQ(j["bodies"].size(), scene.bodies.size());
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const auto& body = j["bodies"][i];
+    EXPECT_EQ(body["name"], scene.bodies[i].name);  // file order
+    EXPECT_EQ(body["position"].size(), 3u);
+    EXPECT_EQ(body["orientation"].size(), 4u);
+    EXPECT_EQ(body["linear_velocity"].size(), 3u);
+    EXPECT_EQ(body["angular_velocity"].size(), 3u);
+    EXPECT_TRUE(body["asleep"].is_boolean());
+  }
+  // The sphere fell for one second from 10 m: semi-implicit Euler's 61/60 of g t^2 / 2.
+  EXPECT_NEAR(j["bodies"][1]["position"][1].get<double>(), 10 - 9.81 * 61 / 120.0, 1e-4);
+}
+
+TEST(Cli, SameRunTwiceGivesTheSameStateHash) {
+  const auto hash = [](const std::string& args) {
+    return nlohmann::json::parse(run_cli(args).out)["state_hash"].get<std::string>();
+  };
+  EXPECT_EQ(hash("run dzhanibekov --steps 300 --json"), hash("run dzhanibekov --steps 300 --json"));
+  EXPECT_EQ(hash("run dzhanibekov --steps 300 --json"),
+            hash("run dzhanibekov --steps 300 --json --threads 2"));
+  EXPECT_NE(hash("run dzhanibekov --steps 300 --json"), hash("run dzhanibekov --steps 301 --json"));
+}
+
+TEST(Cli, ExportedSceneRunsLikeTheBuiltin) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("impulse_export_" + std::to_string(::getpid()) + ".json");
+  ASSERT_EQ(run_cli("export dzhanibekov " + file.string()).exit_status, 0);
+  const auto from_file =
+      nlohmann::json::parse(run_cli("run " + file.string() + " --steps 100 --json").out);
+  const auto builtin = nlohmann::json::parse(run_cli("run dzhanibekov --steps 100 --json").out);
+  EXPECT_EQ(from_file["state_hash"], builtin["state_hash"]);
+  std::filesystem::remove(file);
+}
+
+TEST(Cli, OverridesAreAppliedAndBadOnesRefused) {
+  const auto j = nlohmann::json::parse(
+      run_cli("run free-fall --steps 1 --solver jacobi --iterations 7 --json").out);
+  EXPECT_EQ(j["solver"]["type"], "jacobi");
+  EXPECT_EQ(j["solver"]["iterations"], 7);
+  for (const char* args : {"run free-fall --solver nonsense", "run free-fall --iterations 0",
+                           "run free-fall --steps -3", "run free-fall --threads 0",
+                           "run no-such-scene", "frobnicate", "export no-such-scene /tmp/x.json"}) {
+    const CommandResult r = run_cli(args);
+    EXPECT_EQ(r.exit_status, 2) << args;
+    EXPECT_FALSE(r.signalled) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+// Every file of tests/data/bad: exit status 2, one line on standard error naming the file and the
+// JSON path, nothing on standard output, never a signal.
+TEST(Cli, BadSceneFilesExitTwoWithOneLineNamingFileAndPath) {
+  const std::filesystem::path dir = std::filesystem::path(IMPULSE_TEST_DATA_DIR) / "bad";
+  const nlohmann::json expected = nlohmann::json::parse(read_file(dir / "expected.json"));
+  ASSERT_GE(expected.size(), 15u);
+  for (const auto& [file, pointer] : expected.items()) {
+    const std::string path = (dir / file).string();
+    const CommandResult r = run_cli("run " + path + " --json");
+    EXPECT_EQ(r.exit_status, 2) << file;
+    EXPECT_FALSE(r.signalled) << file;
+    EXPECT_TRUE(r.out.empty()) << file;
+    EXPECT_EQ(count_lines(r.err), 1) << file << ": " << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(pointer.get<std::string>() + ":"), std::string::npos)
+        << file << ": " << r.err;
+  }
+}
+
+TEST(Cli, UnreadableFileIsBadInput) {
+  const CommandResult r = run_cli("run /nonexistent/dir/scene.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(count_lines(r.err), 1);
+}
+
+}  // namespace
+}  // namespace impulse
+
+#endif  // IMPULSE_CLI_PATH

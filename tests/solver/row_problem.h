@@ -1,0 +1,57 @@
+#pragma once
+// Small constraint problems built straight from rows (no collision code), shared by the solver
+// tests: bodies as masses and velocities, rows written by hand as in seed 000's 1D examples.
+
+#include "constraints/rows.h"
+#include "solver/solver.h"
+
+#include <vector>
+
+namespace impulse::testing {
+
+struct RowProblem {
+  std::vector<SolverBodyMass> masses;
+  std::vector<BodyVelocity> velocities;
+  RowStore rows;
+
+  /// Adds a body; mass 0 makes it immovable. Unit-sphere-like inertia 0.4 m for rotation.
+  std::uint32_t add_body(Real mass, const Vec3& velocity = {}) {
+    const Real inv = mass > 0 ? 1 / mass : 0;
+    masses.push_back({inv, Mat33::diagonal(Vec3::splat(mass > 0 ? 1 / (Real(0.4) * mass) : 0))});
+    velocities.push_back({velocity, Vec3::zero()});
+    return std::uint32_t(masses.size() - 1);
+  }
+
+  /// A 1D contact along y: body `upper` rests on `lower`; J v = v_upper.y - v_lower.y >= bias.
+  std::uint32_t add_contact_y(std::uint32_t upper, std::uint32_t lower, Real bias = 0) {
+    RowSpec row;
+    row.body_a = upper;
+    row.body_b = lower;
+    row.j_lin_a = Vec3::unit_y();
+    row.j_lin_b = -Vec3::unit_y();
+    row.bias = bias;
+    row.lo = 0;
+    return rows.add(row);
+  }
+
+  SolverBodies bodies() { return {velocities, masses}; }
+
+  SolveStats solve(SolverType type, const SolverSettings& settings) {
+    rows.prepare(masses);
+    SolveStats stats;
+    make_solver(type)->solve(rows, bodies(), settings, stats);
+    return stats;
+  }
+};
+
+inline SolverSettings iterations(int count) {
+  SolverSettings s;
+  s.iterations = count;
+  return s;
+}
+
+inline constexpr SolverType k_all_solvers[] = {SolverType::pgs,           SolverType::global_dense,
+                                               SolverType::global_sparse, SolverType::jacobi,
+                                               SolverType::block,         SolverType::pivoting};
+
+}  // namespace impulse::testing
