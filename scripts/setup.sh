@@ -6,6 +6,7 @@ packages=(
   googletest libgtest-dev libbenchmark-dev
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   clang-format clang-tidy
+  gnuplot-nox
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -94,9 +94,7 @@ int export_scene(const std::string& name, const std::string& file) {
   return k_exit_ok;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_command_line(int argc, char** argv) {
   CLI::App app{
       "Impulse: a rigid-body physics engine built around iterative LCP constraint solvers"};
   app.require_subcommand(1);
@@ -150,5 +148,16 @@ int main(int argc, char** argv) {
   } catch (const impulse::Error& e) {
     std::cerr << "impulse: " << e.what() << "\n";
     return k_exit_bad_input;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_command_line(argc, argv);
+  } catch (const std::exception& e) {  // a bug, not bad input: say so rather than abort
+    std::cerr << "impulse: internal error: " << e.what() << "\n";
+    return 1;
   }
 }

@@ -82,7 +82,7 @@ Simplex initial_simplex(const std::vector<Int3>& grid, std::span<const std::uint
   std::array<std::uint32_t, 6> extremes;
   extremes.fill(points.front());
   for (const std::uint32_t i : points) {
-    for (int axis = 0; axis < 3; ++axis) {
+    for (std::size_t axis = 0; axis < 3; ++axis) {
       if (grid[i][axis] < grid[extremes[2 * axis]][axis]) extremes[2 * axis] = i;
       if (grid[i][axis] > grid[extremes[2 * axis + 1]][axis]) extremes[2 * axis + 1] = i;
     }

@@ -9,7 +9,9 @@
 #include "dynamics/validation.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <type_traits>
 #include <utility>
 
 namespace impulse {
@@ -25,14 +27,24 @@ void require_finite(const Vec3& v, const char* what) {
   if (!is_finite(v)) throw InvalidArgument(std::string(what) + " must hold finite numbers");
 }
 
-// FNV-1a over raw bytes: stable across runs and platforms of the same float format.
+// FNV-1a over the bits of each value: stable across runs and platforms of the same float format.
 class BitHash {
  public:
-  void add(const Real* values, std::size_t count) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(values);
-    for (std::size_t i = 0; i < count * sizeof(Real); ++i) {
-      hash_ = (hash_ ^ bytes[i]) * 0x100000001b3ull;
+  void add(Real value) {
+    auto bits =
+        std::bit_cast<std::conditional_t<sizeof(Real) == 8, std::uint64_t, std::uint32_t>>(value);
+    for (std::size_t i = 0; i < sizeof(Real); ++i, bits >>= 8) {
+      hash_ = (hash_ ^ (bits & 0xffu)) * 0x100000001b3ull;
     }
+  }
+  void add(const Vec3& v) {
+    add(v.x);
+    add(v.y);
+    add(v.z);
+  }
+  void add(const Quat& q) {
+    add(q.vec());
+    add(q.w);
   }
   std::uint64_t value() const { return hash_; }
 
@@ -406,12 +418,10 @@ std::uint64_t World::state_hash() const {
   BitHash hash;
   for (const std::uint32_t i : impl_->live_slots) {
     const Transform t = impl_->motions[i].origin_transform();
-    const BodyVelocity& v = impl_->velocities[i];
-    const Real values[] = {t.position.x,    t.position.y,    t.position.z,    t.orientation.x,
-                           t.orientation.y, t.orientation.z, t.orientation.w, v.linear.x,
-                           v.linear.y,      v.linear.z,      v.angular.x,     v.angular.y,
-                           v.angular.z};
-    hash.add(values, std::size(values));
+    hash.add(t.position);
+    hash.add(t.orientation);
+    hash.add(impl_->velocities[i].linear);
+    hash.add(impl_->velocities[i].angular);
   }
   return hash.value();
 }

@@ -28,15 +28,23 @@ constexpr double k_ldlt_tolerance = 1e-8;
 constexpr double k_rank_tolerance = 1e-12;
 // A least-squares residual above this: the free rows have no solution on the current face.
 constexpr double k_consistency_tolerance = 1e-10;
+// Iterative refinement steps of each solve against A as given.
+constexpr int k_refinement_steps = 2;
+// A may be asymmetric, and |a_ij| exceed sqrt(a_ii a_jj), by this fraction of sqrt(a_ii a_jj):
+// rounding in a single-precision J M^-1 J^T.
+constexpr double k_symmetry_tolerance = 1e-5;
 // The final check of the conditions, against mlcp_complementarity_error.
 constexpr double k_verify_tolerance = 1e-9;
 // Friction bounds have settled when they move by less than this fraction of |lambda|.
 constexpr double k_bound_tolerance = 1e-12;
 constexpr int k_max_friction_rounds = 50;
 // Newton steps on the coupled problem per round of the fixed-point loop.
-constexpr int k_max_newton_steps = 50;
-// The shortest damped Newton step on the friction limits tried before a plain fixed-point step.
-constexpr double k_min_newton_step = 1.0 / 64;
+constexpr int k_max_newton_steps = 10;
+// A step of length s on the friction limits is taken when it shrinks their gap to those the
+// normal impulses imply by the factor 1 - k_sufficient_decrease s; Newton steps are halved down
+// to k_min_newton_step.
+constexpr double k_sufficient_decrease = 0.5;
+constexpr double k_min_newton_step = 1.0 / 4;
 
 enum class RowState : std::uint8_t { free, lower, upper };
 
@@ -73,8 +81,9 @@ std::string check_problem(const MlcpProblem& p) {
   if (!why.str().empty()) return why.str();
 
   bool coupled = false;
-  for (Index i = 0; i < n; ++i)
+  for (Index i = 0; i < n; ++i) {
     coupled = coupled || is_friction(p, i);
+  }
   if (coupled && p.mu.size() != n) {
     return "mu has " + std::to_string(p.mu.size()) + " entries for " + std::to_string(n) + " rows";
   }
@@ -87,8 +96,9 @@ std::string check_problem(const MlcpProblem& p) {
     }
   }
   for (Index i = 0; i < n; ++i) {
-    if (!std::isfinite(p.b(i)))
+    if (!std::isfinite(p.b(i))) {
       return "b(" + std::to_string(i) + ") = " + number(p.b(i)) + " is not finite";
+    }
   }
   for (Index i = 0; i < n; ++i) {
     // Seed 000, "Why do solvers break?": a zero diagonal means a row that moves nothing.
@@ -103,11 +113,11 @@ std::string check_problem(const MlcpProblem& p) {
           "A(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + number(p.a(i, j));
       // |a_ij| <= sqrt(a_ii a_jj) for a PSD matrix, so that is also the scale of rounding in a_ij.
       const double bound = std::sqrt(p.a(i, i) * p.a(j, j));
-      if (std::abs(p.a(i, j) - p.a(j, i)) > 1e-9 * bound) {
+      if (std::abs(p.a(i, j) - p.a(j, i)) > k_symmetry_tolerance * bound) {
         return "A is not symmetric: " + entry + " but A(" + std::to_string(j) + ", " +
                std::to_string(i) + ") = " + number(p.a(j, i));
       }
-      if (std::abs(p.a(i, j)) > (1 + 1e-9) * bound) {
+      if (std::abs(p.a(i, j)) > (1 + k_symmetry_tolerance) * bound) {
         return "A is not positive semi-definite: " + entry +
                " exceeds the square root of its diagonal entries' product";
       }
@@ -146,13 +156,22 @@ std::string check_problem(const MlcpProblem& p) {
   return {};
 }
 
+// mu_i max(lambda_normal, 0) for the friction rows, 0 for the others: the limits x implies.
+VectorXd implied_limits(const MlcpProblem& p, const VectorXd& x) {
+  VectorXd limits = VectorXd::Zero(x.size());
+  for (Index i = 0; i < x.size(); ++i) {
+    if (is_friction(p, i)) limits(i) = p.mu(i) * std::max(x(normal_of(p, i)), 0.0);
+  }
+  return limits;
+}
+
 // Sets the bounds of the friction rows from the normal impulses in x.
 void update_friction_bounds(const MlcpProblem& p, const VectorXd& x, VectorXd& lo, VectorXd& hi) {
+  const VectorXd limits = implied_limits(p, x);
   for (Index i = 0; i < x.size(); ++i) {
     if (!is_friction(p, i)) continue;
-    const double limit = p.mu(i) * std::max(x(normal_of(p, i)), 0.0);
-    lo(i) = -limit;
-    hi(i) = limit;
+    lo(i) = -limits(i);
+    hi(i) = limits(i);
   }
 }
 
@@ -180,18 +199,25 @@ double natural_residual(const MatrixXd& a, const VectorXd& b, const VectorXd& lo
 // The step d from x toward the minimum of the objective over the free rows (the others fixed):
 // A_FF d = r with r = -w_F. Returns false with d that step, or true when the objective is
 // unbounded below on this face (r not in the range of a singular A_FF), with d a descent
-// direction in the null space. A singular A_FF gives the minimum-norm step.
+// direction in the null space. A singular A_FF gives the minimum-norm step. A may be asymmetric
+// by rounding, so the symmetric part is factored and the step refined against A_FF itself.
 bool free_step(const MatrixXd& a_ff, const VectorXd& r, double scale, VectorXd& d) {
-  const Eigen::LDLT<MatrixXd> ldlt(a_ff);
+  const MatrixXd symmetric = 0.5 * (a_ff + a_ff.transpose());
+  const auto solve_refined = [&](const auto& factorization) {
+    d = factorization.solve(r);
+    for (int step = 0; step < k_refinement_steps; ++step)
+      d += factorization.solve(r - a_ff * d);
+  };
+  const Eigen::LDLT<MatrixXd> ldlt(symmetric);
   const VectorXd& pivots = ldlt.vectorD();
   if (ldlt.info() == Eigen::Success && pivots.minCoeff() > k_ldlt_tolerance * pivots.maxCoeff()) {
-    d = ldlt.solve(r);
+    solve_refined(ldlt);
     return false;
   }
   Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
   cod.setThreshold(k_rank_tolerance);
-  cod.compute(a_ff);
-  d = cod.solve(r);
+  cod.compute(symmetric);
+  solve_refined(cod);
   // The least-squares residual is orthogonal to range(A_FF), so it lies in null(A_FF).
   VectorXd e = r - a_ff * d;
   if (e.lpNorm<Eigen::Infinity>() <= k_consistency_tolerance * scale) return false;
@@ -231,8 +257,7 @@ std::string solve_box(const MatrixXd& a, const VectorXd& b, double a_norm, const
         const Index i = free_rows[k];
         const double step = d(Index(k));
         // A released row moves off its bound in exact arithmetic; a wrong sign here is rounding.
-        if (i == released && (state[std::size_t(i)] == RowState::free) &&
-            ((x(i) == lo(i) && step < 0) || (x(i) == hi(i) && step > 0))) {
+        if (i == released && ((x(i) == lo(i) && step < 0) || (x(i) == hi(i) && step > 0))) {
           continue;
         }
         double t;
@@ -259,8 +284,9 @@ std::string solve_box(const MatrixXd& a, const VectorXd& b, double a_norm, const
         for (std::size_t k = 0; k < free_rows.size() && rows.size() < 60; ++k) {
           if (d(Index(k)) != 0) rows += (rows.empty() ? "" : ", ") + std::to_string(free_rows[k]);
         }
-        return "no solution: the unbounded rows " + rows +
-               " contradict each other (A is singular there and b is not in its range)";
+        return "no solution: the impulses of rows " + rows +
+               " can grow without bound and keep lowering the objective (A is singular there and "
+               "b is not in its range: the rows contradict each other)";
       }
       for (std::size_t k = 0; k < free_rows.size(); ++k) {
         const Index i = free_rows[k];
@@ -301,8 +327,7 @@ std::string solve_box(const MatrixXd& a, const VectorXd& b, double a_norm, const
 // Solves the linear system the active set implies with the friction coupling exact: free rows
 // have w = 0, rows at their own bounds are fixed, friction rows at a bound are -/+ mu times their
 // normal impulse. This is the fixed point the outer loop converges to once the active set settles.
-VectorXd solve_coupled(const MlcpProblem& p, const std::vector<RowState>& state, const VectorXd& lo,
-                       const VectorXd& hi) {
+VectorXd solve_coupled(const MlcpProblem& p, const std::vector<RowState>& state) {
   const Index n = p.b.size();
   std::vector<Index> unknowns;
   std::vector<Index> column(std::size_t(n), -1);
@@ -319,7 +344,7 @@ VectorXd solve_coupled(const MlcpProblem& p, const std::vector<RowState>& state,
     if (s == RowState::free) {
       e(i, column[std::size_t(i)]) = 1;
     } else if (!is_friction(p, i)) {
-      c(i) = s == RowState::lower ? lo(i) : hi(i);
+      c(i) = s == RowState::lower ? p.lo(i) : p.hi(i);
     }
   }
   for (Index i = 0; i < n; ++i) {
@@ -368,15 +393,6 @@ bool passes_check(const MlcpProblem& p, double a_norm, const Iterate& it) {
          k_verify_tolerance * w_scale(a_norm, p.b, it.x);
 }
 
-// mu_i max(lambda_normal, 0) for the friction rows, 0 for the others: the limits x implies.
-VectorXd implied_limits(const MlcpProblem& p, const VectorXd& x) {
-  VectorXd limits = VectorXd::Zero(x.size());
-  for (Index i = 0; i < x.size(); ++i) {
-    if (is_friction(p, i)) limits(i) = p.mu(i) * std::max(x(normal_of(p, i)), 0.0);
-  }
-  return limits;
-}
-
 // The box problem with the friction bounds at -/+ limits, warm-started from the iterate: a
 // friction row keeps its side even while its bounds are 0, and a free row now on or past a moved
 // bound starts on it. Returns the failure text, empty on success.
@@ -404,7 +420,7 @@ bool solve_active_set(const MlcpProblem& p, double a_norm, Iterate& it, VectorXd
   const Index n = p.b.size();
   Iterate trial{VectorXd(), p.lo, p.hi, it.state};
   for (int step = 0; step < k_max_newton_steps; ++step) {
-    trial.x = solve_coupled(p, trial.state, p.lo, p.hi);
+    trial.x = solve_coupled(p, trial.state);
     if (step == 0) jump = trial.x;
     if (!trial.x.allFinite()) return false;
     const VectorXd unsettled = trial.x;
@@ -458,10 +474,16 @@ std::string solve_friction(const MlcpProblem& p, double a_norm, Iterate& it, int
     const VectorXd plain_limits = limits + gap;
     why = solve_with_limits(p, a_norm, plain_limits, plain, pivots);
     const auto shrinks = [&](const Iterate& trial, const VectorXd& trial_limits, double step) {
-      return (implied_limits(p, trial.x) - trial_limits).norm() <= (1 - 1e-4 * step) * gap.norm();
+      return (implied_limits(p, trial.x) - trial_limits).norm() <=
+             (1 - k_sufficient_decrease * step) * gap.norm();
     };
-    bool stepped = why.empty() && shrinks(plain, plain_limits, 1);
-    if (!stepped && jump.allFinite()) {
+    if (why.empty() && shrinks(plain, plain_limits, 1)) {
+      it = std::move(plain);
+      limits = plain_limits;
+      continue;
+    }
+    bool stepped = false;
+    if (jump.allFinite()) {
       const VectorXd direction = implied_limits(p, jump) - limits;
       for (double step = 1; step >= k_min_newton_step && !stepped; step /= 2) {
         Iterate trial = it;

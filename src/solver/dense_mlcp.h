@@ -4,9 +4,26 @@
 //
 // With A symmetric positive semi-definite and fixed bounds, the MLCP is the optimality (KKT)
 // system of  min 1/2 x'Ax - b'x  subject to  lo <= x <= hi,  with w = Ax - b the gradient. The
-// solver is a primal active-set method on that problem (the rows at lo, the rows at hi, the free
-// rows), which terminates in finitely many pivots for positive definite A. Friction rows, whose
-// bounds follow a normal impulse, are handled by an outer fixed-point loop over those bounds.
+// solver is a primal active-set method on that problem (rows at lo, rows at hi, free rows): each
+// pivot solves the free rows' system (LDLT, or a rank-revealing least-squares solve when that
+// block is singular) and either stops at the first bound on the way or releases the bound row
+// whose w has the most wrong sign. For positive definite A it terminates in finitely many pivots
+// unless degenerate (zero-length) steps repeat; a least-index (Bland) rule after 5 n + 10 pivots
+// guards against that, and a limit of 50 n + 100 pivots ends it with a failure.
+//
+// Friction rows make the bounds depend on the solution, and the problem is no longer convex. An
+// outer loop holds the friction limits fixed, solves, and moves the limits toward mu times the
+// normal impulses found (the fixed-point iteration), until they move by less than 1e-12 |lambda|.
+// Since that iteration diverges when friction feeds back into the normal impulse by more than it
+// takes out, each round also tries Newton's method on the piecewise-linear coupled system (exact
+// solves of the active set's linear system with lambda_t = -/+ mu lambda_n, active sets updated
+// by the primal-dual rule) and takes damped Newton steps on the limits when the plain step does
+// not shrink the gap. It has no termination guarantee: after 50 rounds it reports failure. On
+// random positive definite problems that is rare; jammed contacts (more rows than degrees of
+// freedom, normals from all sides) fail more often.
+//
+// Cost: O(n^3) per pivot, O(n) pivots typical: about 0.1 s for 300 rows and some seconds for
+// 1000 on one core.
 
 #include <Eigen/Dense>
 
@@ -31,11 +48,11 @@ struct MlcpProblem {
 
 struct MlcpResult {
   Eigen::VectorXd lambda;
-  /// true: lambda meets the conditions, checked with mlcp_complementarity_error to a relative
-  /// 1e-9 of max(|b|, |A| |lambda|). false: `failure` says why; lambda is the best iterate,
-  /// within bounds, or all zeros when the input was rejected.
+  /// true: lambda meets the conditions, checked: mlcp_complementarity_error <= 1e-9 max(|b|,
+  /// |A| |lambda|) (infinity norms; |A| the largest absolute row sum). false: `failure` says why;
+  /// lambda is the best iterate, within bounds, or all zeros when the input was rejected.
   bool solved = false;
-  int pivots = 0;  // active-set changes made
+  int pivots = 0;  // active-set changes made, including rows switched by Newton steps
   std::string failure;
 };
 
@@ -46,21 +63,23 @@ inline constexpr int k_max_direct_mlcp_rows = 1000;
 /// start in the active set, so a guess near the solution needs few pivots.
 /// Rejected (solved = false) with the offending entry named: mismatched sizes, more than
 /// k_max_direct_mlcp_rows rows, non-finite entries in A, b, mu or the guess, NaN bounds, lo > hi,
-/// a zero or negative diagonal entry of A, a non-symmetric A, a bad normal_index.
-/// Fails (solved = false) on: equality rows that contradict each other (A singular, b outside its
-/// range), A found not positive semi-definite, the pivot limit (50 n + 100 per solve) or the
-/// friction round limit reached, or a result that does not pass the final check.
+/// a zero or negative diagonal entry of A, a non-symmetric A, |a_ij| > sqrt(a_ii a_jj) (not
+/// positive semi-definite), a bad normal_index.
+/// Fails (solved = false) on: no solution (rows whose impulses can grow without bound while
+/// lowering the objective: A singular and b outside its range there), the pivot limit or the
+/// friction round limit reached, or a result that does not pass the final check (an indefinite A
+/// ends here or at a limit).
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem,
                             const Eigen::VectorXd* initial_guess = nullptr);
 
 /// The largest violation of the conditions above for a given lambda, in the units of w:
 ///   max_i |a_ii lambda_i - mid(a_ii lo_i, a_ii hi_i, a_ii lambda_i - w_i)|,
-/// the natural residual scaled by the diagonal. It is |w_i| for a row inside its bounds, the
-/// wrong-signed part of w_i for a row at a bound, a_ii times the distance for a row outside its
-/// bounds, and for a row near a bound the smaller of |w_i| and a_ii times its distance to the
-/// bound. 0 for an exact solution; +inf when the problem is rejected (see solve_dense_mlcp) or
-/// lambda has the wrong size or a non-finite entry. Friction bounds use max(lambda_normal, 0): a
-/// negative normal impulse is counted on its own row.
+/// the natural residual scaled by the diagonal. It is |w_i| for a row well inside its bounds, the
+/// wrong-signed part of w_i for a row at a bound, at least a_ii times the distance for a row
+/// outside its bounds, and for a row near a bound the smaller of |w_i| and a_ii times its
+/// distance to the bound. 0 for an exact solution; +inf when the problem is malformed (any reason
+/// solve_dense_mlcp rejects it but the size limit) or lambda has the wrong size or a non-finite
+/// entry. Friction bounds use max(lambda_normal, 0): a negative normal impulse counts on its row.
 double mlcp_complementarity_error(const MlcpProblem& problem, const Eigen::VectorXd& lambda);
 
 }  // namespace impulse

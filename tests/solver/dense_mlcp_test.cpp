@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impulse {
@@ -145,6 +146,12 @@ TEST(DenseMlcp, UnboundedRowsSolveTheLinearSystem) {
   const VectorXd expected = a.fullPivLu().solve(b);
   EXPECT_LT((result.lambda - expected).lpNorm<Eigen::Infinity>(), 1e-10);
   EXPECT_EQ(result.pivots, 0);
+}
+
+TEST(DenseMlcp, EmptyProblemIsSolved) {
+  const MlcpResult result = solve_dense_mlcp(unbounded(MatrixXd(0, 0), VectorXd(0)));
+  EXPECT_TRUE(result.solved) << result.failure;
+  EXPECT_EQ(result.lambda.size(), 0);
 }
 
 TEST(DenseMlcp, DuplicatedUnboundedRowsShareTheImpulseEvenly) {
@@ -300,9 +307,87 @@ TEST(DenseMlcp, CoupledFrictionConvergesToTheConeEdge) {
   const auto solutions = enumerate_solutions(problem, 1e-9);
   ASSERT_FALSE(solutions.empty());
   double nearest = k_inf;
-  for (const VectorXd& s : solutions)
+  for (const VectorXd& s : solutions) {
     nearest = std::min(nearest, (s - result.lambda).lpNorm<Eigen::Infinity>());
+  }
   EXPECT_LT(nearest, 1e-9);
+}
+
+// One contact whose first tangent impulse moves the normal velocity more than the normal impulse
+// does (A(0, 1) > A(0, 0)), at mu 0.78: each round of the plain fixed-point iteration on the
+// friction bounds overshoots (the bounds alternate between 0 and about 0.02), so the solution,
+// with both tangents on the cone edge, takes Newton steps on the coupled system.
+TEST(DenseMlcp, FrictionThatFeedsBackIntoTheNormalStillConverges) {
+  MatrixXd a(3, 3);
+  a << 3.07234, 3.97044, -0.500654,  //
+      3.97044, 7.39083, 0.691518,    //
+      -0.500654, 0.691518, 1.77174;
+  MlcpProblem problem = contacts(a, (VectorXd(3) << 0.0813525, 7.89417, -0.779105).finished());
+  problem.normal_index = {-1, 0, 0};
+  problem.mu = VectorXd::Constant(3, 0.782783);
+  const MlcpResult result = solve_dense_mlcp(problem);
+  ASSERT_TRUE(result.solved) << result.failure;
+  EXPECT_TRUE(meets_conditions(problem, result.lambda, 1e-12));
+  const double limit = 0.782783 * result.lambda(0);
+  EXPECT_GT(limit, 0.0);
+  EXPECT_EQ(result.lambda(1), limit);
+  EXPECT_EQ(result.lambda(2), -limit);
+  const auto solutions = enumerate_solutions(problem, 1e-12);
+  ASSERT_EQ(solutions.size(), 1u);
+  EXPECT_LT((solutions[0] - result.lambda).lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+// The per-block case of a contact manifold: a box sliding and spinning on the ground on its four
+// bottom corners. Twelve rows on six degrees of freedom, so A is only semi-definite and the
+// normal impulses are not unique; whatever split is found must meet the conditions.
+TEST(DenseMlcp, SlidingBoxOnFourCornersMeetsTheConditions) {
+  const double mass = 2;
+  const Eigen::Vector3d half(0.5, 0.3, 0.2);
+  VectorXd inv_mass(6);
+  inv_mass << 1 / mass, 1 / mass, 1 / mass,
+      3 / (mass * (half.y() * half.y() + half.z() * half.z())),
+      3 / (mass * (half.x() * half.x() + half.z() * half.z())),
+      3 / (mass * (half.x() * half.x() + half.y() * half.y()));
+  const Eigen::Vector3d directions[3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
+  MatrixXd j(12, 6);
+  MlcpProblem problem;
+  problem.lo = VectorXd::Zero(12);
+  problem.hi = VectorXd::Constant(12, k_inf);
+  problem.normal_index.assign(12, -1);
+  problem.mu = VectorXd::Zero(12);
+  for (int corner = 0; corner < 4; ++corner) {
+    const Eigen::Vector3d r((corner & 1) ? half.x() : -half.x(),
+                            (corner & 2) ? half.y() : -half.y(), -half.z());
+    for (int k = 0; k < 3; ++k) {
+      const int row = 3 * corner + k;
+      j.row(row) << directions[k].transpose(), r.cross(directions[k]).transpose();
+      if (k > 0) {
+        problem.normal_index[row] = 3 * corner;
+        problem.mu(row) = 0.4;
+      }
+    }
+  }
+  VectorXd v(6);
+  v << 2, -1, -3, 0.3, -0.2, 1.0;
+  problem.a = j * inv_mass.asDiagonal() * j.transpose();
+  problem.b = -j * v;
+  const MlcpResult result = solve_dense_mlcp(problem);
+  ASSERT_TRUE(result.solved) << result.failure;
+  EXPECT_TRUE(meets_conditions(problem, result.lambda, 1e-9 * scale_of(problem, result.lambda)));
+  const VectorXd v_after = v + inv_mass.asDiagonal() * j.transpose() * result.lambda;
+  const VectorXd row_velocity = j * v_after;
+  for (int corner = 0; corner < 4; ++corner) {
+    EXPECT_GE(row_velocity(3 * corner), -1e-9);
+  }
+  // The box still slides, so friction is at its limit somewhere.
+  bool at_limit = false;
+  for (int row = 0; row < 12; ++row) {
+    if (problem.normal_index[row] < 0) continue;
+    at_limit =
+        at_limit || std::abs(result.lambda(row)) == 0.4 * result.lambda(problem.normal_index[row]);
+  }
+  EXPECT_TRUE(at_limit);
+  EXPECT_GT(result.lambda(0) + result.lambda(3) + result.lambda(6) + result.lambda(9), 0.0);
 }
 
 TEST(DenseMlcp, ComplementarityErrorMeasuresViolationsInUnitsOfW) {
@@ -337,8 +422,9 @@ RandomProblem random_problem(std::mt19937& rng, int index) {
   VectorXd inv_mass(dof);
   for (int k = 0; k < bodies; ++k) {
     inv_mass.segment(6 * k, 3).setConstant(1 / (0.2 + 5 * uniform(rng)));
-    for (int axis = 0; axis < 3; ++axis)
+    for (int axis = 0; axis < 3; ++axis) {
       inv_mass(6 * k + 3 + axis) = 1 / (0.05 + 2 * uniform(rng));
+    }
   }
   MatrixXd j = MatrixXd::Zero(rows, dof);
   for (int i = 0; i < rows; ++i) {
@@ -346,15 +432,17 @@ RandomProblem random_problem(std::mt19937& rng, int index) {
     const int first = std::uniform_int_distribution<int>(0, bodies - 1)(rng);
     const int second = std::uniform_int_distribution<int>(0, bodies - 1)(rng);
     for (int k : {first, second}) {
-      for (int c = 0; c < 6; ++c)
+      for (int c = 0; c < 6; ++c) {
         j(i, 6 * k + c) = normal(rng);
+      }
     }
   }
   if (duplicate) j.row(rows - 1) = j.row(0);
 
   VectorXd v(dof);
-  for (int c = 0; c < dof; ++c)
+  for (int c = 0; c < dof; ++c) {
     v(c) = 3 * normal(rng);
+  }
   RandomProblem out;
   MlcpProblem& p = out.problem;
   p.a = j * inv_mass.asDiagonal() * j.transpose();
@@ -408,16 +496,33 @@ TEST(DenseMlcp, RandomProblemsMeetTheConditionsAndMatchBruteForce) {
     EXPECT_TRUE(meets_conditions(p, result.lambda, 1e-7 * scale));
     EXPECT_LT(mlcp_complementarity_error(p, result.lambda), 1e-7 * scale);
     if (!random.positive_definite) ++semi_definite;
-    if (std::any_of(p.normal_index.begin(), p.normal_index.end(), [](int k) { return k >= 0; }))
-      ++coupled;
+    const bool friction =
+        std::any_of(p.normal_index.begin(), p.normal_index.end(), [](int k) { return k >= 0; });
+    if (friction) ++coupled;
+
+    // Warm-started from a perturbed solution (as the block solver will), the result meets the
+    // conditions too, and is the same where it is unique.
+    VectorXd guess = result.lambda;
+    for (auto& g : guess) {
+      g += 0.5 * std::normal_distribution<double>(0, 1)(rng);
+    }
+    const MlcpResult warm = solve_dense_mlcp(p, &guess);
+    ASSERT_TRUE(warm.solved) << warm.failure;
+    EXPECT_TRUE(meets_conditions(p, warm.lambda, 1e-7 * scale_of(p, warm.lambda)));
+    if (random.positive_definite && !friction) {
+      EXPECT_LT((warm.lambda - result.lambda).lpNorm<Eigen::Infinity>(),
+                1e-8 * std::max(1.0, result.lambda.lpNorm<Eigen::Infinity>()));
+    }
+
     if (!random.positive_definite || p.b.size() > 8) continue;
     // With friction the solution need not be unique: lambda must be one of those enumerated.
     ++enumerated;
     const auto solutions = enumerate_solutions(p, 1e-9 * scale);
     ASSERT_FALSE(solutions.empty());
     double nearest = k_inf;
-    for (const VectorXd& s : solutions)
+    for (const VectorXd& s : solutions) {
       nearest = std::min(nearest, (s - result.lambda).lpNorm<Eigen::Infinity>());
+    }
     EXPECT_LT(nearest, 1e-8 * std::max(1.0, result.lambda.lpNorm<Eigen::Infinity>()));
   }
   // The mix the test claims to cover.
@@ -515,7 +620,7 @@ TEST(DenseMlcp, RejectsNonSymmetricMatrix) {
 TEST(DenseMlcp, ReportsContradictoryEqualityRows) {
   MatrixXd a(2, 2);
   a << 1, 1, 1, 1;
-  expect_rejected(unbounded(a, (VectorXd(2) << 1, 2).finished()), "contradict");
+  expect_rejected(unbounded(a, (VectorXd(2) << 1, 2).finished()), "no solution");
 }
 
 // As contact rows the same pair is solvable: the row wanting more pushes, the other is slack.

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <numeric>
 
+#include "support/row_stack.h"
+
 namespace impulse {
 namespace {
 
@@ -20,9 +22,6 @@ struct StackRun {
   Real top_height = 0;
 };
 
-// Unit cubes resting on the ground (y = 0) and on each other; each contact is one row,
-// J v = v_upper.y - v_lower.y >= -C / dt for a gap C (speculative), with Baumgarte feedback for
-// penetration.
 StackRun run_stack(SolverType type, bool warm_start) {
   WorldSettings settings;
   settings.solver.type = type;
@@ -30,28 +29,7 @@ StackRun run_stack(SolverType type, bool warm_start) {
   settings.solver.iterations = 1000;
   settings.solver.tolerance = Real(1e-3);
   World world(settings);
-  std::vector<BodyId> boxes;
-  for (int i = 0; i < k_stack_height; ++i) {
-    BodySettings box;
-    box.position = {0, Real(0.5) + Real(i), 0};
-    boxes.push_back(world.create_body(box));
-  }
-  world.add_custom_constraint([&boxes](const World& w, Real dt, RowWriter& rows) {
-    const Real beta = w.settings().solver.baumgarte;
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-      const Real bottom = w.position(boxes[i]).y - Real(0.5);
-      const Real top_below = i == 0 ? Real(0) : w.position(boxes[i - 1]).y + Real(0.5);
-      const Real gap = bottom - top_below;
-      ConstraintRow row;
-      row.body_a = boxes[i];
-      if (i > 0) row.body_b = boxes[i - 1];
-      row.linear_a = Vec3::unit_y();
-      row.linear_b = -Vec3::unit_y();
-      row.bias = gap > 0 ? -gap / dt : -beta / dt * gap;
-      row.lo = 0;
-      rows.add(row);
-    }
-  });
+  const std::vector<BodyId> boxes = testing::add_row_stack(world, k_stack_height);
   std::vector<int> iterations;
   for (int step = 0; step < 120; ++step) {
     world.step(Real(1.0 / 60));
