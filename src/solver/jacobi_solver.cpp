@@ -10,13 +10,16 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
                          SolveStats& stats) {
   begin_stats(stats, rows);
   const std::size_t n = rows.size();
-  // Count only the rows that can move a body: an immovable body's count does not matter.
+  // Count rows per movable body only: an immovable ground under a hundred contacts must not
+  // make each of them take a hundredth.
   rows_per_body_.assign(bodies.velocities.size(), 0);
+  const auto movable = [&](std::uint32_t body) {
+    return bodies.masses[body].inv_mass > 0 || bodies.masses[body].inv_inertia != Mat33::zero();
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    if (bodies.masses[rows.body_a[i]].inv_mass > 0 || rows.b_ang_a[i] != Vec3::zero())
-      ++rows_per_body_[rows.body_a[i]];
-    if (bodies.masses[rows.body_b[i]].inv_mass > 0 || rows.b_ang_b[i] != Vec3::zero())
-      ++rows_per_body_[rows.body_b[i]];
+    for (const std::uint32_t body : {rows.body_a[i], rows.body_b[i]}) {
+      if (movable(body)) ++rows_per_body_[body];
+    }
   }
   relaxation_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
