@@ -80,10 +80,7 @@ Real row_coupling(const RowStore& rows, std::size_t i, std::size_t j) {
 
 void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats) {
-  begin_stats(stats, rows);
-  const Real b_norm = rhs_norm(rows, bodies.velocities);
-  apply_warm_start(rows, bodies.velocities, settings.warm_start);
-  stats.initial_residual = measure_residual(rows, bodies.velocities, b_norm).relative_residual;
+  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   const std::size_t block_count = rows.block_begin.size() - 1;
   RowOrder order(block_count, settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {

@@ -8,7 +8,6 @@ namespace impulse {
 
 void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                          SolveStats& stats) {
-  begin_stats(stats, rows);
   const std::size_t n = rows.size();
   // Count rows per movable body only: an immovable ground under a hundred contacts must not
   // make each of them take a hundredth.
@@ -29,9 +28,7 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
   }
   delta_.resize(n);
 
-  const Real b_norm = rhs_norm(rows, bodies.velocities);
-  apply_warm_start(rows, bodies.velocities, settings.warm_start);
-  stats.initial_residual = measure_residual(rows, bodies.velocities, b_norm).relative_residual;
+  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     // Bounds of friction rows read the normal impulses of the previous iteration, like every
     // other quantity of a Jacobi sweep.

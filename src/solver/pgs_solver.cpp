@@ -25,10 +25,7 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
-  begin_stats(stats, rows);
-  const Real b_norm = rhs_norm(rows, bodies.velocities);
-  apply_warm_start(rows, bodies.velocities, settings.warm_start);
-  stats.initial_residual = measure_residual(rows, bodies.velocities, b_norm).relative_residual;
+  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   RowOrder order(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;

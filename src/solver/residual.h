@@ -52,6 +52,11 @@ ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVeloc
 /// impulses when warm starting is off.
 void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start);
 
+/// The common start of the iterative solvers on the rows: stats begun, |b| measured at the free
+/// velocities, the warm start applied (or impulses zeroed) and its residual recorded. Returns |b|.
+Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
+                     SolveStats& stats);
+
 /// Fills the per-iteration stats and says whether to stop: under the tolerance in relative
 /// residual, or with no impulse changing by more than tolerance times the largest impulse.
 bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,
