@@ -1,0 +1,307 @@
+#include "collision/box_box.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+
+#include "collision/manifold_reduction.h"
+
+// Conventions: the normal points from a to b; depth is the overlap along it (> 0 overlapping);
+// a point's position lies on b's surface: the clipped incident vertex when a owns the reference
+// face, its projection onto the reference face when b does, and the closest point on b's edge
+// for an edge-edge contact.
+
+namespace impulse {
+namespace {
+
+// A later axis must beat the best so far by this much to be chosen (the tolerance of Box2D's
+// and qu3e's box colliders): faces win over edges and a's faces over b's when depths nearly tie,
+// so the manifold and its ids do not flicker between features.
+constexpr Real k_relative_tolerance = Real(0.05);
+constexpr Real k_absolute_tolerance = Real(0.001);  // m
+// Edges closer to parallel than this sine have no usable cross-product axis; a face axis
+// separates them as well.
+constexpr Real k_parallel_sine = Real(1e-3);
+// A quad clipped by four planes gains at most one vertex per plane.
+constexpr int k_max_clip_points = 8;
+
+bool beats(Real candidate, Real best) {
+  return candidate > best + k_relative_tolerance * std::abs(best) + k_absolute_tolerance;
+}
+
+int bit(int vertex, int axis) {
+  return (vertex >> axis) & 1;
+}
+
+Vec3 vertex_position(const Vec3& h, int vertex) {
+  return {bit(vertex, 0) ? h.x : -h.x, bit(vertex, 1) ? h.y : -h.y, bit(vertex, 2) ? h.z : -h.z};
+}
+
+std::uint8_t face_index(int axis, bool positive) {
+  return std::uint8_t(2 * axis + (positive ? 0 : 1));
+}
+
+// The edge joining two vertices that differ along one axis.
+std::uint8_t edge_index(int v0, int v1) {
+  const int diff = v0 ^ v1;
+  const int axis = diff == 1 ? 0 : (diff == 2 ? 1 : 2);
+  return std::uint8_t(4 * axis + bit(v0, (axis + 1) % 3) + 2 * bit(v0, (axis + 2) % 3));
+}
+
+FeatureId make_id(FeatureType type_a, int index_a, FeatureType type_b, int index_b) {
+  return {std::uint8_t(type_a), std::uint8_t(index_a), std::uint8_t(type_b), std::uint8_t(index_b)};
+}
+
+// The reference face of seed 001 figure 4 in its box's frame, with its four side planes
+// side_sign[s] * x[side_axis[s]] <= h[side_axis[s]] and the face edge lying in each.
+struct ReferenceFace {
+  int axis = 0;
+  int base_vertex = 0;  // the face's bit along axis
+  int side_axis[4] = {};
+  bool side_positive[4] = {};
+  std::uint8_t side_edge[4] = {};
+
+  // The face corner where two side planes of different axes meet.
+  std::uint8_t corner(int s0, int s1) const {
+    return std::uint8_t(base_vertex | int(side_positive[s0]) << side_axis[s0] |
+                        int(side_positive[s1]) << side_axis[s1]);
+  }
+};
+
+// A vertex of the incident polygon while it is clipped, in the reference box frame. Its id has
+// the reference box as "a" and the incident box as "b" until the contact is reported. The edge
+// to the next vertex lies either on an incident box edge or on a reference side plane.
+struct ClipVertex {
+  Vec3 p;
+  FeatureId id;
+  bool edge_on_side = false;
+  std::uint8_t edge = 0;  // side plane 0..3 when edge_on_side, else incident edge index
+};
+
+// One Sutherland-Hodgman pass. A point made by crossing an incident edge is named by that edge
+// and the side edge (seed 001 section 8.2); one made by crossing an earlier side plane is the
+// reference face corner, named by it and the incident face.
+int clip_against_side(const ClipVertex* in, int n, const ReferenceFace& ref, const Vec3& h,
+                      int side, std::uint8_t incident_face, ClipVertex* out) {
+  const int axis = ref.side_axis[side];
+  const Real sign = ref.side_positive[side] ? Real(1) : Real(-1);
+  int m = 0;
+  for (int k = 0; k < n; ++k) {
+    const ClipVertex& p = in[k];
+    const ClipVertex& q = in[(k + 1) % n];
+    const Real dp = sign * p.p[axis] - h[axis];
+    const Real dq = sign * q.p[axis] - h[axis];
+    if (dp <= 0) out[m++] = p;
+    if ((dp <= 0) == (dq <= 0)) continue;
+    ClipVertex x;
+    x.p = p.p + (dp / (dp - dq)) * (q.p - p.p);
+    x.id = p.edge_on_side
+               ? make_id(FeatureType::vertex, ref.corner(p.edge, side), FeatureType::face,
+                         incident_face)
+               : make_id(FeatureType::edge, ref.side_edge[side], FeatureType::edge, p.edge);
+    // Leaving, the polygon goes on along this side plane; entering, along p's edge.
+    x.edge_on_side = dp <= 0 ? true : p.edge_on_side;
+    x.edge = dp <= 0 ? std::uint8_t(side) : p.edge;
+    out[m++] = x;
+  }
+  return m;
+}
+
+// Face contact: reference face `axis`/`positive` of box ref (its outward normal towards the
+// other box), the most anti-parallel face of box inc clipped against its side planes, the
+// points within margin of the reference plane kept. Returns the number of points written.
+int face_contact(const Box& ref_box, const Transform& tref, int axis, bool positive,
+                 const Box& inc_box, const Transform& tinc, bool ref_is_a, Real margin,
+                 ContactPoint* points) {
+  const Vec3& h = ref_box.half_extents;
+  const Real ref_sign = positive ? Real(1) : Real(-1);
+  Vec3 ref_local_normal;
+  ref_local_normal[axis] = ref_sign;
+  const Vec3 m = rotate(tref.orientation, ref_local_normal);
+
+  const Mat33 r_inc = to_matrix(tinc.orientation);
+  int inc_axis = 0;
+  Real inc_dot = dot(r_inc.c0, m);
+  for (int k = 1; k < 3; ++k) {
+    const Real dk = dot(r_inc.col(k), m);
+    if (std::abs(dk) > std::abs(inc_dot)) {
+      inc_axis = k;
+      inc_dot = dk;
+    }
+  }
+  const bool inc_positive = inc_dot < 0;
+  const std::uint8_t inc_face = face_index(inc_axis, inc_positive);
+
+  ReferenceFace ref;
+  ref.axis = axis;
+  ref.base_vertex = int(positive) << axis;
+  for (int s = 0; s < 4; ++s) {
+    const int side_axis = (axis + 1 + s / 2) % 3;
+    const int along = (axis + 2 - s / 2) % 3;  // the other tangent axis: the side edge's direction
+    const bool side_positive = s % 2 == 0;
+    const int v0 = ref.base_vertex | int(side_positive) << side_axis;
+    ref.side_axis[s] = side_axis;
+    ref.side_positive[s] = side_positive;
+    ref.side_edge[s] = edge_index(v0, v0 | 1 << along);
+  }
+
+  // The incident face as a loop of its four corners, in the reference frame.
+  const Transform rel = inverse(tref) * tinc;
+  const int u = (inc_axis + 1) % 3;
+  const int v = (inc_axis + 2) % 3;
+  constexpr int k_loop[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}};
+  int loop_vertex[4];
+  for (int c = 0; c < 4; ++c) {
+    loop_vertex[c] = int(inc_positive) << inc_axis | k_loop[c][0] << u | k_loop[c][1] << v;
+  }
+  ClipVertex buffer0[k_max_clip_points];
+  ClipVertex buffer1[k_max_clip_points];
+  for (int c = 0; c < 4; ++c) {
+    ClipVertex& cv = buffer0[c];
+    cv.p = apply(rel, vertex_position(inc_box.half_extents, loop_vertex[c]));
+    cv.id =
+        make_id(FeatureType::face, face_index(axis, positive), FeatureType::vertex, loop_vertex[c]);
+    cv.edge_on_side = false;
+    cv.edge = edge_index(loop_vertex[c], loop_vertex[(c + 1) % 4]);
+  }
+  int n = 4;
+  n = clip_against_side(buffer0, n, ref, h, 0, inc_face, buffer1);
+  n = clip_against_side(buffer1, n, ref, h, 1, inc_face, buffer0);
+  n = clip_against_side(buffer0, n, ref, h, 2, inc_face, buffer1);
+  n = clip_against_side(buffer1, n, ref, h, 3, inc_face, buffer0);
+
+  int count = 0;
+  for (int k = 0; k < n; ++k) {
+    const ClipVertex& cv = buffer0[k];
+    const Real separation = ref_sign * cv.p[axis] - h[axis];
+    if (separation > margin) continue;
+    Vec3 local = cv.p;
+    if (!ref_is_a) local[axis] = ref_sign * h[axis];  // onto b's reference face
+    const FeatureId& id = cv.id;
+    points[count++] = {apply(tref, local), -separation,
+                       ref_is_a ? id : FeatureId{id.type_b, id.index_b, id.type_a, id.index_a}};
+  }
+  return count;
+}
+
+// Edge-edge contact: a's edge along axis i farthest along n and b's edge along axis j farthest
+// against it; the point is the closest point of b's edge to a's (Ericson, Real-Time Collision
+// Detection 5.1.9, clamped to the segments).
+ContactPoint edge_contact(const Box& a, const Transform& ta, const Mat33& ra, int i, const Box& b,
+                          const Transform& tb, const Mat33& rb, int j, const Vec3& n, Real depth) {
+  int va = 0;
+  int vb = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (k != i && dot(ra.col(k), n) > 0) va |= 1 << k;
+    if (k != j && dot(rb.col(k), n) < 0) vb |= 1 << k;
+  }
+  const Vec3 p0 = apply(ta, vertex_position(a.half_extents, va));
+  const Vec3 q0 = apply(tb, vertex_position(b.half_extents, vb));
+  const Vec3 d1 = apply(ta, vertex_position(a.half_extents, va | 1 << i)) - p0;
+  const Vec3 d2 = apply(tb, vertex_position(b.half_extents, vb | 1 << j)) - q0;
+  const Vec3 r = p0 - q0;
+  const Real aa = dot(d1, d1);
+  const Real bb = dot(d1, d2);
+  const Real cc = dot(d1, r);
+  const Real ee = dot(d2, d2);
+  const Real ff = dot(d2, r);
+  const Real denom = aa * ee - bb * bb;  // > 0: the edges are not parallel
+  const Real s = std::clamp((bb * ff - cc * ee) / denom, Real(0), Real(1));
+  const Real t = std::clamp((bb * s + ff) / ee, Real(0), Real(1));
+  return {q0 + t * d2, depth,
+          make_id(FeatureType::edge, edge_index(va, va | 1 << i), FeatureType::edge,
+                  edge_index(vb, vb | 1 << j))};
+}
+
+}  // namespace
+
+bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
+                     Real margin, Manifold& out) {
+  out.count = 0;
+  const Mat33 ra = to_matrix(ta.orientation);
+  const Mat33 rb = to_matrix(tb.orientation);
+  const Vec3& ha = a.half_extents;
+  const Vec3& hb = b.half_extents;
+  const Vec3 d = tb.position - ta.position;
+  Mat33 abs_c;  // |a_i . b_j|: the radii of one box's projection on the other's axes
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j)
+      abs_c(i, j) = std::abs(dot(ra.col(i), rb.col(j)));
+  }
+
+  // Separating axis test (Gottschalk's OBB tree test): separation = gap of the projections.
+  Real sep_a = -k_infinity;
+  int axis_a = 0;
+  bool dir_a = true;  // whether the normal is +a_i
+  for (int i = 0; i < 3; ++i) {
+    const Real dist = dot(d, ra.col(i));
+    const Real sep = std::abs(dist) - (ha[i] + dot(abs_c.row(i), hb));
+    if (sep > margin) return false;
+    if (sep > sep_a) {
+      sep_a = sep;
+      axis_a = i;
+      dir_a = dist >= 0;
+    }
+  }
+  Real sep_b = -k_infinity;
+  int axis_b = 0;
+  bool dir_b = true;  // whether the normal is +b_j
+  for (int j = 0; j < 3; ++j) {
+    const Real dist = dot(d, rb.col(j));
+    const Real sep = std::abs(dist) - (hb[j] + dot(abs_c.col(j), ha));
+    if (sep > margin) return false;
+    if (sep > sep_b) {
+      sep_b = sep;
+      axis_b = j;
+      dir_b = dist >= 0;
+    }
+  }
+  Real sep_e = -k_infinity;
+  int edge_i = 0;
+  int edge_j = 0;
+  Vec3 normal_e;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 axis = cross(ra.col(i), rb.col(j));
+      const Real len = length(axis);
+      if (len < k_parallel_sine) continue;
+      const Vec3 n = axis / len;
+      const Real dist = dot(d, n);
+      const Real radius_a = dot(ha, abs(transpose_multiply(ra, n)));
+      const Real radius_b = dot(hb, abs(transpose_multiply(rb, n)));
+      const Real sep = std::abs(dist) - radius_a - radius_b;
+      if (sep > margin) return false;
+      if (sep > sep_e) {
+        sep_e = sep;
+        edge_i = i;
+        edge_j = j;
+        normal_e = dist >= 0 ? n : -n;
+      }
+    }
+  }
+
+  const bool use_b = beats(sep_b, sep_a);
+  const Real sep_face = use_b ? sep_b : sep_a;
+  if (beats(sep_e, sep_face)) {
+    out.normal = normal_e;
+    out.add(edge_contact(a, ta, ra, edge_i, b, tb, rb, edge_j, normal_e, -sep_e));
+    return true;
+  }
+
+  ContactPoint candidates[k_max_clip_points];
+  int count = 0;
+  Vec3 normal;
+  if (use_b) {
+    normal = dir_b ? rb.col(axis_b) : -rb.col(axis_b);
+    // b's reference face looks back at a, against the normal.
+    count = face_contact(b, tb, axis_b, !dir_b, a, ta, false, margin, candidates);
+  } else {
+    normal = dir_a ? ra.col(axis_a) : -ra.col(axis_a);
+    count = face_contact(a, ta, axis_a, dir_a, b, tb, true, margin, candidates);
+  }
+  reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)), normal, out);
+  return out.count > 0;
+}
+
+}  // namespace impulse

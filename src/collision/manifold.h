@@ -1,0 +1,46 @@
+#pragma once
+// A contact manifold: what the narrowphase reports for one touching shape pair (DESIGN.md step 2).
+// One normal pointing from shape A to shape B, at most four points, each with the id of the
+// features that made it (seed 001 section 8.2) so the contact cache can match it next step.
+
+#include <impulse/math.h>
+
+#include <array>
+#include <cstdint>
+
+namespace impulse {
+
+/// Which features of A and B produced a point. Equal ids on consecutive steps mean the same
+/// contact: its impulses carry over (warm starting).
+struct FeatureId {
+  std::uint8_t type_a = 0;   // FeatureType of A's feature
+  std::uint8_t index_a = 0;  // which face, edge or vertex of A
+  std::uint8_t type_b = 0;
+  std::uint8_t index_b = 0;
+  std::uint32_t key() const {
+    return std::uint32_t(type_a) | std::uint32_t(index_a) << 8 | std::uint32_t(type_b) << 16 |
+           std::uint32_t(index_b) << 24;
+  }
+  friend bool operator==(const FeatureId&, const FeatureId&) = default;
+};
+
+enum class FeatureType : std::uint8_t { none = 0, vertex = 1, edge = 2, face = 3 };
+
+struct ContactPoint {
+  Vec3 position;   // m, world: on shape B's surface
+  Real depth = 0;  // m, penetration along the normal (> 0 overlapping, < 0 separated within margin)
+  FeatureId id;
+};
+
+struct Manifold {
+  static constexpr int k_max_points = 4;
+  Vec3 normal;  // unit, world, from shape A to shape B
+  std::array<ContactPoint, k_max_points> points;
+  int count = 0;
+
+  void add(const ContactPoint& p) {
+    if (count < k_max_points) points[std::size_t(count++)] = p;
+  }
+};
+
+}  // namespace impulse
