@@ -1,0 +1,454 @@
+#include "collision/primitives.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace impulse {
+namespace {
+
+// Below this squared length a direction is too short to normalise reliably (m^2).
+constexpr Real k_degenerate_length_sq = Real(1e-12);
+// Segments whose directions have a squared sine below this are treated as parallel.
+constexpr Real k_parallel_sine_sq = Real(1e-6);
+// Parallel segments must overlap by this much (m) to get two points instead of one.
+constexpr Real k_min_overlap = Real(1e-3);
+// (2/3)^40 of the segment: far below float resolution.
+constexpr int k_ternary_iterations = 40;
+// A cross-product axis must overlap less than a face axis by this much (m) to be chosen.
+constexpr Real k_axis_tolerance = Real(1e-3);
+// A box face is the contact face when its normal is within about 18 degrees of the contact normal
+// and the segment within about 11 degrees of lying in it.
+constexpr Real k_face_cosine = Real(0.95);
+constexpr Real k_segment_sine = Real(0.2);
+
+FeatureId make_id(FeatureType type_a, int index_a, FeatureType type_b, int index_b) {
+  return {std::uint8_t(type_a), std::uint8_t(index_a), std::uint8_t(type_b), std::uint8_t(index_b)};
+}
+
+// The box edge along axis k through the vertices with the given bits on the other two axes.
+int edge_index(int k, int vertex) {
+  return 4 * k + ((vertex >> ((k + 1) % 3)) & 1) + 2 * ((vertex >> ((k + 2) % 3)) & 1);
+}
+
+// The box feature holding closest, the clamp of an outside point x to the box: one clamped axis
+// names a face, two an edge, three a vertex (box_box.h numbering). Fills id's b half.
+FeatureId with_box_feature(FeatureId id, const Vec3& x, const Vec3& closest) {
+  int clamped = 0, free_axis = 0, clamped_axis = 0, vertex = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (x[k] != closest[k]) {
+      ++clamped;
+      clamped_axis = k;
+    } else {
+      free_axis = k;
+    }
+    if (closest[k] > 0) vertex |= 1 << k;
+  }
+  if (clamped == 1) {
+    id.type_b = std::uint8_t(FeatureType::face);
+    id.index_b = std::uint8_t(2 * clamped_axis + (closest[clamped_axis] > 0 ? 0 : 1));
+  } else if (clamped == 2) {
+    id.type_b = std::uint8_t(FeatureType::edge);
+    id.index_b = std::uint8_t(edge_index(free_axis, vertex));
+  } else {
+    id.type_b = std::uint8_t(FeatureType::vertex);
+    id.index_b = std::uint8_t(vertex);
+  }
+  return id;
+}
+
+// The capsule feature nearest to parameter u in [0, 1] along its segment.
+void segment_feature(Real u, FeatureType& type, int& index) {
+  if (u <= Real(0)) {
+    type = FeatureType::vertex;
+    index = 0;
+  } else if (u >= Real(1)) {
+    type = FeatureType::vertex;
+    index = 1;
+  } else {
+    type = FeatureType::edge;
+    index = 0;
+  }
+}
+
+struct Segment {
+  Vec3 p;  // the -y end (vertex 0)
+  Vec3 d;  // from the -y end to the +y end (vertex 1)
+};
+
+Segment world_segment(const Capsule& c, const Transform& t) {
+  const Vec3 p = apply(t, {0, -c.half_height, 0});
+  const Vec3 q = apply(t, {0, c.half_height, 0});
+  return {p, q - p};
+}
+
+Real clamp01(Real x) {
+  return std::clamp(x, Real(0), Real(1));
+}
+
+// Parameter of the point of segment s closest to x.
+Real closest_parameter(const Segment& s, const Vec3& x) {
+  const Real len_sq = length_squared(s.d);
+  return len_sq > k_degenerate_length_sq ? clamp01(dot(x - s.p, s.d) / len_sq) : Real(0);
+}
+
+// Closest points of two segments as parameters u1, u2 (Ericson, Real-Time Collision Detection
+// 5.1.9), clamped to the segments; handles degenerate and parallel segments.
+void closest_segment_parameters(const Segment& s1, const Segment& s2, Real& u1, Real& u2) {
+  const Vec3 r = s1.p - s2.p;
+  const Real a = length_squared(s1.d);
+  const Real e = length_squared(s2.d);
+  const Real f = dot(s2.d, r);
+  if (a <= k_degenerate_length_sq && e <= k_degenerate_length_sq) {
+    u1 = u2 = 0;
+    return;
+  }
+  if (a <= k_degenerate_length_sq) {
+    u1 = 0;
+    u2 = clamp01(f / e);
+    return;
+  }
+  const Real c = dot(s1.d, r);
+  if (e <= k_degenerate_length_sq) {
+    u2 = 0;
+    u1 = clamp01(-c / a);
+    return;
+  }
+  const Real b = dot(s1.d, s2.d);
+  const Real denom = a * e - b * b;
+  // Parallel segments: any u1 is as good, start from the first end and let the clamp fix u2.
+  u1 = denom > k_parallel_sine_sq * a * e ? clamp01((b * f - c * e) / denom) : Real(0);
+  u2 = (b * u1 + f) / e;
+  if (u2 < 0) {
+    u2 = 0;
+    u1 = clamp01(-c / a);
+  } else if (u2 > 1) {
+    u2 = 1;
+    u1 = clamp01((b - c) / a);
+  }
+}
+
+// delta / |delta|, or fallback when delta is too short to give a direction (coincident centres
+// or axes) so that no NaN escapes.
+Vec3 direction_or(const Vec3& delta, const Vec3& fallback) {
+  const Real len_sq = length_squared(delta);
+  return len_sq > k_degenerate_length_sq ? delta / std::sqrt(len_sq) : fallback;
+}
+
+// Two points at the ends of the overlap of parallel segments, or none when they do not overlap
+// by k_min_overlap. Each end belongs to whichever segment's vertex bounds the overlap there.
+bool parallel_capsule_points(const Capsule& a, const Segment& sa, const Capsule& b,
+                             const Segment& sb, const Vec3& fallback, Real margin, Manifold& out) {
+  const Real len_sq = length_squared(sa.d);
+  const Real t0 = dot(sb.p - sa.p, sa.d) / len_sq;  // b's ends as parameters along a
+  const Real t1 = dot(sb.p + sb.d - sa.p, sa.d) / len_sq;
+  const Real lo = std::max(Real(0), std::min(t0, t1));
+  const Real hi = std::min(Real(1), std::max(t0, t1));
+  if ((hi - lo) * std::sqrt(len_sq) < k_min_overlap) return false;
+
+  Vec3 pa[2], pb[2];
+  FeatureId ids[2];
+  for (int end = 0; end < 2; ++end) {
+    const bool low = end == 0;
+    const bool a_bounds = low ? std::min(t0, t1) <= Real(0) : std::max(t0, t1) >= Real(1);
+    if (a_bounds) {
+      pa[end] = low ? sa.p : sa.p + sa.d;
+      pb[end] = sb.p + sb.d * closest_parameter(sb, pa[end]);
+      ids[end] = make_id(FeatureType::vertex, low ? 0 : 1, FeatureType::edge, 0);
+    } else {
+      const int vb = (t0 < t1) == low ? 0 : 1;
+      pb[end] = vb == 0 ? sb.p : sb.p + sb.d;
+      pa[end] = sa.p + sa.d * (vb == 0 ? t0 : t1);
+      ids[end] = make_id(FeatureType::edge, 0, FeatureType::vertex, vb);
+    }
+  }
+  // One normal for both points: the offset between the lines at the middle of the overlap.
+  const Vec3 n = direction_or(Real(0.5) * ((pb[0] - pa[0]) + (pb[1] - pa[1])), fallback);
+  out.normal = n;
+  for (int end = 0; end < 2; ++end) {
+    const Real depth = a.radius + b.radius - dot(pb[end] - pa[end], n);
+    if (depth >= -margin) out.add({pb[end] - n * b.radius, depth, ids[end]});
+  }
+  return out.count > 0;
+}
+
+// Squared distance from x to the box of half extents h.
+Real box_distance_sq(const Vec3& h, const Vec3& x) {
+  return length_squared(x - min(max(x, -h), h));
+}
+
+// The parameter of segment s (in the box frame) closest to the box. The distance to a convex set
+// is convex along a line, so a ternary search finds its minimum; the ends are preferred on ties
+// so that end contacts keep their vertex ids.
+Real closest_parameter_to_box(const Vec3& h, const Segment& s) {
+  Real lo = 0, hi = 1;
+  for (int i = 0; i < k_ternary_iterations; ++i) {
+    const Real m1 = lo + (hi - lo) / 3;
+    const Real m2 = hi - (hi - lo) / 3;
+    if (box_distance_sq(h, s.p + s.d * m1) <= box_distance_sq(h, s.p + s.d * m2)) {
+      hi = m2;
+    } else {
+      lo = m1;
+    }
+  }
+  Real u = Real(0.5) * (lo + hi);
+  Real best = box_distance_sq(h, s.p + s.d * u);
+  for (const Real end : {Real(0), Real(1)}) {
+    const Real d = box_distance_sq(h, s.p + s.d * end);
+    if (d <= best) {
+      best = d;
+      u = end;
+    }
+  }
+  return u;
+}
+
+// For a segment s crossing the box (box frame): the axis of least overlap among the box faces and
+// the crosses of the segment with them, turned to point from the segment to the box centre.
+// index is 0..2 for a face axis, 3 + k for the cross with box axis k.
+Vec3 least_overlap_axis(const Vec3& h, const Segment& s, Real& overlap, int& index) {
+  const Vec3 mid = s.p + Real(0.5) * s.d;
+  Vec3 best_axis = Vec3::unit_x();
+  overlap = k_infinity;
+  index = 0;
+  for (int i = 0; i < 6; ++i) {
+    Vec3 e = Vec3::zero();
+    e[i % 3] = 1;
+    const Vec3 axis = i < 3 ? e : direction_or(cross(s.d, e), Vec3::zero());
+    if (length_squared(axis) == Real(0)) continue;
+    const Real box_radius = dot(h, abs(axis));
+    const Real o = box_radius + Real(0.5) * std::abs(dot(s.d, axis)) - std::abs(dot(mid, axis));
+    // Face axes come first and a cross axis must beat them clearly, so ties keep a face.
+    if (o < overlap - (i < 3 ? Real(0) : k_axis_tolerance)) {
+      overlap = o;
+      index = i;
+      best_axis = dot(mid, axis) > 0 ? -axis : axis;
+    }
+  }
+  return best_axis;
+}
+
+}  // namespace
+
+bool collide_sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b,
+                           const Transform& tb, Real margin, Manifold& out) {
+  out.count = 0;
+  const Vec3 delta = tb.position - ta.position;
+  const Real depth = a.radius + b.radius - length(delta);
+  if (depth < -margin) return false;
+  // Coincident centres: any axis separates them equally well; a fixed one keeps it stable.
+  const Vec3 n = direction_or(delta, Vec3::unit_y());
+  out.normal = n;
+  out.add(
+      {tb.position - n * b.radius, depth, make_id(FeatureType::vertex, 0, FeatureType::vertex, 0)});
+  return true;
+}
+
+bool collide_sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b,
+                            const Transform& tb, Real margin, Manifold& out) {
+  out.count = 0;
+  const Segment sb = world_segment(b, tb);
+  const Real u = closest_parameter(sb, ta.position);
+  const Vec3 closest = sb.p + sb.d * u;
+  const Vec3 delta = closest - ta.position;
+  const Real depth = a.radius + b.radius - length(delta);
+  if (depth < -margin) return false;
+  // Centre on the segment: the capsule's local x is perpendicular to it, so the point stays on
+  // b's surface.
+  const Vec3 n = direction_or(delta, rotate(tb.orientation, Vec3::unit_x()));
+  FeatureType type_b;
+  int index_b;
+  segment_feature(u, type_b, index_b);
+  out.normal = n;
+  out.add({closest - n * b.radius, depth, make_id(FeatureType::vertex, 0, type_b, index_b)});
+  return true;
+}
+
+bool collide_capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b,
+                             const Transform& tb, Real margin, Manifold& out) {
+  out.count = 0;
+  const Segment sa = world_segment(a, ta);
+  const Segment sb = world_segment(b, tb);
+  Real ua, ub;
+  closest_segment_parameters(sa, sb, ua, ub);
+  const Vec3 ca = sa.p + sa.d * ua;
+  const Vec3 cb = sb.p + sb.d * ub;
+  const Vec3 delta = cb - ca;
+  const Real depth = a.radius + b.radius - length(delta);
+  if (depth < -margin) return false;
+
+  // Intersecting segments: their common perpendicular, turned towards b; coaxial ones: a's
+  // local x, perpendicular to both.
+  const Vec3 c = cross(sa.d, sb.d);
+  Vec3 fallback = direction_or(c, rotate(ta.orientation, Vec3::unit_x()));
+  if (dot(fallback, tb.position - ta.position) < 0) fallback = -fallback;
+
+  const Real len_a = length_squared(sa.d);
+  const Real len_b = length_squared(sb.d);
+  const bool parallel = len_a > k_degenerate_length_sq && len_b > k_degenerate_length_sq &&
+                        length_squared(c) <= k_parallel_sine_sq * len_a * len_b;
+  if (parallel && parallel_capsule_points(a, sa, b, sb, fallback, margin, out)) return true;
+
+  const Vec3 n = direction_or(delta, fallback);
+  FeatureType type_a, type_b;
+  int index_a, index_b;
+  segment_feature(ua, type_a, index_a);
+  segment_feature(ub, type_b, index_b);
+  out.count = 0;
+  out.normal = n;
+  out.add({cb - n * b.radius, depth, make_id(type_a, index_a, type_b, index_b)});
+  return true;
+}
+
+bool collide_sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb,
+                        Real margin, Manifold& out) {
+  out.count = 0;
+  const Vec3& h = b.half_extents;
+  const Vec3 centre = apply_inverse(tb, ta.position);  // in b's frame
+  const Vec3 closest = min(max(centre, -h), h);
+  const Vec3 delta = closest - centre;
+  const Real dist_sq = length_squared(delta);
+
+  if (dist_sq > Real(0)) {
+    const Real dist = std::sqrt(dist_sq);
+    const Real depth = a.radius - dist;
+    if (depth < -margin) return false;
+    const FeatureId id =
+        with_box_feature(make_id(FeatureType::vertex, 0, FeatureType::none, 0), centre, closest);
+    out.normal = rotate(tb.orientation, delta / dist);
+    out.add({apply(tb, closest), depth, id});
+    return true;
+  }
+
+  // Centre inside the box: leave through the nearest face; b then moves away from a, against
+  // that face's outward normal.
+  int axis = 0;
+  Real least = h.x - std::abs(centre.x);
+  for (int k = 1; k < 3; ++k) {
+    const Real gap = h[k] - std::abs(centre[k]);
+    if (gap < least) {
+      least = gap;
+      axis = k;
+    }
+  }
+  const bool positive = centre[axis] >= 0;
+  Vec3 outward = Vec3::zero();
+  outward[axis] = positive ? Real(1) : Real(-1);
+  Vec3 on_face = centre;
+  on_face[axis] = positive ? h[axis] : -h[axis];
+  out.normal = rotate(tb.orientation, -outward);
+  out.add({apply(tb, on_face), a.radius + least,
+           make_id(FeatureType::vertex, 0, FeatureType::face, 2 * axis + (positive ? 0 : 1))});
+  return true;
+}
+
+bool collide_capsule_box(const Capsule& a, const Transform& ta, const Box& b, const Transform& tb,
+                         Real margin, Manifold& out) {
+  out.count = 0;
+  const Vec3& h = b.half_extents;
+  const Vec3 p0 = apply_inverse(tb, apply(ta, {0, -a.half_height, 0}));
+  const Vec3 p1 = apply_inverse(tb, apply(ta, {0, a.half_height, 0}));
+  const Segment s{p0, p1 - p0};  // in b's frame
+
+  const Real u = closest_parameter_to_box(h, s);
+  const Vec3 x = s.p + s.d * u;
+  const Vec3 closest = min(max(x, -h), h);
+  const Real dist = length(closest - x);
+  Vec3 n;  // in b's frame, from a to b
+  Real depth;
+  Vec3 on_b;
+  FeatureId id;
+  if (dist > Real(0)) {
+    depth = a.radius - dist;
+    if (depth < -margin) return false;
+    n = (closest - x) / dist;
+    on_b = closest;
+    FeatureType type_a;
+    int index_a;
+    segment_feature(u, type_a, index_a);
+    id = with_box_feature(make_id(type_a, index_a, FeatureType::none, 0), x, closest);
+  } else {
+    // The segment crosses the box: push it out along the axis of least overlap, from the end
+    // reaching deepest along it.
+    Real overlap;
+    int axis;
+    n = least_overlap_axis(h, s, overlap, axis);
+    depth = overlap + a.radius;
+    const bool far_end = dot(s.d, n) > 0;
+    on_b = (far_end ? p1 : p0) - n * overlap;
+    // b's feature is the face or the edge extreme along -n.
+    if (axis < 3) {
+      id = make_id(FeatureType::vertex, far_end ? 1 : 0, FeatureType::face,
+                   2 * axis + (n[axis] > 0 ? 1 : 0));
+    } else {
+      int vertex = 0;
+      for (int m = 0; m < 3; ++m) {
+        if (n[m] < 0) vertex |= 1 << m;
+      }
+      id = make_id(FeatureType::vertex, far_end ? 1 : 0, FeatureType::edge,
+                   edge_index(axis - 3, vertex));
+    }
+  }
+
+  // A segment lying along the box face that faces a: clip it to that face for two points.
+  int k = 0;
+  for (int i = 1; i < 3; ++i) {
+    if (std::abs(n[i]) > std::abs(n[k])) k = i;
+  }
+  const Real seg_len = length(s.d);
+  if (std::abs(n[k]) >= k_face_cosine && seg_len > Real(0) &&
+      std::abs(s.d[k]) <= k_segment_sine * seg_len) {
+    const Real sign = n[k] > 0 ? Real(-1) : Real(1);  // of the face's outward normal
+    const int face = 2 * k + (sign > 0 ? 0 : 1);
+    Real lo = 0, hi = 1;
+    int lo_side = -1, hi_side = -1;  // the side plane (2 axis + positive) a clipped end lies on
+    for (int j = 0; j < 3; ++j) {
+      if (j == k) continue;
+      if (std::abs(s.d[j]) <= k_degenerate_length_sq) {
+        if (std::abs(s.p[j]) > h[j]) hi = -1;  // beside the face, never over it
+        continue;
+      }
+      const Real t_minus = (-h[j] - s.p[j]) / s.d[j];
+      const Real t_plus = (h[j] - s.p[j]) / s.d[j];
+      const bool plus_first = t_plus < t_minus;
+      if (std::min(t_minus, t_plus) > lo) {
+        lo = std::min(t_minus, t_plus);
+        lo_side = 2 * j + int(plus_first);
+      }
+      if (std::max(t_minus, t_plus) < hi) {
+        hi = std::max(t_minus, t_plus);
+        hi_side = 2 * j + int(!plus_first);
+      }
+    }
+    if ((hi - lo) * seg_len >= k_min_overlap) {
+      Vec3 outward = Vec3::zero();
+      outward[k] = sign;
+      out.normal = rotate(tb.orientation, -outward);
+      for (int end = 0; end < 2; ++end) {
+        const Real t = end == 0 ? lo : hi;
+        const int side = end == 0 ? lo_side : hi_side;
+        const Vec3 xe = s.p + s.d * t;
+        Vec3 on_face = min(max(xe, -h), h);
+        on_face[k] = sign * h[k];
+        const Real depth_e = a.radius - (sign * xe[k] - h[k]);
+        if (depth_e < -margin) continue;
+        // An unclipped end is a capsule vertex over the face; a clipped one lies over the face
+        // edge on that side plane.
+        FeatureId ide = make_id(FeatureType::vertex, end, FeatureType::face, face);
+        if (side >= 0) {
+          const int j = side / 2;
+          const int vertex = int(sign > 0) << k | (side & 1) << j;
+          ide = make_id(FeatureType::edge, 0, FeatureType::edge, edge_index(3 - j - k, vertex));
+        }
+        out.add({apply(tb, on_face), depth_e, ide});
+      }
+      if (out.count > 0) return true;
+    }
+  }
+
+  out.normal = rotate(tb.orientation, n);
+  out.add({apply(tb, on_b), depth, id});
+  return true;
+}
+
+}  // namespace impulse
