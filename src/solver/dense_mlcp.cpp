@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impulse {
@@ -17,26 +18,10 @@ using Eigen::VectorXd;
 
 constexpr double k_inf = std::numeric_limits<double>::infinity();
 
-// Tolerances relative to the scale of w, max(|b|, |A| |x|) (infinity norms), unless noted.
-// A bound row whose w has the wrong sign by more than this is released.
-constexpr double k_sign_tolerance = 1e-11;
-// LDLT solves only systems whose pivots all exceed this fraction of the largest: the pivots of a
-// singular PSD block come out as rounding amplified by its conditioning, of either sign.
-constexpr double k_ldlt_tolerance = 1e-8;
-// The rank-revealing (complete orthogonal) decomposition that takes the rest counts pivots below
-// this fraction of the largest as zero.
-constexpr double k_rank_tolerance = 1e-12;
-// A least-squares residual above this: the free rows have no solution on the current face.
-constexpr double k_consistency_tolerance = 1e-10;
-// Iterative refinement steps of each solve against A as given.
-constexpr int k_refinement_steps = 2;
-// A may be asymmetric, and |a_ij| exceed sqrt(a_ii a_jj), by this fraction of sqrt(a_ii a_jj):
-// rounding in a single-precision J M^-1 J^T.
-constexpr double k_symmetry_tolerance = 1e-5;
-// The final check of the conditions, against mlcp_complementarity_error.
-constexpr double k_verify_tolerance = 1e-9;
-// Friction bounds have settled when they move by less than this fraction of |lambda|.
-constexpr double k_bound_tolerance = 1e-12;
+// A may be asymmetric by this fraction of sqrt(a_ii a_jj), and its symmetric part have
+// eigenvalues down to minus this fraction of the largest, as rounding in a single-precision
+// J M^-1 J^T makes them; beyond that it is rejected.
+constexpr double k_input_tolerance = 1e-5;
 constexpr int k_max_friction_rounds = 50;
 // Newton steps on the coupled problem per round of the fixed-point loop.
 constexpr int k_max_newton_steps = 10;
@@ -45,6 +30,30 @@ constexpr int k_max_newton_steps = 10;
 // to k_min_newton_step.
 constexpr double k_sufficient_decrease = 0.5;
 constexpr double k_min_newton_step = 1.0 / 4;
+
+// Relative tolerances: the larger of a default for exact data and a multiple of the noise in A,
+// its largest asymmetry or negative eigenvalue against its largest eigenvalue. A singular
+// J M^-1 J^T assembled in single precision has eigenvalues of about -1e-7 that the solver must
+// not take for curvature (the reduced problems would not be convex), nor its residuals for
+// errors.
+struct Tolerances {
+  explicit Tolerances(double noise)
+      : sign(std::max(1e-11, 10 * noise)),
+        consistency(std::max(1e-10, 30 * noise)),
+        verify(std::max(1e-9, 100 * noise)),
+        ldlt(std::max(1e-8, 100 * noise)),
+        rank(std::max(1e-12, 10 * noise)),
+        bound(std::max(1e-12, 100 * noise)) {}
+  // Against the scale of w, max(|b|, |A| |x|) (infinity norms, |A| the largest row sum):
+  double sign;         // a bound row whose w has the wrong sign by more is released
+  double consistency;  // a least-squares residual above this: no minimum on the face
+  double verify;       // the final check of the conditions (mlcp_complementarity_error)
+  // Against the largest pivot:
+  double ldlt;  // LDLT solves when every pivot exceeds this, else the rank-revealing solve
+  double rank;  // the rank-revealing solve's pivots below this count as zero
+  // Against |lambda|:
+  double bound;  // friction bounds have settled when they move by less
+};
 
 enum class RowState : std::uint8_t { free, lower, upper };
 
@@ -63,7 +72,8 @@ Index normal_of(const MlcpProblem& problem, Index i) {
   return problem.normal_index[std::size_t(i)];
 }
 
-// Everything but the size limit, which only the solver imposes. Empty when the problem is usable.
+// Everything but the size limit and definiteness, which only the solver checks. Empty when the
+// problem is usable.
 std::string check_problem(const MlcpProblem& p) {
   const Index n = p.a.rows();
   std::ostringstream why;
@@ -111,15 +121,11 @@ std::string check_problem(const MlcpProblem& p) {
     for (Index i = j + 1; i < n; ++i) {
       const std::string entry =
           "A(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + number(p.a(i, j));
-      // |a_ij| <= sqrt(a_ii a_jj) for a PSD matrix, so that is also the scale of rounding in a_ij.
+      // |a_ij| <= sqrt(a_ii a_jj) for a PSD matrix, so that is the scale of rounding in a_ij.
       const double bound = std::sqrt(p.a(i, i) * p.a(j, j));
-      if (std::abs(p.a(i, j) - p.a(j, i)) > k_symmetry_tolerance * bound) {
+      if (std::abs(p.a(i, j) - p.a(j, i)) > k_input_tolerance * bound) {
         return "A is not symmetric: " + entry + " but A(" + std::to_string(j) + ", " +
                std::to_string(i) + ") = " + number(p.a(j, i));
-      }
-      if (std::abs(p.a(i, j)) > (1 + k_symmetry_tolerance) * bound) {
-        return "A is not positive semi-definite: " + entry +
-               " exceeds the square root of its diagonal entries' product";
       }
     }
   }
@@ -150,7 +156,11 @@ std::string check_problem(const MlcpProblem& p) {
              "]: lo must be below +inf and hi above -inf, neither NaN";
     }
     if (p.lo(i) > p.hi(i)) {
-      return "lo(" + row + ") = " + number(p.lo(i)) + " > hi(" + row + ") = " + number(p.hi(i));
+      std::string message = "lo(" + row + ") = ";
+      message += number(p.lo(i));
+      message += " > hi(" + row + ") = ";
+      message += number(p.hi(i));
+      return message;
     }
   }
   return {};
@@ -179,10 +189,6 @@ double clamp(double v, double lo, double hi) {
   return std::min(std::max(v, lo), hi);
 }
 
-double w_scale(double a_norm, const VectorXd& b, const VectorXd& x) {
-  return std::max(b.lpNorm<Eigen::Infinity>(), a_norm * x.lpNorm<Eigen::Infinity>());
-}
-
 // max_i |a_ii x_i - mid(a_ii lo_i, a_ii hi_i, a_ii x_i - w_i)|; needs a positive diagonal.
 double natural_residual(const MatrixXd& a, const VectorXd& b, const VectorXd& lo,
                         const VectorXd& hi, const VectorXd& x) {
@@ -196,182 +202,21 @@ double natural_residual(const MatrixXd& a, const VectorXd& b, const VectorXd& lo
   return error;
 }
 
-// The step d from x toward the minimum of the objective over the free rows (the others fixed):
-// A_FF d = r with r = -w_F. Returns false with d that step, or true when the objective is
-// unbounded below on this face (r not in the range of a singular A_FF), with d a descent
-// direction in the null space. A singular A_FF gives the minimum-norm step. A may be asymmetric
-// by rounding, so the symmetric part is factored and the step refined against A_FF itself.
-bool free_step(const MatrixXd& a_ff, const VectorXd& r, double scale, VectorXd& d) {
-  const MatrixXd symmetric = 0.5 * (a_ff + a_ff.transpose());
-  const auto solve_refined = [&](const auto& factorization) {
-    d = factorization.solve(r);
-    for (int step = 0; step < k_refinement_steps; ++step)
-      d += factorization.solve(r - a_ff * d);
-  };
-  const Eigen::LDLT<MatrixXd> ldlt(symmetric);
-  const VectorXd& pivots = ldlt.vectorD();
-  if (ldlt.info() == Eigen::Success && pivots.minCoeff() > k_ldlt_tolerance * pivots.maxCoeff()) {
-    solve_refined(ldlt);
-    return false;
-  }
-  Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
-  cod.setThreshold(k_rank_tolerance);
-  cod.compute(symmetric);
-  solve_refined(cod);
-  // The least-squares residual is orthogonal to range(A_FF), so it lies in null(A_FF).
-  VectorXd e = r - a_ff * d;
-  if (e.lpNorm<Eigen::Infinity>() <= k_consistency_tolerance * scale) return false;
-  d = std::move(e);
-  return true;
-}
-
-// The primal active-set method for fixed bounds: x feasible, state the active set, both updated.
-// Returns the failure text, empty on success.
-std::string solve_box(const MatrixXd& a, const VectorXd& b, double a_norm, const VectorXd& lo,
-                      const VectorXd& hi, std::vector<RowState>& state, VectorXd& x, int& pivots) {
-  const Index n = b.size();
-  const int max_pivots = 50 * int(n) + 100;
-  // Largest-violation releases can cycle on degenerate problems; least index (Bland) cannot.
-  const int bland_after = 5 * int(n) + 10;
-  int made = 0;
-  Index released = -1;  // released by the last pivot, so its step must leave its bound
-  std::vector<Index> free_rows;
-  for (;;) {
-    if (made >= max_pivots) {
-      return "pivot limit (" + std::to_string(max_pivots) + ") reached before the conditions held";
-    }
-    free_rows.clear();
-    for (Index i = 0; i < n; ++i) {
-      if (state[std::size_t(i)] == RowState::free) free_rows.push_back(i);
-    }
-    VectorXd w = a * x - b;
-    if (!free_rows.empty()) {
-      const MatrixXd a_ff = a(free_rows, free_rows);
-      VectorXd d;
-      const bool unbounded = free_step(a_ff, -w(free_rows), w_scale(a_norm, b, x), d);
-      // Ratio test: the first row to reach a bound on the way (lowest index on ties).
-      double alpha = unbounded ? k_inf : 1.0;
-      Index blocking = -1;
-      RowState blocking_side = RowState::free;
-      for (std::size_t k = 0; k < free_rows.size(); ++k) {
-        const Index i = free_rows[k];
-        const double step = d(Index(k));
-        // A released row moves off its bound in exact arithmetic; a wrong sign here is rounding.
-        if (i == released && ((x(i) == lo(i) && step < 0) || (x(i) == hi(i) && step > 0))) {
-          continue;
-        }
-        double t;
-        RowState side;
-        if (step < 0 && lo(i) > -k_inf) {
-          t = (lo(i) - x(i)) / step;
-          side = RowState::lower;
-        } else if (step > 0 && hi(i) < k_inf) {
-          t = (hi(i) - x(i)) / step;
-          side = RowState::upper;
-        } else {
-          continue;
-        }
-        t = std::max(t, 0.0);
-        if (t < alpha) {
-          alpha = t;
-          blocking = i;
-          blocking_side = side;
-        }
-      }
-      released = -1;
-      if (blocking < 0 && unbounded) {
-        std::string rows;
-        for (std::size_t k = 0; k < free_rows.size() && rows.size() < 60; ++k) {
-          if (d(Index(k)) != 0) rows += (rows.empty() ? "" : ", ") + std::to_string(free_rows[k]);
-        }
-        return "no solution: the impulses of rows " + rows +
-               " can grow without bound and keep lowering the objective (A is singular there and "
-               "b is not in its range: the rows contradict each other)";
-      }
-      for (std::size_t k = 0; k < free_rows.size(); ++k) {
-        const Index i = free_rows[k];
-        x(i) = clamp(x(i) + alpha * d(Index(k)), lo(i), hi(i));
-      }
-      if (blocking >= 0) {
-        x(blocking) = blocking_side == RowState::lower ? lo(blocking) : hi(blocking);
-        state[std::size_t(blocking)] = blocking_side;
-        ++made;
-        ++pivots;
-        continue;
-      }
-      w = a * x - b;
-    }
-    // At the minimum over the face: release the bound row whose w has the wrong sign.
-    const double tolerance = k_sign_tolerance * w_scale(a_norm, b, x);
-    const bool bland = made >= bland_after;
-    Index release = -1;
-    double worst = tolerance;
-    for (Index i = 0; i < n; ++i) {
-      const RowState s = state[std::size_t(i)];
-      if (s == RowState::free || lo(i) == hi(i)) continue;
-      const double violation = s == RowState::lower ? -w(i) : w(i);
-      if (violation > worst) {
-        release = i;
-        if (bland) break;
-        worst = violation;
-      }
-    }
-    if (release < 0) return {};
-    state[std::size_t(release)] = RowState::free;
-    released = release;
-    ++made;
-    ++pivots;
-  }
-}
-
-// Solves the linear system the active set implies with the friction coupling exact: free rows
-// have w = 0, rows at their own bounds are fixed, friction rows at a bound are -/+ mu times their
-// normal impulse. This is the fixed point the outer loop converges to once the active set settles.
-VectorXd solve_coupled(const MlcpProblem& p, const std::vector<RowState>& state) {
-  const Index n = p.b.size();
-  std::vector<Index> unknowns;
-  std::vector<Index> column(std::size_t(n), -1);
-  for (Index i = 0; i < n; ++i) {
-    if (state[std::size_t(i)] != RowState::free) continue;
-    column[std::size_t(i)] = Index(unknowns.size());
-    unknowns.push_back(i);
-  }
-  // lambda = e * y + c, y the impulses of the free rows.
-  MatrixXd e = MatrixXd::Zero(n, Index(unknowns.size()));
-  VectorXd c = VectorXd::Zero(n);
-  for (Index i = 0; i < n; ++i) {
-    const RowState s = state[std::size_t(i)];
-    if (s == RowState::free) {
-      e(i, column[std::size_t(i)]) = 1;
-    } else if (!is_friction(p, i)) {
-      c(i) = s == RowState::lower ? p.lo(i) : p.hi(i);
-    }
-  }
-  for (Index i = 0; i < n; ++i) {
-    const RowState s = state[std::size_t(i)];
-    if (s == RowState::free || !is_friction(p, i)) continue;
-    const double slope = s == RowState::lower ? -p.mu(i) : p.mu(i);
-    const Index k = normal_of(p, i);
-    if (column[std::size_t(k)] >= 0) {
-      e(i, column[std::size_t(k)]) = slope;
-    } else {
-      c(i) = slope * c(k);
-    }
-  }
-  if (unknowns.empty()) return c;
-  const MatrixXd a_u = p.a(unknowns, Eigen::all);
-  Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
-  cod.setThreshold(k_rank_tolerance);
-  cod.compute(a_u * e);
-  const VectorXd y = cod.solve(p.b(unknowns) - a_u * c);
-  return e * y + c;
-}
-
 // Where the solver stands: impulses, the active set, and the bounds they were solved with.
 struct Iterate {
   VectorXd x, lo, hi;
   std::vector<RowState> state;
 };
+
+// The active set a feasible x implies: rows on a bound are on it (a fixed row counts as lower).
+void states_from(Iterate& it) {
+  it.state.resize(std::size_t(it.x.size()));
+  for (Index i = 0; i < it.x.size(); ++i) {
+    it.state[std::size_t(i)] = it.x(i) == it.lo(i)   ? RowState::lower
+                               : it.x(i) == it.hi(i) ? RowState::upper
+                                                     : RowState::free;
+  }
+}
 
 // Puts x on the bounds its state names and the free rows within theirs, own-bound rows first so
 // the friction bounds follow the final normal impulses.
@@ -388,139 +233,334 @@ void settle(const MlcpProblem& p, Iterate& it) {
   }
 }
 
-bool passes_check(const MlcpProblem& p, double a_norm, const Iterate& it) {
-  return natural_residual(p.a, p.b, it.lo, it.hi, it.x) <=
-         k_verify_tolerance * w_scale(a_norm, p.b, it.x);
-}
+// One solve of a validated, non-empty problem.
+class DenseMlcpSolver {
+ public:
+  DenseMlcpSolver(const MlcpProblem& p, double noise)
+      : p_(p), a_norm_(p.a.cwiseAbs().rowwise().sum().maxCoeff()), tolerances_(noise) {}
 
-// The box problem with the friction bounds at -/+ limits, warm-started from the iterate: a
-// friction row keeps its side even while its bounds are 0, and a free row now on or past a moved
-// bound starts on it. Returns the failure text, empty on success.
-std::string solve_with_limits(const MlcpProblem& p, double a_norm, const VectorXd& limits,
-                              Iterate& it, int& pivots) {
-  for (Index i = 0; i < it.x.size(); ++i) {
-    if (!is_friction(p, i)) continue;
-    it.lo(i) = -limits(i);
-    it.hi(i) = limits(i);
-    RowState& s = it.state[std::size_t(i)];
-    if (s == RowState::free && it.x(i) <= it.lo(i)) s = RowState::lower;
-    if (s == RowState::free && it.x(i) >= it.hi(i)) s = RowState::upper;
-    it.x(i) = s == RowState::lower ? it.lo(i) : s == RowState::upper ? it.hi(i) : it.x(i);
+  // Solves from the iterate (x feasible, its active set); returns the failure text, empty on
+  // success, with the iterate settled on its bounds either way.
+  std::string solve(Iterate& it) {
+    bool coupled = false;
+    for (Index i = 0; i < it.x.size(); ++i) {
+      coupled = coupled || is_friction(p_, i);
+    }
+    std::string why = coupled ? solve_friction(it) : solve_box(it);
+    settle(p_, it);
+    if (why.empty() && !passes_check(it)) {
+      why = "the result fails the final check: complementarity error " +
+            number(natural_residual(p_.a, p_.b, it.lo, it.hi, it.x)) + " exceeds " +
+            number(tolerances_.verify * w_scale(it.x)) + " (A badly conditioned?)";
+    }
+    return why;
   }
-  return solve_box(p.a, p.b, a_norm, it.lo, it.hi, it.state, it.x, pivots);
-}
 
-// Newton's method on the coupled problem, which is piecewise linear in lambda: solve the linear
-// system of the iterate's active set (solve_coupled), then take the active set that
-// lambda - w / a_ii projected onto the bounds implies (the primal-dual active-set rule), until a
-// result passes the check. On success the iterate holds it. `jump` gets the first solve, the
-// root of the linearization at the iterate.
-bool solve_active_set(const MlcpProblem& p, double a_norm, Iterate& it, VectorXd& jump,
-                      int& pivots) {
-  const Index n = p.b.size();
-  Iterate trial{VectorXd(), p.lo, p.hi, it.state};
-  for (int step = 0; step < k_max_newton_steps; ++step) {
-    trial.x = solve_coupled(p, trial.state);
-    if (step == 0) jump = trial.x;
-    if (!trial.x.allFinite()) return false;
-    const VectorXd unsettled = trial.x;
-    settle(p, trial);
-    if (passes_check(p, a_norm, trial)) {
-      it = std::move(trial);
-      return true;
-    }
-    const VectorXd w = p.a * unsettled - p.b;
-    const VectorXd limits = implied_limits(p, unsettled);
-    int changes = 0;
-    for (Index i = 0; i < n; ++i) {
-      const double lo = is_friction(p, i) ? -limits(i) : p.lo(i);
-      const double hi = is_friction(p, i) ? limits(i) : p.hi(i);
-      // A row with equal bounds (friction with no normal impulse) takes the side y is on, ready
-      // for when its bounds open.
-      const double y = unsettled(i) - w(i) / p.a(i, i);
-      RowState next = y >= hi ? RowState::upper : RowState::free;
-      if (y <= lo) next = RowState::lower;
-      RowState& s = trial.state[std::size_t(i)];
-      changes += next != s ? 1 : 0;
-      s = next;
-    }
-    if (changes == 0) return false;
-    pivots += changes;
+  int pivots() const { return pivots_; }
+
+ private:
+  double w_scale(const VectorXd& x) const {
+    return std::max(p_.b.lpNorm<Eigen::Infinity>(), a_norm_ * x.lpNorm<Eigen::Infinity>());
   }
-  return false;
-}
 
-// The friction rows' bounds are -/+ limits with limits = mu lambda_normal, a fixed point: the
-// outer loop solves the box problem for given limits and moves the limits toward those its
-// normal impulses imply. A move is a damped Newton step toward the root of the linearization
-// (solve_active_set's jump), halved until the gap between the limits and the implied ones
-// shrinks, else the plain fixed-point step. Returns the failure text, empty on success.
-std::string solve_friction(const MlcpProblem& p, double a_norm, Iterate& it, int& pivots) {
-  VectorXd limits = implied_limits(p, it.x);
-  std::string why = solve_with_limits(p, a_norm, limits, it, pivots);
-  for (int round = 1; why.empty(); ++round) {
-    const VectorXd gap = implied_limits(p, it.x) - limits;
-    if (gap.lpNorm<Eigen::Infinity>() <= k_bound_tolerance * it.x.lpNorm<Eigen::Infinity>()) {
-      return {};
+  bool passes_check(const Iterate& it) const {
+    return natural_residual(p_.a, p_.b, it.lo, it.hi, it.x) <= tolerances_.verify * w_scale(it.x);
+  }
+
+  // The step d from x toward the minimum of the objective over the free rows (the others fixed):
+  // A_FF d = r with r = -w_F. Returns false with d that step, or true when the objective is
+  // unbounded below on this face (r not in the range of a singular A_FF), with d a descent
+  // direction in the null space. A singular A_FF gives the minimum-norm step. A may be
+  // asymmetric by rounding, so its symmetric part is factored (within the noise tolerances).
+  bool free_step(const MatrixXd& a_ff, const VectorXd& r, double scale, VectorXd& d) const {
+    const MatrixXd symmetric = 0.5 * (a_ff + a_ff.transpose());
+    const Eigen::LDLT<MatrixXd> ldlt(symmetric);
+    const VectorXd& pivots = ldlt.vectorD();
+    if (ldlt.info() == Eigen::Success && pivots.minCoeff() > tolerances_.ldlt * pivots.maxCoeff()) {
+      d = ldlt.solve(r);
+      return false;
     }
-    VectorXd jump;
-    if (solve_active_set(p, a_norm, it, jump, pivots)) return {};
-    if (round >= k_max_friction_rounds) {
-      return "friction bounds still moved by " + number(gap.lpNorm<Eigen::Infinity>()) + " after " +
-             std::to_string(k_max_friction_rounds) + " rounds of the fixed-point loop";
-    }
-    // The plain fixed-point step, kept if it shrinks the gap, else a damped Newton step that does.
-    Iterate plain = it;
-    const VectorXd plain_limits = limits + gap;
-    why = solve_with_limits(p, a_norm, plain_limits, plain, pivots);
-    const auto shrinks = [&](const Iterate& trial, const VectorXd& trial_limits, double step) {
-      return (implied_limits(p, trial.x) - trial_limits).norm() <=
-             (1 - k_sufficient_decrease * step) * gap.norm();
-    };
-    if (why.empty() && shrinks(plain, plain_limits, 1)) {
-      it = std::move(plain);
-      limits = plain_limits;
-      continue;
-    }
-    bool stepped = false;
-    if (jump.allFinite()) {
-      const VectorXd direction = implied_limits(p, jump) - limits;
-      for (double step = 1; step >= k_min_newton_step && !stepped; step /= 2) {
-        Iterate trial = it;
-        const VectorXd trial_limits = (limits + step * direction).cwiseMax(0.0);
-        if (!solve_with_limits(p, a_norm, trial_limits, trial, pivots).empty()) continue;
-        if (shrinks(trial, trial_limits, step)) {
-          it = std::move(trial);
-          limits = trial_limits;
-          stepped = true;
-          why.clear();
+    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
+    cod.setThreshold(tolerances_.rank);
+    cod.compute(symmetric);
+    d = cod.solve(r);
+    // The least-squares residual is orthogonal to range(A_FF), so it lies in null(A_FF).
+    VectorXd e = r - symmetric * d;
+    if (e.lpNorm<Eigen::Infinity>() <= tolerances_.consistency * scale) return false;
+    d = std::move(e);
+    return true;
+  }
+
+  // The primal active-set method for the iterate's (fixed) bounds: x feasible, the active set
+  // updated. Returns the failure text, empty on success.
+  std::string solve_box(Iterate& it) {
+    const MatrixXd& a = p_.a;
+    const VectorXd& b = p_.b;
+    const VectorXd& lo = it.lo;
+    const VectorXd& hi = it.hi;
+    VectorXd& x = it.x;
+    std::vector<RowState>& state = it.state;
+    const Index n = b.size();
+    const int max_pivots = 50 * int(n) + 100;
+    // Largest-violation releases can cycle on degenerate problems; least index (Bland) cannot.
+    const int bland_after = 5 * int(n) + 10;
+    int made = 0;
+    Index released = -1;  // released by the last pivot, so its step must leave its bound
+    std::vector<Index> free_rows;
+    for (;;) {
+      if (made >= max_pivots) {
+        return "pivot limit (" + std::to_string(max_pivots) +
+               ") reached before the conditions held";
+      }
+      free_rows.clear();
+      for (Index i = 0; i < n; ++i) {
+        if (state[std::size_t(i)] == RowState::free) free_rows.push_back(i);
+      }
+      VectorXd w = a * x - b;
+      if (!free_rows.empty()) {
+        VectorXd d;
+        const bool unbounded = free_step(a(free_rows, free_rows), -w(free_rows), w_scale(x), d);
+        // Ratio test: the first row to reach a bound on the way (lowest index on ties).
+        double alpha = unbounded ? k_inf : 1.0;
+        Index blocking = -1;
+        RowState blocking_side = RowState::free;
+        for (std::size_t k = 0; k < free_rows.size(); ++k) {
+          const Index i = free_rows[k];
+          const double step = d(Index(k));
+          // A released row moves off its bound in exact arithmetic; a wrong sign is rounding.
+          if (i == released && ((x(i) == lo(i) && step < 0) || (x(i) == hi(i) && step > 0))) {
+            continue;
+          }
+          double t;
+          RowState side;
+          if (step < 0 && lo(i) > -k_inf) {
+            t = (lo(i) - x(i)) / step;
+            side = RowState::lower;
+          } else if (step > 0 && hi(i) < k_inf) {
+            t = (hi(i) - x(i)) / step;
+            side = RowState::upper;
+          } else {
+            continue;
+          }
+          t = std::max(t, 0.0);
+          if (t < alpha) {
+            alpha = t;
+            blocking = i;
+            blocking_side = side;
+          }
+        }
+        released = -1;
+        if (blocking < 0 && unbounded) {
+          std::string rows;
+          for (std::size_t k = 0; k < free_rows.size() && rows.size() < 60; ++k) {
+            if (d(Index(k)) != 0) rows += (rows.empty() ? "" : ", ") + std::to_string(free_rows[k]);
+          }
+          return "no solution: the impulses of rows " + rows +
+                 " can grow without bound and keep lowering the objective (A is singular there "
+                 "and b is not in its range: the rows contradict each other)";
+        }
+        for (std::size_t k = 0; k < free_rows.size(); ++k) {
+          const Index i = free_rows[k];
+          x(i) = clamp(x(i) + alpha * d(Index(k)), lo(i), hi(i));
+        }
+        if (blocking >= 0) {
+          x(blocking) = blocking_side == RowState::lower ? lo(blocking) : hi(blocking);
+          state[std::size_t(blocking)] = blocking_side;
+          ++made;
+          ++pivots_;
+          continue;
+        }
+        w = a * x - b;
+      }
+      // At the minimum over the face: release the bound row whose w has the wrong sign.
+      const double tolerance = tolerances_.sign * w_scale(x);
+      const bool bland = made >= bland_after;
+      Index release = -1;
+      double worst = tolerance;
+      for (Index i = 0; i < n; ++i) {
+        const RowState s = state[std::size_t(i)];
+        if (s == RowState::free || lo(i) == hi(i)) continue;
+        const double violation = s == RowState::lower ? -w(i) : w(i);
+        if (violation > worst) {
+          release = i;
+          if (bland) break;
+          worst = violation;
         }
       }
-    }
-    if (!stepped) {
-      it = std::move(plain);
-      limits = plain_limits;
+      if (release < 0) return {};
+      state[std::size_t(release)] = RowState::free;
+      released = release;
+      ++made;
+      ++pivots_;
     }
   }
-  return why;
-}
 
-// The active set a feasible x implies: rows on a bound are on it (a fixed row counts as lower).
-void states_from(Iterate& it) {
-  it.state.resize(std::size_t(it.x.size()));
-  for (Index i = 0; i < it.x.size(); ++i) {
-    it.state[std::size_t(i)] = it.x(i) == it.lo(i)   ? RowState::lower
-                               : it.x(i) == it.hi(i) ? RowState::upper
-                                                     : RowState::free;
+  // The box problem with the friction bounds at -/+ limits, warm-started from the iterate: a
+  // friction row keeps its side even while its bounds are 0, and a free row now on or past a
+  // moved bound starts on it.
+  std::string solve_with_limits(const VectorXd& limits, Iterate& it) {
+    for (Index i = 0; i < it.x.size(); ++i) {
+      if (!is_friction(p_, i)) continue;
+      it.lo(i) = -limits(i);
+      it.hi(i) = limits(i);
+      RowState& s = it.state[std::size_t(i)];
+      if (s == RowState::free && it.x(i) <= it.lo(i)) s = RowState::lower;
+      if (s == RowState::free && it.x(i) >= it.hi(i)) s = RowState::upper;
+      it.x(i) = s == RowState::lower ? it.lo(i) : s == RowState::upper ? it.hi(i) : it.x(i);
+    }
+    return solve_box(it);
   }
-}
+
+  // Solves the linear system the active set implies with the friction coupling exact: free rows
+  // have w = 0, rows at their own bounds are fixed, friction rows at a bound are -/+ mu times
+  // their normal impulse. The fixed point the outer loop converges to once the active set
+  // settles.
+  VectorXd solve_coupled(const std::vector<RowState>& state) const {
+    const Index n = p_.b.size();
+    std::vector<Index> unknowns;
+    std::vector<Index> column(std::size_t(n), -1);
+    for (Index i = 0; i < n; ++i) {
+      if (state[std::size_t(i)] != RowState::free) continue;
+      column[std::size_t(i)] = Index(unknowns.size());
+      unknowns.push_back(i);
+    }
+    // lambda = e * y + c, y the impulses of the free rows.
+    MatrixXd e = MatrixXd::Zero(n, Index(unknowns.size()));
+    VectorXd c = VectorXd::Zero(n);
+    for (Index i = 0; i < n; ++i) {
+      const RowState s = state[std::size_t(i)];
+      if (s == RowState::free) {
+        e(i, column[std::size_t(i)]) = 1;
+      } else if (!is_friction(p_, i)) {
+        c(i) = s == RowState::lower ? p_.lo(i) : p_.hi(i);
+      }
+    }
+    for (Index i = 0; i < n; ++i) {
+      const RowState s = state[std::size_t(i)];
+      if (s == RowState::free || !is_friction(p_, i)) continue;
+      const double slope = s == RowState::lower ? -p_.mu(i) : p_.mu(i);
+      const Index k = normal_of(p_, i);
+      if (column[std::size_t(k)] >= 0) {
+        e(i, column[std::size_t(k)]) = slope;
+      } else {
+        c(i) = slope * c(k);
+      }
+    }
+    if (unknowns.empty()) return c;
+    const MatrixXd a_u = p_.a(unknowns, Eigen::all);
+    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
+    cod.setThreshold(tolerances_.rank);
+    cod.compute(a_u * e);
+    const VectorXd y = cod.solve(p_.b(unknowns) - a_u * c);
+    return e * y + c;
+  }
+
+  // Newton's method on the coupled problem, which is piecewise linear in lambda: solve the
+  // linear system of the iterate's active set (solve_coupled), then take the active set that
+  // lambda - w / a_ii projected onto the bounds implies (the primal-dual active-set rule), until
+  // a result passes the check. On success the iterate holds it. `jump` gets the first solve, the
+  // root of the linearization at the iterate.
+  bool solve_active_set(Iterate& it, VectorXd& jump) {
+    const Index n = p_.b.size();
+    Iterate trial{VectorXd(), p_.lo, p_.hi, it.state};
+    for (int step = 0; step < k_max_newton_steps; ++step) {
+      trial.x = solve_coupled(trial.state);
+      if (step == 0) jump = trial.x;
+      if (!trial.x.allFinite()) return false;
+      const VectorXd unsettled = trial.x;
+      settle(p_, trial);
+      if (passes_check(trial)) {
+        it = std::move(trial);
+        return true;
+      }
+      const VectorXd w = p_.a * unsettled - p_.b;
+      const VectorXd limits = implied_limits(p_, unsettled);
+      int changes = 0;
+      for (Index i = 0; i < n; ++i) {
+        const double lo = is_friction(p_, i) ? -limits(i) : p_.lo(i);
+        const double hi = is_friction(p_, i) ? limits(i) : p_.hi(i);
+        // A row with equal bounds (friction with no normal impulse) takes the side y is on,
+        // ready for when its bounds open.
+        const double y = unsettled(i) - w(i) / p_.a(i, i);
+        RowState next = y >= hi ? RowState::upper : RowState::free;
+        if (y <= lo) next = RowState::lower;
+        RowState& s = trial.state[std::size_t(i)];
+        changes += next != s ? 1 : 0;
+        s = next;
+      }
+      if (changes == 0) return false;
+      pivots_ += changes;
+    }
+    return false;
+  }
+
+  // The friction rows' bounds are -/+ limits with limits = mu lambda_normal, a fixed point: the
+  // outer loop solves the box problem for given limits and moves the limits toward those its
+  // normal impulses imply, by the plain fixed-point step when that shrinks the gap between the
+  // two, else by a damped Newton step toward the root of the linearization (solve_active_set's
+  // jump) that does, else by the plain step anyway.
+  std::string solve_friction(Iterate& it) {
+    VectorXd limits = implied_limits(p_, it.x);
+    std::string why = solve_with_limits(limits, it);
+    for (int round = 1; why.empty(); ++round) {
+      const VectorXd gap = implied_limits(p_, it.x) - limits;
+      if (gap.lpNorm<Eigen::Infinity>() <= tolerances_.bound * it.x.lpNorm<Eigen::Infinity>()) {
+        return {};
+      }
+      VectorXd jump;
+      if (solve_active_set(it, jump)) return {};
+      if (round >= k_max_friction_rounds) {
+        return "friction bounds still moved by " + number(gap.lpNorm<Eigen::Infinity>()) +
+               " after " + std::to_string(k_max_friction_rounds) +
+               " rounds of the fixed-point loop";
+      }
+      const auto shrinks = [&](const Iterate& trial, const VectorXd& trial_limits, double step) {
+        return (implied_limits(p_, trial.x) - trial_limits).norm() <=
+               (1 - k_sufficient_decrease * step) * gap.norm();
+      };
+      Iterate plain = it;
+      const VectorXd plain_limits = limits + gap;
+      why = solve_with_limits(plain_limits, plain);
+      if (why.empty() && shrinks(plain, plain_limits, 1)) {
+        it = std::move(plain);
+        limits = plain_limits;
+        continue;
+      }
+      bool stepped = false;
+      if (jump.allFinite()) {
+        const VectorXd direction = implied_limits(p_, jump) - limits;
+        for (double step = 1; step >= k_min_newton_step && !stepped; step /= 2) {
+          Iterate trial = it;
+          const VectorXd trial_limits = (limits + step * direction).cwiseMax(0.0);
+          if (!solve_with_limits(trial_limits, trial).empty()) continue;
+          if (shrinks(trial, trial_limits, step)) {
+            it = std::move(trial);
+            limits = trial_limits;
+            stepped = true;
+            why.clear();
+          }
+        }
+      }
+      if (!stepped) {
+        it = std::move(plain);
+        limits = plain_limits;
+      }
+    }
+    return why;
+  }
+
+  const MlcpProblem& p_;
+  const double a_norm_;
+  const Tolerances tolerances_;
+  int pivots_ = 0;
+};
 
 }  // namespace
 
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess) {
   MlcpResult result;
   const Index n = problem.a.rows();
-  result.lambda = VectorXd::Zero(std::max<Index>(n, 0));
+  result.lambda = VectorXd::Zero(n);
   if (n > k_max_direct_mlcp_rows || problem.a.cols() > k_max_direct_mlcp_rows) {
     result.failure = std::to_string(std::max(n, problem.a.cols())) +
                      " rows exceed the dense solver's limit of " +
@@ -537,31 +577,34 @@ MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_
     }
   }
   if (!result.failure.empty()) return result;
-
-  const double a_norm = n == 0 ? 0.0 : problem.a.cwiseAbs().rowwise().sum().maxCoeff();
-  bool coupled = false;
-  for (Index i = 0; i < n; ++i) {
-    coupled = coupled || is_friction(problem, i);
+  if (n == 0) {
+    result.solved = true;
+    return result;
   }
+
+  // The noise floor of A: how far it is from symmetric positive semi-definite.
+  const MatrixXd symmetric = 0.5 * (problem.a + problem.a.transpose());
+  const VectorXd eigenvalues =
+      Eigen::SelfAdjointEigenSolver<MatrixXd>(symmetric, Eigen::EigenvaluesOnly).eigenvalues();
+  const double largest = eigenvalues.maxCoeff();
+  if (eigenvalues.minCoeff() < -k_input_tolerance * largest) {
+    result.failure = "A is not positive semi-definite: an eigenvalue of " +
+                     number(eigenvalues.minCoeff()) + " against a largest of " + number(largest);
+    return result;
+  }
+  const double asymmetry = (problem.a - problem.a.transpose()).cwiseAbs().maxCoeff();
+  DenseMlcpSolver solver(problem, std::max(-eigenvalues.minCoeff(), asymmetry) / largest);
+
   Iterate it{initial_guess != nullptr ? *initial_guess : VectorXd::Zero(n), problem.lo, problem.hi,
              std::vector<RowState>(std::size_t(n), RowState::free)};
   // Clamping the guess is settling it with every row free; the rows that land on a bound start
   // there.
   settle(problem, it);
   states_from(it);
-  std::string why = coupled ? solve_friction(problem, a_norm, it, result.pivots)
-                            : solve_box(problem.a, problem.b, a_norm, it.lo, it.hi, it.state, it.x,
-                                        result.pivots);
-  settle(problem, it);
-  if (why.empty() && !passes_check(problem, a_norm, it)) {
-    why = "the result fails the final check: complementarity error " +
-          number(natural_residual(problem.a, problem.b, it.lo, it.hi, it.x)) + " exceeds " +
-          number(k_verify_tolerance * w_scale(a_norm, problem.b, it.x)) +
-          " (A badly conditioned or not positive semi-definite?)";
-  }
+  result.failure = solver.solve(it);
   result.lambda = it.x;
-  result.solved = why.empty();
-  result.failure = std::move(why);
+  result.solved = result.failure.empty();
+  result.pivots = solver.pivots();
   return result;
 }
 

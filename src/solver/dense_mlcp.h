@@ -11,9 +11,15 @@
 // unless degenerate (zero-length) steps repeat; a least-index (Bland) rule after 5 n + 10 pivots
 // guards against that, and a limit of 50 n + 100 pivots ends it with a failure.
 //
+// A assembled in single precision is only near symmetric and, where J M^-1 J^T is singular,
+// indefinite by about 1e-7 of its largest eigenvalue. The solver measures that noise (asymmetry,
+// negative eigenvalues), treats pivots and residuals below a multiple of it as zero, and checks
+// the result to the same level; for exact double-precision data the tolerances are unchanged.
+//
 // Friction rows make the bounds depend on the solution, and the problem is no longer convex. An
 // outer loop holds the friction limits fixed, solves, and moves the limits toward mu times the
-// normal impulses found (the fixed-point iteration), until they move by less than 1e-12 |lambda|.
+// normal impulses found (the fixed-point iteration), until they move by less than 1e-12 |lambda|
+// (or the noise level of A).
 // Since that iteration diverges when friction feeds back into the normal impulse by more than it
 // takes out, each round also tries Newton's method on the piecewise-linear coupled system (exact
 // solves of the active set's linear system with lambda_t = -/+ mu lambda_n, active sets updated
@@ -22,7 +28,7 @@
 // random positive definite problems that is rare; jammed contacts (more rows than degrees of
 // freedom, normals from all sides) fail more often.
 //
-// Cost: O(n^3) per pivot, O(n) pivots typical: about 0.1 s for 300 rows and some seconds for
+// Cost: O(n^3) per pivot, O(n) pivots typical: about 0.1 s for 300 rows and several seconds for
 // 1000 on one core.
 
 #include <Eigen/Dense>
@@ -48,9 +54,10 @@ struct MlcpProblem {
 
 struct MlcpResult {
   Eigen::VectorXd lambda;
-  /// true: lambda meets the conditions, checked: mlcp_complementarity_error <= 1e-9 max(|b|,
-  /// |A| |lambda|) (infinity norms; |A| the largest absolute row sum). false: `failure` says why;
-  /// lambda is the best iterate, within bounds, or all zeros when the input was rejected.
+  /// true: lambda meets the conditions, checked: mlcp_complementarity_error <= tol max(|b|,
+  /// |A| |lambda|) (infinity norms; |A| the largest absolute row sum) with tol = 1e-9, or 100
+  /// times the noise of A when larger (see above). false: `failure` says why; lambda is the best
+  /// iterate, within bounds, or all zeros when the input was rejected.
   bool solved = false;
   int pivots = 0;  // active-set changes made, including rows switched by Newton steps
   std::string failure;
@@ -63,12 +70,11 @@ inline constexpr int k_max_direct_mlcp_rows = 1000;
 /// start in the active set, so a guess near the solution needs few pivots.
 /// Rejected (solved = false) with the offending entry named: mismatched sizes, more than
 /// k_max_direct_mlcp_rows rows, non-finite entries in A, b, mu or the guess, NaN bounds, lo > hi,
-/// a zero or negative diagonal entry of A, a non-symmetric A, |a_ij| > sqrt(a_ii a_jj) (not
-/// positive semi-definite), a bad normal_index.
+/// a zero or negative diagonal entry of A, A asymmetric by more than 1e-5 sqrt(a_ii a_jj) or with
+/// an eigenvalue below -1e-5 times its largest (more than rounding), a bad normal_index.
 /// Fails (solved = false) on: no solution (rows whose impulses can grow without bound while
 /// lowering the objective: A singular and b outside its range there), the pivot limit or the
-/// friction round limit reached, or a result that does not pass the final check (an indefinite A
-/// ends here or at a limit).
+/// friction round limit reached, or a result that does not pass the final check.
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem,
                             const Eigen::VectorXd* initial_guess = nullptr);
 
@@ -78,8 +84,9 @@ MlcpResult solve_dense_mlcp(const MlcpProblem& problem,
 /// wrong-signed part of w_i for a row at a bound, at least a_ii times the distance for a row
 /// outside its bounds, and for a row near a bound the smaller of |w_i| and a_ii times its
 /// distance to the bound. 0 for an exact solution; +inf when the problem is malformed (any reason
-/// solve_dense_mlcp rejects it but the size limit) or lambda has the wrong size or a non-finite
-/// entry. Friction bounds use max(lambda_normal, 0): a negative normal impulse counts on its row.
+/// solve_dense_mlcp rejects it but the size limit and a negative eigenvalue) or lambda has the
+/// wrong size or a non-finite entry. Friction bounds use max(lambda_normal, 0): a negative normal
+/// impulse counts on its row.
 double mlcp_complementarity_error(const MlcpProblem& problem, const Eigen::VectorXd& lambda);
 
 }  // namespace impulse

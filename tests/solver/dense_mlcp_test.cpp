@@ -337,45 +337,54 @@ TEST(DenseMlcp, FrictionThatFeedsBackIntoTheNormalStillConverges) {
   EXPECT_LT((solutions[0] - result.lambda).lpNorm<Eigen::Infinity>(), 1e-12);
 }
 
-// The per-block case of a contact manifold: a box sliding and spinning on the ground on its four
-// bottom corners. Twelve rows on six degrees of freedom, so A is only semi-definite and the
-// normal impulses are not unique; whatever split is found must meet the conditions.
-TEST(DenseMlcp, SlidingBoxOnFourCornersMeetsTheConditions) {
-  const double mass = 2;
-  const Eigen::Vector3d half(0.5, 0.3, 0.2);
-  VectorXd inv_mass(6);
-  inv_mass << 1 / mass, 1 / mass, 1 / mass,
-      3 / (mass * (half.y() * half.y() + half.z() * half.z())),
-      3 / (mass * (half.x() * half.x() + half.z() * half.z())),
-      3 / (mass * (half.x() * half.x() + half.y() * half.y()));
-  const Eigen::Vector3d directions[3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}};
-  MatrixXd j(12, 6);
+// A box resting on its four bottom corners: per corner a contact row along the ground normal n
+// and friction rows along t1 = y x n and n x t1 (x and y for n = z), mu 0.4. Twelve rows on six
+// degrees of freedom, so J M^-1 J^T is singular.
+struct BoxOnCorners {
+  MatrixXd j = MatrixXd(12, 6);
+  VectorXd inv_mass = VectorXd(6);
   MlcpProblem problem;
-  problem.lo = VectorXd::Zero(12);
-  problem.hi = VectorXd::Constant(12, k_inf);
-  problem.normal_index.assign(12, -1);
-  problem.mu = VectorXd::Zero(12);
-  for (int corner = 0; corner < 4; ++corner) {
-    const Eigen::Vector3d r((corner & 1) ? half.x() : -half.x(),
-                            (corner & 2) ? half.y() : -half.y(), -half.z());
-    for (int k = 0; k < 3; ++k) {
-      const int row = 3 * corner + k;
-      j.row(row) << directions[k].transpose(), r.cross(directions[k]).transpose();
-      if (k > 0) {
-        problem.normal_index[row] = 3 * corner;
-        problem.mu(row) = 0.4;
+
+  BoxOnCorners(const VectorXd& velocity, double mass, const Eigen::Vector3d& half,
+               const Eigen::Vector3d& n = Eigen::Vector3d::UnitZ()) {
+    inv_mass << 1 / mass, 1 / mass, 1 / mass,
+        3 / (mass * (half.y() * half.y() + half.z() * half.z())),
+        3 / (mass * (half.x() * half.x() + half.z() * half.z())),
+        3 / (mass * (half.x() * half.x() + half.y() * half.y()));
+    const Eigen::Vector3d t1 = Eigen::Vector3d::UnitY().cross(n).normalized();
+    const Eigen::Vector3d directions[3] = {n, t1, n.cross(t1)};
+    problem.lo = VectorXd::Zero(12);
+    problem.hi = VectorXd::Constant(12, k_inf);
+    problem.normal_index.assign(12, -1);
+    problem.mu = VectorXd::Zero(12);
+    for (int corner = 0; corner < 4; ++corner) {
+      const Eigen::Vector3d r((corner & 1) ? half.x() : -half.x(),
+                              (corner & 2) ? half.y() : -half.y(), -half.z());
+      for (int k = 0; k < 3; ++k) {
+        const int row = 3 * corner + k;
+        j.row(row) << directions[k].transpose(), r.cross(directions[k]).transpose();
+        if (k > 0) {
+          problem.normal_index[row] = 3 * corner;
+          problem.mu(row) = 0.4;
+        }
       }
     }
+    problem.a = j * inv_mass.asDiagonal() * j.transpose();
+    problem.b = -j * velocity;
   }
-  VectorXd v(6);
-  v << 2, -1, -3, 0.3, -0.2, 1.0;
-  problem.a = j * inv_mass.asDiagonal() * j.transpose();
-  problem.b = -j * v;
+};
+
+// The per-block case of a contact manifold, the box sliding and spinning: the normal impulses
+// are not unique; whatever split is found must meet the conditions.
+TEST(DenseMlcp, SlidingBoxOnFourCornersMeetsTheConditions) {
+  const VectorXd v = (VectorXd(6) << 2, -1, -3, 0.3, -0.2, 1.0).finished();
+  const BoxOnCorners box(v, 2, {0.5, 0.3, 0.2});
+  const MlcpProblem& problem = box.problem;
   const MlcpResult result = solve_dense_mlcp(problem);
   ASSERT_TRUE(result.solved) << result.failure;
   EXPECT_TRUE(meets_conditions(problem, result.lambda, 1e-9 * scale_of(problem, result.lambda)));
-  const VectorXd v_after = v + inv_mass.asDiagonal() * j.transpose() * result.lambda;
-  const VectorXd row_velocity = j * v_after;
+  const VectorXd v_after = v + box.inv_mass.asDiagonal() * box.j.transpose() * result.lambda;
+  const VectorXd row_velocity = box.j * v_after;
   for (int corner = 0; corner < 4; ++corner) {
     EXPECT_GE(row_velocity(3 * corner), -1e-9);
   }
@@ -388,6 +397,44 @@ TEST(DenseMlcp, SlidingBoxOnFourCornersMeetsTheConditions) {
   }
   EXPECT_TRUE(at_limit);
   EXPECT_GT(result.lambda(0) + result.lambda(3) + result.lambda(6) + result.lambda(9), 0.0);
+}
+
+// Boxes on slopes with A assembled in single precision entry by entry, as a float build does:
+// A(i, j) = J_i . (M^-1 J_j^T) rounded to float, so A is asymmetric and, being singular,
+// indefinite by rounding (a solver taking that for curvature cycles to its pivot limit on about
+// a quarter of these). Solved all the same, to the precision of the data.
+TEST(DenseMlcp, SinglePrecisionAssemblyIsSolvedToItsPrecision) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal(0, 1);
+  for (int index = 0; index < 20; ++index) {
+    SCOPED_TRACE("box " + std::to_string(index));
+    const Eigen::Vector3d slope(0.3 * normal(rng), 0.3 * normal(rng), 1);
+    const Eigen::Vector3d half(0.2 + 0.3 * std::abs(normal(rng)), 0.2 + 0.3 * std::abs(normal(rng)),
+                               0.1 + 0.2 * std::abs(normal(rng)));
+    const double mass = 1 + 3 * std::abs(normal(rng));
+    VectorXd v(6);
+    for (int k = 0; k < 6; ++k) {
+      v(k) = 2 * normal(rng);
+    }
+    BoxOnCorners box(v, mass, half, slope.normalized());
+    const Eigen::MatrixXf j = box.j.cast<float>();
+    const Eigen::MatrixXf b_matrix = box.inv_mass.cast<float>().asDiagonal() * j.transpose();
+    MlcpProblem& problem = box.problem;
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c < 12; ++c) {
+        problem.a(r, c) = double(j.row(r).dot(b_matrix.col(c)));
+      }
+    }
+    const MlcpResult result = solve_dense_mlcp(problem);
+    ASSERT_TRUE(result.solved) << result.failure;
+    EXPECT_TRUE(meets_conditions(problem, result.lambda, 1e-5 * scale_of(problem, result.lambda)));
+    // Without friction (each row its own bounds) too.
+    problem.normal_index.clear();
+    const MlcpResult frictionless = solve_dense_mlcp(problem);
+    ASSERT_TRUE(frictionless.solved) << frictionless.failure;
+    EXPECT_TRUE(meets_conditions(problem, frictionless.lambda,
+                                 1e-5 * scale_of(problem, frictionless.lambda)));
+  }
 }
 
 TEST(DenseMlcp, ComplementarityErrorMeasuresViolationsInUnitsOfW) {
@@ -608,6 +655,12 @@ TEST(DenseMlcp, RejectsBadFrictionCoupling) {
   negative_normal.normal_index = {-1, 0};
   negative_normal.mu = VectorXd::Constant(2, 0.5);
   expect_rejected(negative_normal, "negative normal impulse");
+}
+
+TEST(DenseMlcp, RejectsIndefiniteMatrix) {
+  MlcpProblem problem = small_contact_problem();
+  problem.a << 1, 2, 2, 1;  // eigenvalues 3 and -1
+  expect_rejected(problem, "not positive semi-definite");
 }
 
 TEST(DenseMlcp, RejectsNonSymmetricMatrix) {
