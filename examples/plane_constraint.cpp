@@ -20,7 +20,8 @@ int main() {
         rows.add(row);
       });
 
-  for (int i = 0; i < 60; ++i) world.step(1.0f / 60.0f);
+  for (int i = 0; i < 60; ++i)
+    world.step(1.0f / 60.0f);
   const impulse::Vec3 p = world.position(id);
   std::printf("after 1 s: position (%.3f, %.3f, %.3f) m, last impulse %.3f N s\n", p.x, p.y, p.z,
               world.custom_constraint_impulses(c)[0]);
