@@ -11,27 +11,19 @@
 #include <set>
 #include <vector>
 
+#include "support/geometry.h"
+
 namespace impulse {
 namespace {
+
+using testing::about;
+using testing::at;
+using testing::expect_vec_near;
 
 constexpr Real k_tol = Real(1e-4);
 
 Box box(Real hx, Real hy, Real hz) {
   return Box{{hx, hy, hz}};
-}
-
-Transform at(const Vec3& p, const Quat& q = Quat::identity()) {
-  return {p, q};
-}
-
-Quat about(const Vec3& axis, Real degrees) {
-  return Quat::from_axis_angle(normalize(axis), degrees * k_pi / 180);
-}
-
-void expect_vec_near(const Vec3& actual, const Vec3& expected) {
-  EXPECT_NEAR(actual.x, expected.x, k_tol);
-  EXPECT_NEAR(actual.y, expected.y, k_tol);
-  EXPECT_NEAR(actual.z, expected.z, k_tol);
 }
 
 bool has_point(const Manifold& m, const Vec3& p) {

@@ -5,25 +5,17 @@
 #include <cmath>
 #include <cstdint>
 
+#include "support/geometry.h"
+
 namespace impulse {
 namespace {
 
+using testing::about;
+using testing::at;
+using testing::expect_vec_near;
+
 constexpr Real k_tol = Real(1e-4);
 constexpr Real k_margin = Real(0.1);
-
-Transform at(const Vec3& p, const Quat& q = Quat::identity()) {
-  return {p, q};
-}
-
-Quat about(const Vec3& axis, Real degrees) {
-  return Quat::from_axis_angle(normalize(axis), degrees * k_pi / 180);
-}
-
-void expect_vec_near(const Vec3& actual, const Vec3& expected) {
-  EXPECT_NEAR(actual.x, expected.x, k_tol);
-  EXPECT_NEAR(actual.y, expected.y, k_tol);
-  EXPECT_NEAR(actual.z, expected.z, k_tol);
-}
 
 void expect_unit_finite_normal(const Manifold& m) {
   EXPECT_TRUE(is_finite(m.normal));
