@@ -91,6 +91,11 @@ class AabbTree {
   // (validate checks it).
   static constexpr int k_stack_size = 256;
 
+  // Depth-first walk of the nodes whose boxes pass `enters`; `visit` gets each leaf reached and
+  // returns false to stop. Shared by query and raycast.
+  template <class NodeTest, class LeafVisit>
+  void traverse(NodeTest&& enters, LeafVisit&& visit) const;
+
   std::int32_t allocate_node();
   void free_node(std::int32_t index);
   void insert_leaf(std::int32_t leaf);
@@ -108,8 +113,8 @@ class AabbTree {
   Real margin_;
 };
 
-template <class F>
-void AabbTree::query(const AABB& box, F&& callback) const {
+template <class NodeTest, class LeafVisit>
+void AabbTree::traverse(NodeTest&& enters, LeafVisit&& visit) const {
   if (root_ == k_null) return;
   std::array<std::int32_t, k_stack_size> stack;
   int top = 0;
@@ -117,9 +122,9 @@ void AabbTree::query(const AABB& box, F&& callback) const {
   while (top > 0) {
     const std::int32_t index = stack[--top];
     const Node& node = nodes_[index];
-    if (!node.aabb.overlaps(box)) continue;
+    if (!enters(node.aabb)) continue;
     if (node.is_leaf()) {
-      if (!callback(index)) return;
+      if (!visit(index)) return;
     } else {
       stack[top++] = node.child[0];
       stack[top++] = node.child[1];
@@ -128,26 +133,20 @@ void AabbTree::query(const AABB& box, F&& callback) const {
 }
 
 template <class F>
+void AabbTree::query(const AABB& box, F&& callback) const {
+  traverse([&box](const AABB& node) { return node.overlaps(box); }, callback);
+}
+
+template <class F>
 void AabbTree::raycast(const Vec3& origin, const Vec3& direction, Real max_fraction,
                        F&& callback) const {
-  if (root_ == k_null) return;
   const Ray ray(origin, direction);
-  std::array<std::int32_t, k_stack_size> stack;
-  int top = 0;
-  stack[top++] = root_;
-  while (top > 0) {
-    const std::int32_t index = stack[--top];
-    const Node& node = nodes_[index];
-    if (ray.entry_fraction(node.aabb, max_fraction) < 0) continue;
-    if (node.is_leaf()) {
-      const Real value = callback(index);
-      if (value == 0) return;
-      if (value > 0) max_fraction = value;
-    } else {
-      stack[top++] = node.child[0];
-      stack[top++] = node.child[1];
-    }
-  }
+  traverse([&](const AABB& node) { return ray.entry_fraction(node, max_fraction) >= 0; },
+           [&](std::int32_t index) {
+             const Real value = callback(index);
+             if (value > 0) max_fraction = value;  // clip to the closest hit so far
+             return value != 0;
+           });
 }
 
 template <class F>

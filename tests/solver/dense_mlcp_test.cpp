@@ -218,16 +218,20 @@ TEST(DenseMlcp, ThreeBodyStackStopsTheMovingMiddleBody) {
   EXPECT_LT(velocity_after.lpNorm<Eigen::Infinity>(), 1e-12);
 }
 
-// Hand solution: rows 0 and 1 at hi and lo, row 2 free with 2 l2 + 0.5 (-1) = 1 => l2 = 0.75;
-// w0 = 2 - 0.5 - 10 = -8.5 <= 0 at hi, w1 = 0.5 - 2 + 0.375 + 10 = 8.875 >= 0 at lo.
-TEST(DenseMlcp, BoxBoundsHoldOnBothSides) {
+// Three coupled rows in [-1, 1] whose unconstrained solution lies outside the box.
+MlcpProblem box_bounds_problem() {
   MatrixXd a(3, 3);
   a << 2, 0.5, 0,   //
       0.5, 2, 0.5,  //
       0, 0.5, 2;
   const VectorXd b = (VectorXd(3) << 10, -10, 1).finished();
-  const MlcpProblem problem =
-      make_problem(a, b, VectorXd::Constant(3, -1.0), VectorXd::Constant(3, 1.0));
+  return make_problem(a, b, VectorXd::Constant(3, -1.0), VectorXd::Constant(3, 1.0));
+}
+
+// Hand solution: rows 0 and 1 at hi and lo, row 2 free with 2 l2 + 0.5 (-1) = 1 => l2 = 0.75;
+// w0 = 2 - 0.5 - 10 = -8.5 <= 0 at hi, w1 = 0.5 - 2 + 0.375 + 10 = 8.875 >= 0 at lo.
+TEST(DenseMlcp, BoxBoundsHoldOnBothSides) {
+  const MlcpProblem problem = box_bounds_problem();
   const MlcpResult result = solve_dense_mlcp(problem);
   ASSERT_TRUE(result.solved) << result.failure;
   EXPECT_EQ(result.lambda(0), 1.0);
@@ -237,13 +241,7 @@ TEST(DenseMlcp, BoxBoundsHoldOnBothSides) {
 }
 
 TEST(DenseMlcp, GuessAtTheSolutionNeedsNoPivots) {
-  MatrixXd a(3, 3);
-  a << 2, 0.5, 0,   //
-      0.5, 2, 0.5,  //
-      0, 0.5, 2;
-  const VectorXd b = (VectorXd(3) << 10, -10, 1).finished();
-  const MlcpProblem problem =
-      make_problem(a, b, VectorXd::Constant(3, -1.0), VectorXd::Constant(3, 1.0));
+  const MlcpProblem problem = box_bounds_problem();
   const MlcpResult cold = solve_dense_mlcp(problem);
   ASSERT_TRUE(cold.solved) << cold.failure;
   EXPECT_GT(cold.pivots, 0);
