@@ -50,7 +50,8 @@ std::uint8_t edge_index(int v0, int v1) {
 }
 
 FeatureId make_id(FeatureType type_a, int index_a, FeatureType type_b, int index_b) {
-  return {std::uint8_t(type_a), std::uint8_t(index_a), std::uint8_t(type_b), std::uint8_t(index_b)};
+  return {std::uint8_t(type_a), std::uint32_t(index_a), std::uint8_t(type_b),
+          std::uint32_t(index_b)};
 }
 
 // The reference face of seed 001 figure 4 in its box's frame, with its four side planes
@@ -179,8 +180,7 @@ int face_contact(const Box& ref_box, const Transform& tref, int axis, bool posit
     Vec3 local = cv.p;
     if (!ref_is_a) local[axis] = ref_sign * h[axis];  // onto b's reference face
     const FeatureId& id = cv.id;
-    points[count++] = {apply(tref, local), -separation,
-                       ref_is_a ? id : FeatureId{id.type_b, id.index_b, id.type_a, id.index_a}};
+    points[count++] = {apply(tref, local), -separation, ref_is_a ? id : id.flipped()};
   }
   return count;
 }

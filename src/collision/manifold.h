@@ -11,15 +11,21 @@
 namespace impulse {
 
 /// Which features of A and B produced a point. Equal ids on consecutive steps mean the same
-/// contact: its impulses carry over (warm starting).
+/// contact: its impulses carry over (warm starting). Indices are 32-bit so that a mesh can name
+/// a feature of any of its triangles (see mesh_shape.h).
 struct FeatureId {
-  std::uint8_t type_a = 0;   // FeatureType of A's feature
-  std::uint8_t index_a = 0;  // which face, edge or vertex of A
+  std::uint8_t type_a = 0;    // FeatureType of A's feature
+  std::uint32_t index_a = 0;  // which face, edge or vertex of A
   std::uint8_t type_b = 0;
-  std::uint8_t index_b = 0;
-  std::uint32_t key() const {
-    return std::uint32_t(type_a) | std::uint32_t(index_a) << 8 | std::uint32_t(type_b) << 16 |
-           std::uint32_t(index_b) << 24;
+  std::uint32_t index_b = 0;
+  /// The same features seen from the other side: A and B exchanged.
+  FeatureId flipped() const { return {type_b, index_b, type_a, index_a}; }
+  /// One number per id, unique while indices are under 2^30 (types fit in two bits).
+  std::uint64_t key() const {
+    const auto half = [](std::uint8_t type, std::uint32_t index) {
+      return std::uint64_t(std::uint32_t(index << 2 | type));
+    };
+    return half(type_a, index_a) | half(type_b, index_b) << 32;
   }
   friend bool operator==(const FeatureId&, const FeatureId&) = default;
 };

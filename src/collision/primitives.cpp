@@ -23,7 +23,8 @@ constexpr Real k_face_cosine = Real(0.95);
 constexpr Real k_segment_sine = Real(0.2);
 
 FeatureId make_id(FeatureType type_a, int index_a, FeatureType type_b, int index_b) {
-  return {std::uint8_t(type_a), std::uint8_t(index_a), std::uint8_t(type_b), std::uint8_t(index_b)};
+  return {std::uint8_t(type_a), std::uint32_t(index_a), std::uint8_t(type_b),
+          std::uint32_t(index_b)};
 }
 
 // The box edge along axis k through the vertices with the given bits on the other two axes.
@@ -46,13 +47,13 @@ FeatureId with_box_feature(FeatureId id, const Vec3& x, const Vec3& closest) {
   }
   if (clamped == 1) {
     id.type_b = std::uint8_t(FeatureType::face);
-    id.index_b = std::uint8_t(2 * clamped_axis + (closest[clamped_axis] > 0 ? 0 : 1));
+    id.index_b = std::uint32_t(2 * clamped_axis + (closest[clamped_axis] > 0 ? 0 : 1));
   } else if (clamped == 2) {
     id.type_b = std::uint8_t(FeatureType::edge);
-    id.index_b = std::uint8_t(edge_index(free_axis, vertex));
+    id.index_b = std::uint32_t(edge_index(free_axis, vertex));
   } else {
     id.type_b = std::uint8_t(FeatureType::vertex);
-    id.index_b = std::uint8_t(vertex);
+    id.index_b = std::uint32_t(vertex);
   }
   return id;
 }

@@ -38,8 +38,8 @@ void expect_depths(const Manifold& m, Real depth) {
     EXPECT_NEAR(m.points[std::size_t(k)].depth, depth, k_tol);
 }
 
-std::vector<std::uint32_t> sorted_keys(const Manifold& m) {
-  std::vector<std::uint32_t> keys;
+std::vector<std::uint64_t> sorted_keys(const Manifold& m) {
+  std::vector<std::uint64_t> keys;
   for (int k = 0; k < m.count; ++k)
     keys.push_back(m.points[std::size_t(k)].id.key());
   std::sort(keys.begin(), keys.end());
@@ -47,7 +47,7 @@ std::vector<std::uint32_t> sorted_keys(const Manifold& m) {
 }
 
 bool ids_distinct(const Manifold& m) {
-  const std::vector<std::uint32_t> keys = sorted_keys(m);
+  const std::vector<std::uint64_t> keys = sorted_keys(m);
   return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
 }
 
@@ -247,7 +247,7 @@ TEST(BoxBox, RestingBoxKeepsItsIdsUnderJitter) {
   ASSERT_TRUE(
       collide_box_box(ground, at({}), k_unit, at({Real(0.3), Real(0.99), Real(-0.2)}), 0, m));
   ASSERT_EQ(m.count, 4);
-  const std::vector<std::uint32_t> first = sorted_keys(m);
+  const std::vector<std::uint64_t> first = sorted_keys(m);
   EXPECT_TRUE(ids_distinct(m));
   for (int call = 0; call < 100; ++call) {
     const Vec3 dp = Real(1e-4) * Vec3{jitter(rng), jitter(rng), jitter(rng)};
@@ -262,7 +262,7 @@ TEST(BoxBox, RestingBoxKeepsItsIdsUnderJitter) {
 
 TEST(BoxBox, BoxTurningAboutTheNormalKeepsItsIds) {
   const Box ground = box(5, Real(0.5), 5);
-  std::vector<std::uint32_t> first;
+  std::vector<std::uint64_t> first;
   for (int deg = 0; deg < 30; ++deg) {
     Manifold m;
     ASSERT_TRUE(collide_box_box(
@@ -279,7 +279,7 @@ TEST(BoxBox, ClippedPointsKeepTheirIdsWhileTheBoxTurns) {
   // b hangs over a's +x edge: two points are b's corners, two come from clipping b's edges
   // against a's side edge; the same edges cross for the whole turn.
   const Box slab = box(1, Real(0.5), 1);
-  std::vector<std::uint32_t> first;
+  std::vector<std::uint64_t> first;
   for (int deg = 0; deg < 30; ++deg) {
     Manifold m;
     ASSERT_TRUE(collide_box_box(slab, at({}), k_unit,

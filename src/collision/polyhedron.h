@@ -1,0 +1,92 @@
+#pragma once
+// A convex polyhedron as the narrowphase sees it: a cooked hull, a box or one triangle of a mesh,
+// all through one non-owning view so that one SAT-and-clipping routine serves every pair of
+// them. Feature ids name the view's own numbering: face f is faces[f], edge e is edges[e],
+// vertex v is vertices[v].
+
+#include <impulse/shape.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "collision/manifold.h"
+
+namespace impulse {
+
+/// One planar face: a convex polygon, counter-clockwise seen from outside.
+struct PolyFace {
+  Vec3 normal;              // unit, outward
+  Real offset = 0;          // dot(normal, x) == offset on the face
+  std::uint32_t first = 0;  // its vertex indices are face_vertices[first, first + count)
+  std::uint32_t count = 0;
+};
+
+/// One edge and the two faces that meet at it (for Gauss-map pruning of edge pairs).
+struct PolyEdge {
+  std::array<std::uint32_t, 2> vertices{};
+  std::array<std::uint32_t, 2> faces{};
+};
+
+/// A convex polyhedron in its local frame. A triangle is a flat polyhedron: two faces (front 0,
+/// back 1) sharing three edges.
+struct PolyhedronView {
+  std::span<const Vec3> vertices;
+  std::span<const PolyFace> faces;
+  std::span<const std::uint32_t> face_vertices;
+  std::span<const PolyEdge> edges;
+
+  /// The index of a vertex farthest along direction (local frame).
+  std::uint32_t support_index(const Vec3& direction) const;
+  Vec3 support(const Vec3& direction) const { return vertices[support_index(direction)]; }
+};
+
+/// A box as a polyhedron, numbered as in box_box.h (vertices by sign bits, face 2k + 0 the +k
+/// face, edge 4k + b1 + 2 b2 along axis k), so ids agree whichever routine made a contact.
+class BoxPolyhedron {
+ public:
+  explicit BoxPolyhedron(const Box& box);
+  PolyhedronView view() const;
+
+ private:
+  std::array<Vec3, 8> vertices_;
+  std::array<PolyFace, 6> faces_;
+  std::array<std::uint32_t, 24> face_vertices_;
+  std::array<PolyEdge, 12> edges_;
+};
+
+/// A triangle (counter-clockwise seen from the front) as a flat polyhedron: vertex i is the i-th
+/// corner, edge i runs from corner i to corner (i + 1) % 3, face 0 is the front and 1 the back.
+class TrianglePolyhedron {
+ public:
+  TrianglePolyhedron(const Vec3& a, const Vec3& b, const Vec3& c);
+  PolyhedronView view() const;
+
+ private:
+  std::array<Vec3, 3> vertices_;
+  std::array<PolyFace, 2> faces_;
+  std::array<std::uint32_t, 6> face_vertices_;
+  std::array<PolyEdge, 3> edges_;
+};
+
+// Narrowphase for polyhedra, with the conventions of box_box.h: the normal is unit and points
+// from a to b; depth > 0 overlaps and points separated by up to margin (m) are kept with negative
+// depth; a point's position lies on b's surface; at most 4 points (reduce_manifold). Each
+// returns whether out holds any point.
+
+/// SAT over both polyhedra's face normals and their edge pairs (Gauss-map pruned), then the
+/// incident face clipped against the reference face (seed 001 section 8.2) or one edge-edge point.
+bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
+                       const Transform& tb, Real margin, Manifold& out);
+
+/// One point from the sphere centre to the closest point of the polyhedron; a centre inside
+/// leaves through the face of least penetration.
+bool collide_sphere_polyhedron(const Sphere& a, const Transform& ta, const PolyhedronView& b,
+                               const Transform& tb, Real margin, Manifold& out);
+
+/// The capsule's segment against the polyhedron: two points when it lies along a face (clipped
+/// to it), else one at the closest points or along the axis of least overlap.
+bool collide_capsule_polyhedron(const Capsule& a, const Transform& ta, const PolyhedronView& b,
+                                const Transform& tb, Real margin, Manifold& out);
+
+}  // namespace impulse
