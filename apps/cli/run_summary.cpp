@@ -63,8 +63,12 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"complementarity_error", stats.solve.complementarity_error}};
   out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
   out["energy"] = {{"kinetic", world.kinetic_energy()}, {"potential", world.potential_energy()}};
-  // No contacts or joints are simulated yet, so nothing can penetrate or drift apart.
-  out["max_penetration"] = 0.0;
+  out["max_penetration"] = stats.max_penetration;
+  out["contacts"] = {{"pairs", stats.contact_pairs},
+                     {"manifolds", stats.contact_manifolds},
+                     {"points", stats.contact_points},
+                     {"cache_hit_rate", stats.cache_hit_rate()}};
+  // No joints are simulated yet, so none can drift apart.
   out["max_joint_error"] = 0.0;
   nlohmann::ordered_json bodies = nlohmann::ordered_json::array();
   const std::vector<BodyId> ids = world.bodies();
@@ -75,7 +79,7 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                       {"orientation", quat(t.orientation)},
                       {"linear_velocity", vec(world.linear_velocity(ids[i]))},
                       {"angular_velocity", vec(world.angular_velocity(ids[i]))},
-                      {"asleep", false}});
+                      {"asleep", world.is_asleep(ids[i])}});
   }
   out["bodies"] = std::move(bodies);
   nlohmann::ordered_json joints = nlohmann::ordered_json::array();
@@ -91,6 +95,7 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
 
 std::string summary_text(const RunResult& run) {
   const World& world = *run.world;
+  const StepStats& stats = world.last_step_stats();
   const Timing timing = timing_of(run.step_ms);
   std::ostringstream out;
   out << "scene       " << run.scene->name << "\n"
@@ -101,6 +106,9 @@ std::string summary_text(const RunResult& run) {
       << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
       << "energy      kinetic " << world.kinetic_energy() << " J, potential "
       << world.potential_energy() << " J\n"
+      << "contacts    " << stats.contact_points << " points in " << stats.contact_manifolds
+      << " manifolds, " << stats.cache_hit_rate() * 100 << "% warm, deepest "
+      << stats.max_penetration << " m\n"
       << "bodies      " << world.body_count() << "\n";
   const std::vector<BodyId> ids = world.bodies();
   constexpr std::size_t k_listed = 10;

@@ -25,9 +25,11 @@ struct SolverSettings {
   Real slop = Real(0.005);     ///< m of penetration allowed without correction, >= 0
   bool warm_start = true;
   FrictionModel friction_model = FrictionModel::coulomb;
-  Real sor = 1;          ///< successive over-relaxation factor, (0, 2)
-  Real tolerance = 0;    ///< stop early under this relative residual; 0: fixed count
-  bool shuffle = false;  ///< visit rows in a seeded random order
+  Real sor = 1;                    ///< successive over-relaxation factor, (0, 2)
+  Real tolerance = 0;              ///< stop early under this relative residual; 0: fixed count
+  bool shuffle = false;            ///< visit rows in a seeded random order
+  Real max_push_speed = 3;         ///< m/s, cap on the Baumgarte push-out speed of a contact
+  Real restitution_threshold = 1;  ///< m/s, slower approaches do not bounce
   friend bool operator==(const SolverSettings&, const SolverSettings&) = default;
 };
 
@@ -36,6 +38,8 @@ struct WorldSettings {
   Real timestep = Real(1.0 / 60.0);  ///< s, the step the fixed-step helper and the command use
   bool sleeping = true;              ///< whether resting islands may sleep
   bool gyroscopic = false;  ///< integrate the w x I w torque (implicitly) that seed 001 omits
+  /// m: shapes closer than this (plus how far they move in a step) get speculative contacts
+  Real speculative_margin = Real(0.02);
   SolverSettings solver;
   friend bool operator==(const WorldSettings&, const WorldSettings&) = default;
 };

@@ -34,11 +34,21 @@ struct SolveStats {
 
 /// What the last step did and how long each stage took.
 struct StepStats {
+  double collide_ms = 0;  ///< broadphase, narrowphase and the contact cache
   double integrate_velocities_ms = 0;
   double solve_ms = 0;
   double integrate_positions_ms = 0;
   double total_ms = 0;
   SolveStats solve;
+  std::size_t contact_pairs = 0;      ///< shape pairs whose fat boxes overlap
+  std::size_t contact_manifolds = 0;  ///< pairs touching or within the speculative margin
+  std::size_t contact_points = 0;
+  std::size_t cache_hits = 0;  ///< points matched to last step's by feature id (warm started)
+  Real max_penetration = 0;    ///< m, deepest contact at the start of the step
+  /// Fraction of contact points the cache matched (1 when there are none).
+  double cache_hit_rate() const {
+    return contact_points == 0 ? 1.0 : double(cache_hits) / double(contact_points);
+  }
 };
 
 }  // namespace impulse

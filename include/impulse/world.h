@@ -5,6 +5,7 @@
 #include <impulse/body.h>
 #include <impulse/constraint.h>
 #include <impulse/joint.h>
+#include <impulse/query.h>
 #include <impulse/settings.h>
 #include <impulse/stats.h>
 
@@ -80,6 +81,10 @@ class World {
   void apply_impulse_at(BodyId id, const Vec3& impulse, const Vec3& world_point);
   void apply_angular_impulse(BodyId id, const Vec3& angular_impulse);
 
+  /// Whether the body sleeps (dynamics/sleep.h): resting, not integrated, woken by a touch, a
+  /// push through this API, or the removal of a neighbour.
+  bool is_asleep(BodyId id) const;
+
   std::uint64_t user_data(BodyId id) const;
   void set_user_data(BodyId id, std::uint64_t data);
 
@@ -88,6 +93,22 @@ class World {
   const StepStats& last_step_stats() const;
   /// Simulated time so far, s.
   double time() const;
+
+  /// The closest hit of the segment origin + t * direction, t in [0, 1], on any body's shapes.
+  std::optional<RaycastHit> raycast(const Vec3& origin, const Vec3& direction) const;
+  /// Every body shape the segment enters, the nearest first.
+  std::vector<RaycastHit> raycast_all(const Vec3& origin, const Vec3& direction) const;
+  /// Bodies with a shape whose bounding box overlaps box, each once, by handle index.
+  std::vector<BodyId> overlap_aabb(const AABB& box) const;
+  /// Bodies with a shape that overlaps the sphere (touching counts), each once, by handle index.
+  std::vector<BodyId> overlap_sphere(const Vec3& center, Real radius) const;
+  /// Bodies with a shape that overlaps the box at pose (touching counts), each once, by index.
+  std::vector<BodyId> overlap_box(const Box& box, const Transform& pose) const;
+
+  /// The contact points of the last step.
+  std::vector<DebugContact> debug_contacts() const;
+  /// The broadphase tree's boxes, leaves (the shapes' fat boxes) and internal nodes.
+  std::vector<DebugTreeBox> debug_tree() const;
 
   /// Kinetic energy: sum of m v^2 / 2 + w . I w / 2 over dynamic bodies, J.
   double kinetic_energy() const;

@@ -58,6 +58,14 @@ class AabbTree {
   template <class F>
   void raycast(const Vec3& origin, const Vec3& direction, Real max_fraction, F&& callback) const;
 
+  /// Calls callback(box, height) for every node in the tree (leaves have height 0).
+  template <class F>
+  void for_each_node(F&& callback) const {
+    for (const Node& node : nodes_) {
+      if (node.height >= 0) callback(node.aabb, node.height);
+    }
+  }
+
   /// Calls callback(proxy_id) for every live proxy, in slot order.
   template <class F>
   void for_each_proxy(F&& callback) const;

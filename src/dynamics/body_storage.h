@@ -42,12 +42,20 @@ struct BodyMotion {
   }
 };
 
+/// Sleeping (dynamics/sleep.h): how long the body has idled, and the island it sleeps in.
+struct BodySleep {
+  Real idle_time = 0;        // s under the sleep thresholds
+  std::uint32_t island = 0;  // while asleep: the island's smallest slot, shared by its bodies
+  bool asleep = false;
+};
+
 /// Bookkeeping: identity, names, what the body was made of.
 struct BodyRecord {
   std::uint32_t generation = 1;  // bumped on removal so old handles go stale
   bool alive = false;
   BodySettings settings;  // as created; pose and velocities are not kept current here
   MassProperties mass;
+  std::vector<std::uint32_t> shapes;  // the ContactManager's handles, in settings' order
 };
 
 }  // namespace impulse

@@ -108,6 +108,10 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
   if (!is_finite(solver.sor) || solver.sor <= 0 || solver.sor >= 2)
     return problem("/solver/sor", "must be in (0, 2)");
   if (auto p = check_non_negative(solver.tolerance, "/solver/tolerance")) return p;
+  if (auto p = check_non_negative(solver.max_push_speed, "/solver/max_push_speed")) return p;
+  if (auto p = check_non_negative(solver.restitution_threshold, "/solver/restitution_threshold"))
+    return p;
+  if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
   return std::nullopt;
 }
 

@@ -6,7 +6,9 @@
 
 #include "dynamics/custom_constraints.h"
 #include "dynamics/integrator.h"
+#include "dynamics/sleep.h"
 #include "dynamics/validation.h"
+#include "dynamics/world_contacts.h"
 
 #include <algorithm>
 #include <bit>
@@ -68,6 +70,7 @@ World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
   impl_->records.emplace_back();
   impl_->motions.emplace_back().type = BodyType::static_body;
   impl_->velocities.emplace_back();
+  impl_->sleep.emplace_back();
 }
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
@@ -82,6 +85,10 @@ void World::set_settings(const WorldSettings& settings) {
   if (!impl_->solver || impl_->solver->type() != settings.solver.type)
     impl_->solver = make_solver(settings.solver.type);
   impl_->settings = settings;
+  if (!settings.sleeping) {
+    for (const std::uint32_t slot : impl_->live_slots)
+      wake_body(*impl_, slot);
+  }
 }
 
 BodyId World::create_body(const BodySettings& settings) {
@@ -92,6 +99,15 @@ BodyId World::create_body(const BodySettings& settings) {
                           "' exists already");
 
   // Everything that can throw happens before the world changes.
+  std::vector<CookedShape> cooked;
+  cooked.reserve(settings.shapes.size());
+  for (std::size_t i = 0; i < settings.shapes.size(); ++i) {
+    try {
+      cooked.push_back(cook_shape(settings.shapes[i].geometry));
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument("body settings: /shapes/" + std::to_string(i) + ": " + e.what());
+    }
+  }
   MassProperties mass;
   BodyMotion motion;
   motion.type = settings.type;
@@ -107,8 +123,6 @@ BodyId World::create_body(const BodySettings& settings) {
     motion.inertia_local = mass.inertia;
     motion.inv_inertia_local = inverse_symmetric(mass.inertia);
     motion.local_center = mass.center;
-  } else {
-    compute_mass_properties(settings.shapes, 0);  // still cooks the shapes: refuses a bad hull
   }
   motion.orientation = normalize(settings.orientation);
   motion.center = settings.position + rotate(motion.orientation, motion.local_center);
@@ -127,6 +141,7 @@ BodyId World::create_body(const BodySettings& settings) {
     w.records.emplace_back();
     w.motions.emplace_back();
     w.velocities.emplace_back();
+    w.sleep.emplace_back();
   } else {
     index = w.free_slots.back();
     w.free_slots.pop_back();
@@ -137,8 +152,10 @@ BodyId World::create_body(const BodySettings& settings) {
   record.mass = mass;
   w.motions[index] = motion;
   w.velocities[index] = velocity;
+  w.sleep[index] = {};
   w.live_slots.push_back(index);
   if (!settings.name.empty()) w.names.emplace(settings.name, index);
+  add_body_shapes(w, index, std::move(cooked));
   return {index, record.generation};
 }
 
@@ -147,11 +164,17 @@ void World::remove_body(BodyId id) {
   const std::uint32_t index = w.slot(id);
   BodyRecord& record = w.records[index];
   if (!record.settings.name.empty()) w.names.erase(record.settings.name);
+  for (const ContactManifold& m : w.contacts.manifolds()) {  // its neighbours lose a support
+    if (m.body_a == index) wake_body(w, m.body_b);
+    if (m.body_b == index) wake_body(w, m.body_a);
+  }
+  remove_body_shapes(w, index);
   record.alive = false;
   ++record.generation;
   record.settings = {};
   w.motions[index] = {};
   w.velocities[index] = {};
+  w.sleep[index] = {};
   w.live_slots.erase(std::find(w.live_slots.begin(), w.live_slots.end(), index));
   w.free_slots.push_back(index);
 }
@@ -269,24 +292,29 @@ void World::set_transform(BodyId id, const Transform& transform) {
   m.orientation = normalize(transform.orientation);
   m.center = transform.position + rotate(m.orientation, m.local_center);
   m.refresh_world_inertia();
+  move_body_shapes(*impl_, i, Vec3::zero());
+  wake_body(*impl_, i);
 }
 
 void World::set_linear_velocity(BodyId id, const Vec3& v) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(v, "linear velocity");
   if (impl_->motions[i].type != BodyType::static_body) impl_->velocities[i].linear = v;
+  wake_body(*impl_, i);
 }
 
 void World::set_angular_velocity(BodyId id, const Vec3& w) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(w, "angular velocity");
   if (impl_->motions[i].type != BodyType::static_body) impl_->velocities[i].angular = w;
+  wake_body(*impl_, i);
 }
 
 void World::apply_force(BodyId id, const Vec3& force) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(force, "force");
   impl_->motions[i].force += force;
+  wake_body(*impl_, i);
 }
 
 void World::apply_force_at(BodyId id, const Vec3& force, const Vec3& world_point) {
@@ -296,18 +324,21 @@ void World::apply_force_at(BodyId id, const Vec3& force, const Vec3& world_point
   BodyMotion& m = impl_->motions[i];
   m.force += force;
   m.torque += cross(world_point - m.center, force);
+  wake_body(*impl_, i);
 }
 
 void World::apply_torque(BodyId id, const Vec3& torque) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(torque, "torque");
   impl_->motions[i].torque += torque;
+  wake_body(*impl_, i);
 }
 
 void World::apply_impulse(BodyId id, const Vec3& impulse) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(impulse, "impulse");
   impl_->velocities[i].linear += impl_->motions[i].inv_mass * impulse;
+  wake_body(*impl_, i);
 }
 
 void World::apply_impulse_at(BodyId id, const Vec3& impulse, const Vec3& world_point) {
@@ -318,12 +349,18 @@ void World::apply_impulse_at(BodyId id, const Vec3& impulse, const Vec3& world_p
   BodyVelocity& v = impl_->velocities[i];
   v.linear += m.inv_mass * impulse;
   v.angular += m.inv_inertia_world * cross(world_point - m.center, impulse);
+  wake_body(*impl_, i);
 }
 
 void World::apply_angular_impulse(BodyId id, const Vec3& angular_impulse) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(angular_impulse, "angular impulse");
   impl_->velocities[i].angular += impl_->motions[i].inv_inertia_world * angular_impulse;
+  wake_body(*impl_, i);
+}
+
+bool World::is_asleep(BodyId id) const {
+  return impl_->sleep[impl_->slot(id)].asleep;
 }
 
 std::uint64_t World::user_data(BodyId id) const {
@@ -342,21 +379,38 @@ void World::step(Real dt) {
   StepStats& stats = w.stats;
 
   auto stage = Clock::now();
-  integrate_velocities(w.live_slots, w.motions, w.velocities,
+  collect_awake(w);
+  find_contacts(w, dt);
+  wake_touched_islands(w);
+  collect_awake(w);
+  const ContactCounts& counts = w.contacts.counts();
+  stats.contact_pairs = counts.pairs;
+  stats.contact_manifolds = counts.manifolds;
+  stats.contact_points = counts.points;
+  stats.cache_hits = counts.matched;
+  stats.max_penetration = max_penetration(w.contacts.manifolds());
+  w.rows.clear();
+  write_contact_rows(w, dt);
+  stats.collide_ms = milliseconds_since(stage);
+
+  stage = Clock::now();
+  integrate_velocities(w.awake_slots, w.motions, w.velocities,
                        {w.settings.gravity, dt, w.settings.gyroscopic});
   stats.integrate_velocities_ms = milliseconds_since(stage);
 
   stage = Clock::now();
-  w.rows.clear();
   write_custom_rows(w);
   if (w.rows.size() > 0) {
     w.solver_masses.resize(w.motions.size());
     for (std::size_t i = 0; i < w.motions.size(); ++i) {
       const BodyMotion& m = w.motions[i];
-      w.solver_masses[i] = {m.inv_mass, m.inv_inertia_world};  // both zero unless dynamic
+      // Zero unless dynamic and awake: a sleeping body holds still like a static one.
+      w.solver_masses[i] =
+          w.sleep[i].asleep ? SolverBodyMass{} : SolverBodyMass{m.inv_mass, m.inv_inertia_world};
     }
     w.rows.prepare(w.solver_masses);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
+    store_contact_impulses(w);
     store_custom_impulses(w);
   } else {
     stats.solve.reset();
@@ -364,11 +418,13 @@ void World::step(Real dt) {
   stats.solve_ms = milliseconds_since(stage);
 
   stage = Clock::now();
-  integrate_positions(w.live_slots, w.motions, w.velocities, dt);
+  integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+  update_sleep(w, dt);
   stats.integrate_positions_ms = milliseconds_since(stage);
 
   stats.total_ms = milliseconds_since(start);
   w.time += dt;
+  w.last_dt = dt;
 }
 
 const StepStats& World::last_step_stats() const {

@@ -3,8 +3,11 @@
 
 #include <impulse/world.h>
 
+#include "collision/contact_manager.h"
+#include "constraints/contact_rows.h"
 #include "constraints/rows.h"
 #include "dynamics/body_storage.h"
+#include "dynamics/islands.h"
 #include "solver/solver.h"
 
 #include <map>
@@ -19,6 +22,8 @@ struct World::Impl {
   std::vector<BodyRecord> records;
   std::vector<BodyMotion> motions;
   std::vector<BodyVelocity> velocities;
+  std::vector<BodySleep> sleep;
+  std::vector<std::uint32_t> awake_slots;  // live and not asleep, in creation order: this step's
   std::vector<std::uint32_t> free_slots;
   std::vector<std::uint32_t> live_slots;  // in creation order: the order of every iteration
   std::map<std::string, std::uint32_t, std::less<>> names;  // ordered: no hash-order effects
@@ -29,6 +34,16 @@ struct World::Impl {
   RowStore rows;
   std::unique_ptr<Solver> solver;
   std::vector<SolverBodyMass> solver_masses;  // per slot
+
+  // Shapes, pairs and the contact cache; the rows each manifold wrote this step.
+  ContactManager contacts;
+  std::vector<ContactRowRange> contact_ranges;
+  std::vector<std::uint32_t> contact_points_per_body;  // per slot, this step
+
+  // Sleeping (dynamics/sleep.h): this step's islands and each island's least idle time.
+  IslandSets islands;
+  std::vector<Real> island_idle;
+  Real last_dt = 0;  // s, of the previous step: warm-start impulses scale by last_dt / dt
 
   struct CustomConstraintRecord {
     CustomConstraint build;

@@ -275,6 +275,14 @@ Json scene_json(const Scene& scene) {
                    {"sor", number(solver.sor)},
                    {"tolerance", number(solver.tolerance)},
                    {"shuffle", solver.shuffle}};
+  // Extensions, written only when they differ from the defaults.
+  const SolverSettings defaults;
+  if (solver.max_push_speed != defaults.max_push_speed)
+    out["solver"]["max_push_speed"] = number(solver.max_push_speed);
+  if (solver.restitution_threshold != defaults.restitution_threshold)
+    out["solver"]["restitution_threshold"] = number(solver.restitution_threshold);
+  if (w.speculative_margin != WorldSettings{}.speculative_margin)
+    out["speculative_margin"] = number(w.speculative_margin);
   Json& bodies = out["bodies"] = Json::array();
   for (const BodySettings& body : scene.bodies)
     bodies.push_back(body_json(body));
@@ -406,7 +414,7 @@ BodySettings read_body(const JsonNode& node) {
 
 SolverSettings read_solver(const JsonNode& node) {
   node.expect_keys({"type", "iterations", "baumgarte", "slop", "warm_start", "friction_model",
-                    "sor", "tolerance", "shuffle"});
+                    "sor", "tolerance", "shuffle", "max_push_speed", "restitution_threshold"});
   SolverSettings solver;
   if (auto n = node.find("type"))
     solver.type = read_enum(*n, "solver type", solver_type_name, solver_type_from_name);
@@ -420,6 +428,8 @@ SolverSettings read_solver(const JsonNode& node) {
   if (auto n = node.find("sor")) solver.sor = n->real();
   if (auto n = node.find("tolerance")) solver.tolerance = n->real();
   if (auto n = node.find("shuffle")) solver.shuffle = n->boolean();
+  if (auto n = node.find("max_push_speed")) solver.max_push_speed = n->real();
+  if (auto n = node.find("restitution_threshold")) solver.restitution_threshold = n->real();
   return solver;
 }
 
@@ -626,7 +636,7 @@ void check_unique_name(const JsonNode& node, const std::string& name, std::size_
 }
 
 Scene read_scene(const JsonNode& root) {
-  root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic", "solver",
+  root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic", "speculative_margin", "solver",
                     "bodies", "joints"});
   if (auto n = root.find("format"); n && n->string() != k_format)
     n->fail("unsupported format '" + n->string() + "' (this version reads " +
@@ -638,6 +648,7 @@ Scene read_scene(const JsonNode& root) {
   if (auto n = root.find("timestep")) w.timestep = n->real();
   if (auto n = root.find("sleeping")) w.sleeping = n->boolean();
   if (auto n = root.find("gyroscopic")) w.gyroscopic = n->boolean();
+  if (auto n = root.find("speculative_margin")) w.speculative_margin = n->real();
   if (auto n = root.find("solver")) w.solver = read_solver(*n);
   if (auto problem = find_problem(w)) root.fail_at(problem->path, problem->message);
 

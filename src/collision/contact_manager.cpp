@@ -1,0 +1,150 @@
+#include "collision/contact_manager.h"
+
+#include "collision/shape_pairs.h"
+
+#include <algorithm>
+
+namespace impulse {
+namespace {
+
+// Points without feature ids (none on both sides) match an old point within this distance (m).
+constexpr Real k_match_distance = Real(0.02);
+
+bool has_features(const FeatureId& id) {
+  return id.type_a != std::uint8_t(FeatureType::none) ||
+         id.type_b != std::uint8_t(FeatureType::none);
+}
+
+}  // namespace
+
+ContactManager::ContactManager(Real fat_margin) : broadphase_(fat_margin) {}
+
+std::uint32_t ContactManager::add_shape(CookedShape shape, std::uint32_t body,
+                                        const Transform& pose) {
+  std::uint32_t handle;
+  if (free_shapes_.empty()) {
+    handle = static_cast<std::uint32_t>(shapes_.size());
+    shapes_.emplace_back();
+  } else {
+    handle = free_shapes_.back();
+    free_shapes_.pop_back();
+  }
+  ShapeRecord& record = shapes_[handle];
+  record.shape = std::move(shape);
+  record.pose = pose;
+  record.body = body;
+  record.sweep = 0;
+  record.proxy = broadphase_.create_proxy(shape_bounds(record.shape, pose), handle);
+  return handle;
+}
+
+void ContactManager::remove_shape(std::uint32_t shape) {
+  ShapeRecord& record = shapes_[shape];
+  broadphase_.destroy_proxy(record.proxy);
+  record = {};
+  free_shapes_.push_back(shape);
+  // Its pairs go now: a new shape may reuse the handle before the next update.
+  std::erase_if(pairs_, [&](const Pair& p) { return p.shape_a == shape || p.shape_b == shape; });
+  std::erase_if(manifolds_,
+                [&](const ContactManifold& m) { return m.shape_a == shape || m.shape_b == shape; });
+  // Re-point the survivors at their (shifted) manifolds.
+  std::uint32_t next = 0;
+  for (Pair& p : pairs_) {
+    p.first = next;
+    next += p.count;
+  }
+}
+
+void ContactManager::move_shape(std::uint32_t shape, const Transform& pose,
+                                const Vec3& displacement) {
+  ShapeRecord& record = shapes_[shape];
+  record.pose = pose;
+  record.sweep = length(displacement);
+  broadphase_.move_proxy(record.proxy, shape_bounds(record.shape, pose), displacement);
+}
+
+void ContactManager::merge_new_pairs() {
+  broadphase_.update_pairs(new_pairs_);
+  // Both lists are sorted: one merge keeps pairs_ sorted and free of duplicates.
+  merged_pairs_.clear();
+  auto old_it = pairs_.begin();
+  for (const ProxyPair& found : new_pairs_) {
+    const auto a = static_cast<std::uint32_t>(found.first);
+    const auto b = static_cast<std::uint32_t>(found.second);
+    if (shapes_[a].body == shapes_[b].body) continue;  // parts of one body never touch
+    const Pair candidate{a, b};
+    while (old_it != pairs_.end() && old_it->key() < candidate.key())
+      merged_pairs_.push_back(*old_it++);
+    if (old_it != pairs_.end() && old_it->key() == candidate.key()) continue;
+    merged_pairs_.push_back(candidate);
+  }
+  merged_pairs_.insert(merged_pairs_.end(), old_it, pairs_.end());
+  std::swap(pairs_, merged_pairs_);
+}
+
+bool ContactManager::fat_boxes_overlap(const Pair& pair) const {
+  const AabbTree& tree = broadphase_.tree();
+  return tree.fat_aabb(shapes_[pair.shape_a].proxy)
+      .overlaps(tree.fat_aabb(shapes_[pair.shape_b].proxy));
+}
+
+void ContactManager::collide_pair(Pair& pair, Real margin) {
+  const ShapeRecord& a = shapes_[pair.shape_a];
+  const ShapeRecord& b = shapes_[pair.shape_b];
+  narrowphase_out_.clear();
+  collide_shapes(a.shape, a.pose, b.shape, b.pose, margin + a.sweep + b.sweep, narrowphase_out_);
+  const auto first = static_cast<std::uint32_t>(manifolds_.size());
+  for (const Manifold& found : narrowphase_out_) {
+    ContactManifold& m = manifolds_.emplace_back();
+    m.body_a = a.body;
+    m.body_b = b.body;
+    m.shape_a = pair.shape_a;
+    m.shape_b = pair.shape_b;
+    m.normal = found.normal;
+    m.count = found.count;
+    for (int k = 0; k < found.count; ++k)
+      m.points[std::size_t(k)].point = found.points[std::size_t(k)];
+    match(m, pair);
+    counts_.points += std::size_t(m.count);
+    for (int k = 0; k < m.count; ++k)
+      counts_.matched += m.points[std::size_t(k)].warm ? 1 : 0;
+  }
+  pair.first = first;
+  pair.count = static_cast<std::uint32_t>(manifolds_.size()) - first;
+}
+
+void ContactManager::keep_pair(Pair& pair) {
+  const auto first = static_cast<std::uint32_t>(manifolds_.size());
+  manifolds_.insert(manifolds_.end(), previous_.begin() + pair.first,
+                    previous_.begin() + pair.first + pair.count);
+  pair.first = first;
+}
+
+void ContactManager::match(ContactManifold& fresh, const Pair& pair) const {
+  const std::span<const ContactManifold> old(previous_.data() + pair.first, pair.count);
+  for (int k = 0; k < fresh.count; ++k) {
+    ContactState& point = fresh.points[std::size_t(k)];
+    const ContactState* best = nullptr;
+    Real best_distance_sq = k_match_distance * k_match_distance;
+    for (const ContactManifold& m : old) {
+      for (int j = 0; j < m.count; ++j) {
+        const ContactState& candidate = m.points[std::size_t(j)];
+        if (has_features(point.point.id)) {
+          if (candidate.point.id == point.point.id) best = &candidate;
+          continue;
+        }
+        const Real d = length_squared(candidate.point.position - point.point.position);
+        if (!has_features(candidate.point.id) && d <= best_distance_sq) {
+          best = &candidate;
+          best_distance_sq = d;
+        }
+      }
+    }
+    if (!best) continue;
+    point.normal_impulse = best->normal_impulse;
+    point.friction_impulse = best->friction_impulse;
+    point.warm = true;
+  }
+}
+
+}  // namespace impulse

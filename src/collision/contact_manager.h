@@ -1,0 +1,138 @@
+#pragma once
+// Contacts from step to step (DESIGN.md steps 1-3): the shapes in the broadphase, the set of
+// candidate shape pairs, their manifolds, and the contact cache that matches each new point to
+// last step's by feature id (seed 001 section 8.2) so that its impulses carry over (warm start).
+// Shapes are named by handles; which body a shape belongs to is the caller's number.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "collision/broadphase.h"
+#include "collision/cooked_shape.h"
+#include "collision/manifold.h"
+
+namespace impulse {
+
+/// One contact point with the impulses the solver gave it, kept from step to step.
+struct ContactState {
+  ContactPoint point;
+  Real normal_impulse = 0;  // N s, along the manifold's normal
+  Vec3 friction_impulse;    // N s, world vector in the contact plane: survives a new tangent basis
+  bool warm = false;        // matched a point of the last step, whose impulses it carries
+};
+
+/// The contact of two shapes of different bodies: normal from shape_a to shape_b.
+struct ContactManifold {
+  std::uint32_t body_a = 0, body_b = 0;
+  std::uint32_t shape_a = 0, shape_b = 0;
+  Vec3 normal;
+  int count = 0;
+  std::array<ContactState, Manifold::k_max_points> points;
+};
+
+/// What the last update found.
+struct ContactCounts {
+  std::size_t pairs = 0;      // candidate pairs whose fat boxes overlap
+  std::size_t manifolds = 0;  // touching (or within the speculative margin)
+  std::size_t points = 0;
+  std::size_t matched = 0;  // points that matched last step's (the cache's hits)
+};
+
+/// What a pair needs this step (the caller's filter decides from the two bodies).
+enum class PairUpdate : std::uint8_t {
+  collide,  // run the narrowphase and match points to last step's
+  keep,     // keep last step's contacts as they are (a sleeping pair)
+  ignore,   // no contacts (two bodies that cannot push each other)
+};
+
+class ContactManager {
+ public:
+  /// margin: how far a fat box reaches past the shape (m), see AabbTree.
+  explicit ContactManager(Real fat_margin = AabbTree::k_default_margin);
+
+  /// Adds a shape of body at pose; returns its handle.
+  std::uint32_t add_shape(CookedShape shape, std::uint32_t body, const Transform& pose);
+  /// Removes a shape and every pair and contact it had.
+  void remove_shape(std::uint32_t shape);
+  /// Moves a shape; displacement (m) is how far it will move during the coming step: it stretches
+  /// the fat box that way and widens the speculative margin of its pairs.
+  void move_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
+
+  /// Finds the new candidate pairs, drops those whose fat boxes parted, and treats every pair as
+  /// filter(body_a, body_b) says (a PairUpdate). The narrowphase uses margin (m) plus both shapes'
+  /// displacements as the speculative margin; its points are matched to last step's.
+  template <class Filter>
+  void update(Real margin, Filter&& filter);
+
+  std::span<ContactManifold> manifolds() { return manifolds_; }
+  std::span<const ContactManifold> manifolds() const { return manifolds_; }
+  const ContactCounts& counts() const { return counts_; }
+  const Broadphase& broadphase() const { return broadphase_; }
+
+  const CookedShape& shape(std::uint32_t handle) const { return shapes_[handle].shape; }
+  const Transform& pose(std::uint32_t handle) const { return shapes_[handle].pose; }
+  std::uint32_t body(std::uint32_t handle) const { return shapes_[handle].body; }
+
+ private:
+  struct ShapeRecord {
+    CookedShape shape;
+    Transform pose;
+    std::uint32_t body = 0;
+    std::int32_t proxy = AabbTree::k_null;
+    Real sweep = 0;  // m, length of the coming step's displacement
+  };
+  struct Pair {
+    std::uint32_t shape_a = 0, shape_b = 0;  // shape_a < shape_b
+    std::uint32_t first = 0, count = 0;      // its manifolds in manifolds_
+    std::uint64_t key() const { return std::uint64_t(shape_a) << 32 | shape_b; }
+  };
+
+  void merge_new_pairs();
+  bool fat_boxes_overlap(const Pair& pair) const;
+  void collide_pair(Pair& pair, Real margin);
+  void keep_pair(Pair& pair);
+  void match(ContactManifold& fresh, const Pair& pair) const;
+
+  Broadphase broadphase_;
+  std::vector<ShapeRecord> shapes_;
+  std::vector<std::uint32_t> free_shapes_;
+  std::vector<Pair> pairs_;  // sorted by key: a deterministic order
+  std::vector<Pair> merged_pairs_;
+  std::vector<ProxyPair> new_pairs_;
+  std::vector<ContactManifold> manifolds_;  // this step's, per pair in pair order
+  std::vector<ContactManifold> previous_;   // last step's: the contact cache
+  std::vector<Manifold> narrowphase_out_;
+  ContactCounts counts_;
+};
+
+template <class Filter>
+void ContactManager::update(Real margin, Filter&& filter) {
+  merge_new_pairs();
+  std::swap(manifolds_, previous_);
+  manifolds_.clear();
+  counts_ = {};
+  std::size_t kept = 0;
+  for (Pair& pair : pairs_) {
+    if (!fat_boxes_overlap(pair)) continue;  // apart: leaves the cache
+    pairs_[kept] = pair;
+    Pair& live = pairs_[kept++];
+    switch (filter(shapes_[live.shape_a].body, shapes_[live.shape_b].body)) {
+      case PairUpdate::collide:
+        collide_pair(live, margin);
+        break;
+      case PairUpdate::keep:
+        keep_pair(live);
+        break;
+      case PairUpdate::ignore:
+        live.count = 0;
+        break;
+    }
+  }
+  pairs_.resize(kept);
+  counts_.pairs = kept;
+  counts_.manifolds = manifolds_.size();
+}
+
+}  // namespace impulse

@@ -1,0 +1,24 @@
+#pragma once
+// The narrowphase entry point: contacts between any two cooked shapes, dispatched to the routine
+// of their pair family. A routine is written for one argument order; the other order runs it
+// with the shapes exchanged and turns its result around (normal reversed, points moved to the
+// other surface, feature ids flipped), so every pair reports from a to b.
+
+#include <vector>
+
+#include "collision/cooked_shape.h"
+#include "collision/manifold.h"
+
+namespace impulse {
+
+/// Appends the manifolds of a at ta against b at tb to out: none when they are apart by more
+/// than margin (m) or both are static-only (planes, meshes); one for convex pairs; one per
+/// normal group against a mesh. Normals point from a to b, points lie on b's surface.
+void collide_shapes(const CookedShape& a, const Transform& ta, const CookedShape& b,
+                    const Transform& tb, Real margin, std::vector<Manifold>& out);
+
+/// The manifold as seen from the other shape: normal reversed, points on the other surface,
+/// feature ids flipped.
+void flip_manifold(Manifold& manifold);
+
+}  // namespace impulse

@@ -1,0 +1,163 @@
+#include "constraints/contact_rows.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace impulse {
+namespace {
+
+// Below this tangential speed (m/s) a contact counts as sticking: its tangent basis then follows
+// the friction impulse it carries rather than the (noise-dominated) sliding direction.
+constexpr Real k_sliding_speed = Real(1e-3);
+
+// A unit vector perpendicular to unit n (Frisvad's branch-free basis, with the singularity
+// moved by a sign so that it never divides by zero).
+Vec3 any_perpendicular(const Vec3& n) {
+  const Real sign = std::copysign(Real(1), n.z);
+  const Real a = Real(-1) / (sign + n.z);
+  const Real b = n.x * n.y * a;
+  return {Real(1) + sign * n.x * n.x * a, sign * b, -sign * n.x};
+}
+
+// The first tangent: along the sliding velocity while sliding, so that friction opposes the
+// slip itself whatever basis the last step had; else along the carried friction impulse, so the
+// warm start lands on one row; else any.
+Vec3 first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& friction_impulse) {
+  const Vec3 slip = relative_velocity - n * dot(relative_velocity, n);
+  const Real slip_speed = length(slip);
+  if (slip_speed > k_sliding_speed) return slip / slip_speed;
+  const Vec3 carried = friction_impulse - n * dot(friction_impulse, n);
+  const Real carried_length = length(carried);
+  if (carried_length > 0) return carried / carried_length;
+  return any_perpendicular(n);
+}
+
+RowSpec contact_row(std::uint32_t body_a, std::uint32_t body_b, const Vec3& direction,
+                    const Vec3& ra, const Vec3& rb) {
+  RowSpec row;
+  row.body_a = body_a;
+  row.body_b = body_b;
+  row.j_lin_a = -direction;
+  row.j_ang_a = -cross(ra, direction);
+  row.j_lin_b = direction;
+  row.j_ang_b = cross(rb, direction);
+  return row;
+}
+
+// The normal row's target velocity: push out what exceeds the slop (Baumgarte, capped), let a
+// speculative contact close its gap within the step and no more, and reflect an approach faster
+// than the threshold by the restitution when the contact closes this step.
+Real normal_target_velocity(Real depth, Real approach_velocity, Real restitution,
+                            const ContactRowSettings& settings) {
+  const SolverSettings& s = *settings.solver;
+  Real target = 0;
+  if (depth > s.slop)
+    target = std::min(s.baumgarte * (depth - s.slop) / settings.dt, s.max_push_speed);
+  else if (depth < 0)
+    target = depth / settings.dt;
+  const bool closes = approach_velocity * settings.dt <= depth;
+  if (restitution > 0 && approach_velocity < -s.restitution_threshold && closes)
+    target = std::max(target, -restitution * approach_velocity);
+  return target;
+}
+
+}  // namespace
+
+ContactMaterial combine_materials(const ContactMaterial& a, const ContactMaterial& b) {
+  return {std::sqrt(a.friction * b.friction), std::max(a.restitution, b.restitution)};
+}
+
+ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, const BodyMotion& b,
+                                   std::size_t points_b) {
+  Real share = 0;
+  int dynamic = 0;
+  for (const auto& [body, points] : {std::pair{&a, points_a}, std::pair{&b, points_b}}) {
+    if (body->inv_mass <= 0 || points == 0) continue;
+    share += Real(1) / (body->inv_mass * Real(points));
+    ++dynamic;
+  }
+  return {dynamic > 0 ? share / Real(dynamic) : Real(0)};
+}
+
+void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
+                         const BodyVelocity& va, const BodyVelocity& vb,
+                         const ContactMaterial& material, const ConstantFriction& constant,
+                         const ContactRowSettings& settings, RowStore& rows) {
+  const bool constant_model = settings.solver->friction_model == FrictionModel::constant;
+  const Real constant_bound =
+      material.friction * constant.point_mass * settings.gravity * settings.dt;
+  const Vec3 n = manifold.normal;
+  const auto first = static_cast<std::int32_t>(rows.size());
+  const int count = manifold.count;
+  // Lever arms from the point midway between the surfaces, and the relative velocity there.
+  struct Lever {
+    Vec3 ra, rb, dv;
+  };
+  std::array<Lever, Manifold::k_max_points> levers;
+  for (int k = 0; k < count; ++k) {
+    const ContactPoint& point = manifold.points[std::size_t(k)].point;
+    const Vec3 p = point.position + n * (point.depth / 2);
+    Lever& l = levers[std::size_t(k)];
+    l.ra = p - a.center;
+    l.rb = p - b.center;
+    l.dv = vb.linear + cross(vb.angular, l.rb) - va.linear - cross(va.angular, l.ra);
+  }
+  rows.begin_block();
+  // Friction rows first, then the normal rows: the normal impulses, solved last in each pass,
+  // are the ones that must hold.
+  for (int k = 0; k < count; ++k) {
+    const ContactState& c = manifold.points[std::size_t(k)];
+    const Lever& l = levers[std::size_t(k)];
+    const Vec3 t1 = first_tangent(n, l.dv, c.friction_impulse);
+    for (const Vec3& t : {t1, cross(n, t1)}) {
+      RowSpec row = contact_row(manifold.body_a, manifold.body_b, t, l.ra, l.rb);
+      if (constant_model) {  // a fixed bound: the normal impulse does not matter (seed 001)
+        row.lo = -constant_bound;
+        row.hi = constant_bound;
+      } else {  // coulomb: bounded by mu times the point's normal impulse
+        row.normal_row = first + 2 * count + k;
+        row.mu = material.friction;
+      }
+      row.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
+      rows.add(row);
+    }
+  }
+  for (int k = 0; k < count; ++k) {
+    const ContactState& c = manifold.points[std::size_t(k)];
+    const Lever& l = levers[std::size_t(k)];
+    RowSpec row = contact_row(manifold.body_a, manifold.body_b, n, l.ra, l.rb);
+    row.bias = normal_target_velocity(c.point.depth, dot(l.dv, n), material.restitution, settings);
+    row.lo = 0;
+    row.lambda = c.normal_impulse * settings.warm_scale;
+    rows.add(row);
+  }
+  rows.end_block();
+}
+
+void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
+                            std::span<ContactManifold> manifolds) {
+  for (std::size_t k = 0; k < manifolds.size(); ++k) {
+    ContactManifold& m = manifolds[k];
+    if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
+    const std::size_t first = ranges[k].first_row;
+    const auto count = std::size_t(m.count);
+    for (std::size_t j = 0; j < count; ++j) {
+      ContactState& c = m.points[j];
+      const std::size_t t1 = first + 2 * j, t2 = t1 + 1;
+      c.friction_impulse = rows.j_lin_b[t1] * rows.lambda[t1] + rows.j_lin_b[t2] * rows.lambda[t2];
+      c.normal_impulse = rows.lambda[first + 2 * count + j];
+    }
+  }
+}
+
+Real max_penetration(std::span<const ContactManifold> manifolds) {
+  Real deepest = 0;
+  for (const ContactManifold& m : manifolds) {
+    for (int k = 0; k < m.count; ++k)
+      deepest = std::max(deepest, m.points[std::size_t(k)].point.depth);
+  }
+  return deepest;
+}
+
+}  // namespace impulse

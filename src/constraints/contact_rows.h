@@ -1,0 +1,101 @@
+#pragma once
+// Contact manifolds into constraint rows (seed 001 sections 4.2 and 5, seed 004): per point a
+// normal row, lambda >= 0, whose target velocity pushes out the penetration beyond the slop
+// (Baumgarte, capped), lets a speculative contact close its gap and no more, and reflects a fast
+// approach by the restitution; and two friction rows bounded by mu times the normal impulse.
+// Impulses from the contact cache are the warm start; solved ones go back to the cache.
+
+#include <impulse/settings.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "collision/contact_manager.h"
+#include "constraints/rows.h"
+#include "dynamics/body_storage.h"
+
+namespace impulse {
+
+/// A pair's combined material (see combine_materials).
+struct ContactMaterial {
+  Real friction = 0;
+  Real restitution = 0;
+};
+
+/// What the `constant` friction model (seed 001 eq. 24-25) bounds a manifold's friction by: each
+/// tangent impulse within mu * point_mass * gravity * dt.
+struct ConstantFriction {
+  Real point_mass = 0;  // kg, the contact's share of its bodies' mass
+};
+
+/// Friction is the geometric mean of the bodies' (either one frictionless makes the contact
+/// frictionless), restitution the larger of the two (a ball bounces on a dead floor).
+ContactMaterial combine_materials(const ContactMaterial& a, const ContactMaterial& b);
+
+struct ContactRowSettings {
+  Real dt = 0;          // s, this step
+  Real warm_scale = 1;  // last step's dt over this one: impulses scale with the step
+  Real gravity = 0;     // m/s^2, its magnitude (the constant friction model)
+  const SolverSettings* solver = nullptr;
+};
+
+/// Where each manifold's rows start: friction rows of its points, then their normal rows.
+struct ContactRowRange {
+  static constexpr std::uint32_t k_no_rows = ~std::uint32_t(0);  // an inactive manifold
+  std::uint32_t first_row = k_no_rows;
+};
+
+/// Appends the rows of every manifold to rows (each manifold one block) and records where they
+/// start in ranges (resized to manifolds.size()). motions and velocities are indexed by the
+/// manifolds' body numbers; only manifolds for which active(manifold) holds get rows;
+/// material(body) gives a body's material; points_of(body) how many contact points the body has
+/// this step (for the constant friction model's share of mass).
+template <class Active, class MaterialOf, class PointsOf>
+void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
+                        std::span<const BodyVelocity> velocities, Active&& active,
+                        MaterialOf&& material, PointsOf&& points_of,
+                        const ContactRowSettings& settings, RowStore& rows,
+                        std::vector<ContactRowRange>& ranges);
+
+/// Writes the rows of one manifold (see write_contact_rows).
+void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
+                         const BodyVelocity& va, const BodyVelocity& vb,
+                         const ContactMaterial& material, const ConstantFriction& constant,
+                         const ContactRowSettings& settings, RowStore& rows);
+
+/// A contact point's share of mass for the constant model: each dynamic body's mass divided
+/// among its contact points, averaged over the pair's dynamic bodies (a static body has none).
+ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, const BodyMotion& b,
+                                   std::size_t points_b);
+
+/// Copies the solved impulses back into the manifolds: the next step's warm start.
+void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
+                            std::span<ContactManifold> manifolds);
+
+/// The deepest penetration over all points, m (0 when none overlaps).
+Real max_penetration(std::span<const ContactManifold> manifolds);
+
+template <class Active, class MaterialOf, class PointsOf>
+void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
+                        std::span<const BodyVelocity> velocities, Active&& active,
+                        MaterialOf&& material, PointsOf&& points_of,
+                        const ContactRowSettings& settings, RowStore& rows,
+                        std::vector<ContactRowRange>& ranges) {
+  ranges.assign(manifolds.size(), {});
+  const bool constant = settings.solver->friction_model == FrictionModel::constant;
+  for (std::size_t k = 0; k < manifolds.size(); ++k) {
+    const ContactManifold& m = manifolds[k];
+    if (!active(m)) continue;
+    const BodyMotion& a = motions[m.body_a];
+    const BodyMotion& b = motions[m.body_b];
+    ranges[k].first_row = static_cast<std::uint32_t>(rows.size());
+    write_manifold_rows(m, a, b, velocities[m.body_a], velocities[m.body_b],
+                        combine_materials(material(m.body_a), material(m.body_b)),
+                        constant ? constant_friction(a, points_of(m.body_a), b, points_of(m.body_b))
+                                 : ConstantFriction{},
+                        settings, rows);
+  }
+}
+
+}  // namespace impulse

@@ -1,0 +1,77 @@
+#include "dynamics/world_contacts.h"
+
+#include "dynamics/sleep.h"
+
+namespace impulse {
+namespace {
+
+bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
+  return impl.motions[slot].type == BodyType::dynamic_body;
+}
+
+}  // namespace
+
+void add_body_shapes(World::Impl& impl, std::uint32_t slot, std::vector<CookedShape> shapes) {
+  BodyRecord& record = impl.records[slot];
+  const Transform pose = impl.motions[slot].origin_transform();
+  record.shapes.clear();
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Transform local = record.settings.shapes[i].local;
+    record.shapes.push_back(impl.contacts.add_shape(std::move(shapes[i]), slot, pose * local));
+  }
+}
+
+void remove_body_shapes(World::Impl& impl, std::uint32_t slot) {
+  for (const std::uint32_t shape : impl.records[slot].shapes)
+    impl.contacts.remove_shape(shape);
+  impl.records[slot].shapes.clear();
+}
+
+void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement) {
+  const BodyRecord& record = impl.records[slot];
+  const Transform pose = impl.motions[slot].origin_transform();
+  for (std::size_t i = 0; i < record.shapes.size(); ++i)
+    impl.contacts.move_shape(record.shapes[i], pose * record.settings.shapes[i].local,
+                             displacement);
+}
+
+void find_contacts(World::Impl& impl, Real dt) {
+  for (const std::uint32_t slot : impl.awake_slots) {
+    if (impl.motions[slot].type == BodyType::static_body) continue;
+    move_body_shapes(impl, slot, impl.velocities[slot].linear * dt);
+  }
+  // Contacts need a dynamic body (static and kinematic bodies push, they are not pushed), and a
+  // pair at rest keeps its contacts while it sleeps.
+  impl.contacts.update(impl.settings.speculative_margin, [&](std::uint32_t a, std::uint32_t b) {
+    if (!is_dynamic(impl, a) && !is_dynamic(impl, b)) return PairUpdate::ignore;
+    return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
+  });
+}
+
+void write_contact_rows(World::Impl& impl, Real dt) {
+  const ContactRowSettings settings{dt, impl.last_dt > 0 ? impl.last_dt / dt : Real(1),
+                                    length(impl.settings.gravity), &impl.settings.solver};
+  // Contact points per body: the constant friction model divides a body's mass among them.
+  std::vector<std::uint32_t>& points = impl.contact_points_per_body;
+  points.assign(impl.motions.size(), 0);
+  for (const ContactManifold& m : impl.contacts.manifolds()) {
+    points[m.body_a] += std::uint32_t(m.count);
+    points[m.body_b] += std::uint32_t(m.count);
+  }
+  write_contact_rows(
+      impl.contacts.manifolds(), impl.motions, impl.velocities,
+      [&](const ContactManifold& m) {  // a sleeping pair writes no rows
+        return !impl.sleep[m.body_a].asleep || !impl.sleep[m.body_b].asleep;
+      },
+      [&](std::uint32_t slot) {
+        const BodySettings& s = impl.records[slot].settings;
+        return ContactMaterial{s.friction, s.restitution};
+      },
+      [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.contact_ranges);
+}
+
+void store_contact_impulses(World::Impl& impl) {
+  store_contact_impulses(impl.rows, impl.contact_ranges, impl.contacts.manifolds());
+}
+
+}  // namespace impulse

@@ -1,0 +1,23 @@
+#pragma once
+// The step's contact stages (DESIGN.md steps 1-3, 5 and 9): keep the bodies' shapes in the
+// broadphase, find and cache contacts, write their rows, and store the solved impulses.
+
+#include "dynamics/world_impl.h"
+
+namespace impulse {
+
+/// Puts a new body's cooked shapes into the broadphase at its pose.
+void add_body_shapes(World::Impl& impl, std::uint32_t slot, std::vector<CookedShape> shapes);
+/// Takes a body's shapes out, with their pairs and contacts.
+void remove_body_shapes(World::Impl& impl, std::uint32_t slot);
+/// Moves a body's shapes to its pose; displacement (m) is its expected motion this step.
+void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement);
+
+/// Moves every movable body's shapes, then updates pairs, manifolds and the cache.
+void find_contacts(World::Impl& impl, Real dt);
+/// Appends the contact rows (before the velocities change: restitution sees the approach).
+void write_contact_rows(World::Impl& impl, Real dt);
+/// Stores the solved impulses in the cache: the next step's warm start.
+void store_contact_impulses(World::Impl& impl);
+
+}  // namespace impulse

@@ -1,0 +1,211 @@
+// Contacts in a stepping world: feature ids kept by the cache, resting, bouncing, no tunnelling,
+// friction on a slope, and no bumps at the inner edges of a mesh floor.
+
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "support/bodies.h"
+#include "support/geometry.h"
+
+namespace impulse {
+namespace {
+
+using testing::about;
+using testing::body_of;
+using testing::ground_box;
+
+std::set<std::uint64_t> feature_ids(const World& world) {
+  std::set<std::uint64_t> ids;
+  for (const DebugContact& c : world.debug_contacts())
+    ids.insert(c.feature_id);
+  return ids;
+}
+
+TEST(Contacts, BoxRestingOnBoxKeepsItsFourFeatureIdsFor100Steps) {
+  World world;
+  world.create_body(ground_box(2));
+  const BodyId box = world.create_body(body_of(Box{}, {0, Real(0.5), 0}));
+  world.step(Real(1) / 60);
+  const std::set<std::uint64_t> first = feature_ids(world);
+  ASSERT_EQ(first.size(), 4u);
+  for (int i = 0; i < 100; ++i) {
+    world.step(Real(1) / 60);
+    EXPECT_EQ(feature_ids(world), first) << "step " << i;
+    EXPECT_EQ(world.last_step_stats().cache_hits, 4u);
+  }
+  EXPECT_NEAR(world.position(box).y, Real(0.5), Real(0.01));
+}
+
+TEST(Contacts, BoxTurnedAboutTheNormalKeepsItsIdsWhileTheSameFacesTouch) {
+  World world;
+  world.create_body(ground_box(3));
+  const BodyId box = world.create_body(body_of(Box{}, {0, Real(0.499), 0}));
+  world.step(Real(1) / 60);
+  const std::set<std::uint64_t> first = feature_ids(world);
+  ASSERT_EQ(first.size(), 4u);
+  for (int degrees = 1; degrees <= 90; ++degrees) {
+    world.set_transform(box, {{0, Real(0.499), 0}, about({0, 1, 0}, Real(degrees))});
+    world.set_linear_velocity(box, {});
+    world.set_angular_velocity(box, {});
+    world.step(Real(1) / 60);
+    EXPECT_EQ(feature_ids(world), first) << degrees << " degrees";
+  }
+}
+
+TEST(Contacts, CompoundRestsOnEachOfItsChildren) {
+  World world;
+  world.create_body(ground_box());
+  BodySettings dumbbell;
+  dumbbell.shapes = {ShapeSettings{Sphere{Real(0.25)}, {{-1, 0, 0}, Quat::identity()}},
+                     ShapeSettings{Box{Vec3::splat(Real(0.25))}, {{1, 0, 0}, Quat::identity()}},
+                     ShapeSettings{Capsule{Real(0.1), Real(0.8)},
+                                   {{}, Quat::from_axis_angle({0, 0, 1}, k_pi / 2)}}};
+  dumbbell.position = {0, Real(0.3), 0};
+  const BodyId id = world.create_body(dumbbell);
+  for (int i = 0; i < 120; ++i)
+    world.step(Real(1) / 60);
+  // The sphere and the box carry it; the thinner capsule between them stays clear.
+  EXPECT_NEAR(world.position(id).y, Real(0.25), Real(0.01));
+  EXPECT_LT(length(world.angular_velocity(id)), Real(0.01));
+  std::set<std::uint32_t> shapes_touching;
+  for (const DebugContact& c : world.debug_contacts()) {
+    if (c.depth >= -Real(0.001)) shapes_touching.insert(std::uint32_t(c.position.x > 0));
+  }
+  EXPECT_EQ(shapes_touching.size(), 2u);
+}
+
+// Highest point of the ball after its first bounce.
+Real rebound_height(Real restitution, Real dt) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  world.create_body(ground_box());
+  const Real radius = Real(0.1);
+  BodySettings ball = body_of(Sphere{radius}, {0, 1 + radius, 0});
+  ball.restitution = restitution;
+  const BodyId id = world.create_body(ball);
+  bool bounced = false;
+  Real highest = 0;
+  for (int i = 0; i < int(3 / dt); ++i) {
+    world.step(dt);
+    const Real vy = world.linear_velocity(id).y;
+    if (vy > 0) bounced = true;
+    if (bounced) highest = std::max(highest, world.position(id).y - radius);
+    if (bounced && vy < 0) break;
+  }
+  return highest;
+}
+
+TEST(Contacts, BallWithRestitutionHalfReboundsToAQuarterOfItsDropHeight) {
+  EXPECT_NEAR(rebound_height(Real(0.5), Real(1) / 1000), Real(0.25), Real(0.25 * 0.03));
+}
+
+TEST(Contacts, DeadBallDoesNotBounce) {
+  EXPECT_LT(rebound_height(0, Real(1) / 240), Real(0.005));
+}
+
+TEST(Contacts, SmallFastBoxDoesNotPassThroughThinGround) {
+  World world;
+  world.create_body(ground_box(10, Real(0.05)));
+  BodySettings bullet = body_of(Box{Vec3::splat(Real(0.005))}, {0, 1, 0});
+  bullet.linear_velocity = {0, -50, 0};
+  const BodyId id = world.create_body(bullet);
+  for (int i = 0; i < 120; ++i) {
+    world.step(Real(1) / 60);
+    ASSERT_GT(world.position(id).y, Real(-0.01)) << "step " << i;
+  }
+}
+
+TEST(Contacts, ColumnOfTenBoxesStandsForFiveSeconds) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  world.create_body(ground_box());
+  std::vector<BodyId> boxes;
+  for (int i = 0; i < 10; ++i)
+    boxes.push_back(world.create_body(body_of(Box{}, {0, Real(0.5) + Real(i), 0})));
+  for (int i = 0; i < 300; ++i)
+    world.step(Real(1) / 60);
+  for (int i = 0; i < 10; ++i) {
+    const Vec3 p = world.position(boxes[std::size_t(i)]);
+    EXPECT_LT(std::hypot(p.x, p.z), Real(0.01)) << "box " << i;
+    EXPECT_NEAR(p.y, Real(0.5) + Real(i), Real(0.05)) << "box " << i;
+  }
+  EXPECT_LT(world.last_step_stats().max_penetration, Real(0.02));
+}
+
+// A floor of 2 * n * n right triangles over [-n/2, n/2]^2 at y = 0.
+Mesh grid_floor(int n, Real cell) {
+  Mesh mesh;
+  const Real half = Real(n) * cell / 2;
+  for (int i = 0; i <= n; ++i) {
+    for (int j = 0; j <= n; ++j)
+      mesh.vertices.push_back({Real(i) * cell - half, 0, Real(j) * cell - half});
+  }
+  const auto v = [n](int i, int j) { return std::uint32_t(i * (n + 1) + j); };
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      // Counter-clockwise seen from above (+y).
+      mesh.triangles.push_back({v(i, j), v(i, j + 1), v(i + 1, j)});
+      mesh.triangles.push_back({v(i + 1, j), v(i, j + 1), v(i + 1, j + 1)});
+    }
+  }
+  return mesh;
+}
+
+TEST(Contacts, BoxDraggedAcrossAMeshFloorDoesNotBumpAtInnerEdges) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  world.create_body(body_of(grid_floor(40, Real(0.5)), {}, BodyType::static_body));
+  const BodyId box =
+      world.create_body(body_of(Box{Vec3::splat(Real(0.25))}, {-8, Real(0.25), 0.1}));
+  Real worst = 0;
+  for (int i = 0; i < 360; ++i) {
+    const Vec3 v = world.linear_velocity(box);
+    world.set_linear_velocity(box, {3, v.y, 0});  // dragged along x across many triangles
+    world.step(Real(1) / 60);
+    if (i > 10) worst = std::max(worst, std::abs(world.linear_velocity(box).y));
+  }
+  EXPECT_GT(world.position(box).x, 8);
+  EXPECT_LT(worst, Real(0.01));
+}
+
+TEST(Contacts, FrictionHoldsABoxOnASlopeAndLetsItSlideWhenLow) {
+  for (const Real mu : {Real(0.7), Real(0.3)}) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    World world(settings);
+    const Quat tilt = about({0, 0, 1}, 30);
+    BodySettings slope = body_of(Box{{20, Real(0.5), 5}}, {}, BodyType::static_body);
+    slope.orientation = tilt;
+    slope.friction = mu;
+    world.create_body(slope);
+    BodySettings block = body_of(Box{Vec3::splat(Real(0.25))}, rotate(tilt, {0, Real(0.75), 0}));
+    block.orientation = tilt;
+    block.friction = mu;
+    const BodyId id = world.create_body(block);
+    for (int i = 0; i < 30; ++i)
+      world.step(Real(1) / 60);
+    const Vec3 start = world.position(id);
+    const Vec3 v0 = world.linear_velocity(id);
+    for (int i = 0; i < 60; ++i)
+      world.step(Real(1) / 60);
+    const Vec3 down_slope = rotate(tilt, {-1, 0, 0});
+    if (mu > Real(0.5)) {
+      EXPECT_LT(length(world.position(id) - start), Real(0.001));
+    } else {
+      const Real expected = Real(9.81) * (Real(0.5) - mu * std::sqrt(Real(3)) / 2);
+      const Real measured = dot(world.linear_velocity(id) - v0, down_slope);  // over 1 s
+      EXPECT_NEAR(measured, expected, expected * Real(0.02));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace impulse

@@ -1,0 +1,174 @@
+// The stacking and material scenes against the contacts issue's acceptance: stacks that stay up
+// (seed 001 table 1 and section 9.2), the pyramid asleep after a minute, the tower standing,
+// friction on the incline, bounces, and drift beside the peers' figures.
+
+#include <impulse/scene.h>
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "scene/builtin/builtin_scenes.h"
+
+namespace impulse {
+namespace {
+
+// Long scenes take minutes unoptimised; the Release run of the test command covers them.
+#ifdef NDEBUG
+constexpr bool k_optimised = true;
+#else
+constexpr bool k_optimised = false;
+#endif
+#define SKIP_UNLESS_OPTIMISED() \
+  if (!k_optimised) GTEST_SKIP() << "a long scene: run in the Release build"
+
+World world_of(const std::string& name) {
+  return build_world(*builtin_scene(name), name);
+}
+
+std::vector<BodyId> dynamic_bodies(const World& world) {
+  std::vector<BodyId> ids;
+  for (const BodyId id : world.bodies()) {
+    if (world.type(id) == BodyType::dynamic_body) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::vector<Vec3> positions(const World& world, const std::vector<BodyId>& ids) {
+  std::vector<Vec3> out;
+  for (const BodyId id : ids)
+    out.push_back(world.position(id));
+  return out;
+}
+
+Real largest_horizontal_move(const std::vector<Vec3>& from, const std::vector<Vec3>& to) {
+  Real worst = 0;
+  for (std::size_t i = 0; i < from.size(); ++i)
+    worst = std::max(worst, std::hypot(to[i].x - from[i].x, to[i].z - from[i].z));
+  return worst;
+}
+
+void run(World& world, int steps) {
+  for (int i = 0; i < steps; ++i)
+    world.step(world.settings().timestep);
+}
+
+TEST(StackingScenes, Seed001TenStackWithCachingComesToRestAndStays) {
+  World world = world_of("seed001-stack10");
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  run(world, 1000);
+  std::vector<Vec3> last = positions(world, boxes);
+  Real worst = 0;
+  for (int i = 1000; i < 3000; ++i) {
+    world.step(world.settings().timestep);
+    const std::vector<Vec3> now = positions(world, boxes);
+    for (std::size_t k = 0; k < now.size(); ++k)
+      worst = std::max(worst, length(now[k] - last[k]));
+    last = now;
+  }
+  EXPECT_LT(worst, Real(0.01 * 200));  // 1% of the box's width per step
+  // And it is still a column: each box above the one below.
+  for (std::size_t k = 0; k < boxes.size(); ++k)
+    EXPECT_NEAR(world.position(boxes[k]).y, Real(50 + 100 * k), Real(10)) << "box " << k;
+}
+
+// Whether the top box of a two-box stack is still on the bottom one after 3000 steps.
+bool two_stack_stands(Real density_ratio, bool light_at_bottom) {
+  World world = build_world(builtin::seed001_mass_ratio(density_ratio, light_at_bottom));
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  run(world, 3000);
+  const Vec3 bottom = world.position(boxes[0]), top = world.position(boxes[1]);
+  return std::abs(top.x - bottom.x) < 20 && std::abs(top.z - bottom.z) < 20 &&
+         top.y - bottom.y > 95 && bottom.y > 45;
+}
+
+TEST(StackingScenes, Seed001HeavyOnLightStandsDownToThreePercent) {
+  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03)})
+    EXPECT_TRUE(two_stack_stands(ratio, true)) << "density ratio " << ratio;
+}
+
+TEST(StackingScenes, Seed001LightOnHeavyStandsDownToOnePercent) {
+  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01)})
+    EXPECT_TRUE(two_stack_stands(ratio, false)) << "density ratio " << ratio;
+}
+
+TEST(StackingScenes, PyramidHoldsStillForAMinuteAndFallsAsleep) {
+  SKIP_UNLESS_OPTIMISED();
+  World world = world_of("pyramid");
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  const std::vector<Vec3> start = positions(world, boxes);
+  run(world, 3600);
+  EXPECT_LT(largest_horizontal_move(start, positions(world, boxes)), Real(0.01));
+  for (const BodyId id : boxes)
+    EXPECT_TRUE(world.is_asleep(id)) << world.name(id);
+}
+
+TEST(StackingScenes, Tower700StandsForThirtySeconds) {
+  SKIP_UNLESS_OPTIMISED();
+  World world = world_of("tower700");
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  const std::vector<Vec3> start = positions(world, boxes);
+  run(world, 1800);
+  const std::vector<Vec3> end = positions(world, boxes);
+  for (std::size_t k = 0; k < boxes.size(); ++k)
+    EXPECT_GT(end[k].y, start[k].y - Real(0.5)) << world.name(boxes[k]);
+}
+
+TEST(StackingScenes, InclineHoldsWithHighFrictionAndSlidesAtTheCoulombRateWithLow) {
+  World world = world_of("incline");
+  const BodyId sticky = *world.find_body("box-mu0.7");
+  const BodyId slippery = *world.find_body("box-mu0.3");
+  run(world, 60);  // settle onto the slope
+  const Vec3 held = world.position(sticky);
+  const Vec3 v0 = world.linear_velocity(slippery);
+  run(world, 300);
+  EXPECT_LT(length(world.position(sticky) - held), Real(0.001));
+  const Quat tilt = Quat::from_axis_angle({0, 0, 1}, k_pi / 6);
+  const Vec3 down = rotate(tilt, {-1, 0, 0});
+  const Real expected = Real(9.81) * (Real(0.5) - Real(0.3) * std::sqrt(Real(3)) / 2);
+  const Real measured = dot(world.linear_velocity(slippery) - v0, down) / Real(5);
+  EXPECT_NEAR(measured, expected, expected * Real(0.02));
+}
+
+TEST(StackingScenes, RestingSceneNeverGainsEnergy) {
+  World world = world_of("seed001-stack10");
+  run(world, 1000);
+  for (int i = 0; i < 500; ++i) {
+    world.step(world.settings().timestep);
+    EXPECT_LT(world.kinetic_energy(), 1e-6 * std::abs(world.potential_energy())) << "step " << i;
+  }
+}
+
+// Drift over 10 s with sleeping off (contacts issue; Jolt: 77, 25, 38 mm; goal 1, 5, 10 mm).
+Real drift_over_ten_seconds(Scene scene) {
+  scene.settings.sleeping = false;
+  World world = build_world(scene);
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  const std::vector<Vec3> start = positions(world, boxes);
+  run(world, 600);
+  return largest_horizontal_move(start, positions(world, boxes));
+}
+
+TEST(StackingScenes, ColumnOfTenDriftsLessThanJolt) {
+  Scene scene = *builtin_scene("pyramid");
+  scene.bodies.resize(1);  // the ground
+  for (int i = 0; i < 10; ++i)
+    scene.bodies.push_back(builtin::dynamic_body("box" + std::to_string(i), Box{},
+                                                 {0, Real(0.5) + Real(i), 0}));
+  EXPECT_LT(drift_over_ten_seconds(scene), Real(0.077));
+}
+
+TEST(StackingScenes, PyramidDriftsLessThanJolt) {
+  SKIP_UNLESS_OPTIMISED();
+  EXPECT_LT(drift_over_ten_seconds(*builtin_scene("pyramid")), Real(0.025));
+}
+
+TEST(StackingScenes, Tower700DriftsLessThanJolt) {
+  SKIP_UNLESS_OPTIMISED();
+  EXPECT_LT(drift_over_ten_seconds(*builtin_scene("tower700")), Real(0.038));
+}
+
+}  // namespace
+}  // namespace impulse
