@@ -14,24 +14,28 @@ Ray::Ray(const Vec3& origin_, const Vec3& direction_) : origin(origin_), directi
   }
 }
 
-Real Ray::entry_fraction(const AABB& box, Real max_fraction) const {
-  Real t_min = 0;
+Ray::Entry Ray::enter(const AABB& box, Real max_fraction) const {
+  Entry entry{0, -1};
   Real t_max = max_fraction;
   for (int i = 0; i < 3; ++i) {
     // A segment parallel to a slab either lies in it or misses the box; this branch also avoids
     // the 0 * inf = NaN of the reciprocal form.
     if (direction[i] == 0) {
-      if (origin[i] < box.lower[i] || origin[i] > box.upper[i]) return -1;
+      if (origin[i] < box.lower[i] || origin[i] > box.upper[i]) return {-1, -1};
       continue;
     }
     Real t1 = (box.lower[i] - origin[i]) * inv_direction[i];
     Real t2 = (box.upper[i] - origin[i]) * inv_direction[i];
     if (t1 > t2) std::swap(t1, t2);
-    t_min = std::max(t_min, t1);
+    // >= so that an origin on a face, heading in, enters through that face rather than "inside".
+    if (t1 >= entry.fraction) {
+      entry.fraction = t1;
+      entry.axis = i;
+    }
     t_max = std::min(t_max, t2);
-    if (t_min > t_max) return -1;
+    if (entry.fraction > t_max) return {-1, -1};
   }
-  return t_min;
+  return entry;
 }
 
 AabbTree::AabbTree(Real margin) : margin_(margin) {}

@@ -15,9 +15,19 @@ namespace impulse {
 struct Ray {
   Ray(const Vec3& origin_, const Vec3& direction_);
 
+  /// Where the segment [0, max_fraction] enters box: the fraction (0 when origin is inside, -1
+  /// on a miss) and the axis of the face it crosses (-1 when it starts inside or misses).
+  struct Entry {
+    Real fraction;
+    int axis;
+  };
+  /// The slab test (Kay and Kajiya); the box raycast reads the entry axis for its normal.
+  Entry enter(const AABB& box, Real max_fraction) const;
   /// The fraction at which the segment enters box (0 when origin is inside), or -1 when the
-  /// segment [0, max_fraction] misses it (slab test, Kay and Kajiya).
-  Real entry_fraction(const AABB& box, Real max_fraction) const;
+  /// segment [0, max_fraction] misses it.
+  Real entry_fraction(const AABB& box, Real max_fraction) const {
+    return enter(box, max_fraction).fraction;
+  }
 
   Vec3 origin;
   Vec3 direction;
