@@ -389,8 +389,6 @@ void World::step(Real dt) {
   stats.contact_points = counts.points;
   stats.cache_hits = counts.matched;
   stats.max_penetration = max_penetration(w.contacts.manifolds());
-  w.rows.clear();
-  write_contact_rows(w, dt);
   stats.collide_ms = milliseconds_since(stage);
 
   stage = Clock::now();
@@ -399,6 +397,9 @@ void World::step(Real dt) {
   stats.integrate_velocities_ms = milliseconds_since(stage);
 
   stage = Clock::now();
+  w.rows.clear();
+  // After the forces: a resting contact's first tangent then follows where gravity pushes it.
+  write_contact_rows(w, dt);
   write_custom_rows(w);
   if (w.rows.size() > 0) {
     w.solver_masses.resize(w.motions.size());

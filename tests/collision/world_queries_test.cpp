@@ -94,7 +94,7 @@ TEST(WorldQueries, BoxOverlapsAgreeWithBruteForceOverBounds) {
 // Exact distance from a point to a body made of one sphere or box.
 Real distance_to(const World& world, BodyId id, const Vec3& p) {
   const Transform t = world.transform(id);
-  const ShapeGeometry& g = world.body_settings(id).shapes[0].geometry;
+  const ShapeGeometry g = world.body_settings(id).shapes[0].geometry;
   const Vec3 local = inverse_rotate(t.orientation, p - t.position);
   if (const auto* sphere = std::get_if<Sphere>(&g)) return length(local) - sphere->radius;
   const Vec3 h = std::get<Box>(g).half_extents;

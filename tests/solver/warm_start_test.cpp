@@ -28,6 +28,7 @@ StackRun run_stack(SolverType type, bool warm_start) {
   settings.solver.warm_start = warm_start;
   settings.solver.iterations = 1000;
   settings.solver.tolerance = Real(1e-3);
+  settings.sleeping = false;  // a sleeping stack would need no solve at all
   World world(settings);
   const std::vector<BodyId> boxes = testing::add_row_stack(world, k_stack_height);
   std::vector<int> iterations;
