@@ -521,27 +521,46 @@ HullData build_convex_hull(std::span<const Vec3> points) {
     hull.vertices.push_back(points[i]);
   }
 
+  // Each undirected edge is met twice, once in each direction: faces[0] is the face where it
+  // runs from the smaller vertex index to the larger (PolyEdge's orientation).
+  struct HalfEdge {
+    std::array<std::uint32_t, 2> vertices;  // smaller index first
+    std::uint32_t face;
+    bool forward;  // whether the face runs it from vertices[0] to vertices[1]
+  };
+  std::vector<HalfEdge> half_edges;
   for (const auto& polygon : polygons) {
     const Vec3d normal = polygon_normal(polygon, local);
     Vec3d centroid = Vec3d::Zero();
-    HullFace face;
+    const auto face = static_cast<std::uint32_t>(hull.faces.size());
+    PolyFace poly;
+    poly.first = static_cast<std::uint32_t>(hull.face_vertices.size());
+    poly.count = static_cast<std::uint32_t>(polygon.size());
     for (const std::uint32_t v : polygon) {
       centroid += local[v];
-      face.vertices.push_back(renumber[v]);
+      hull.face_vertices.push_back(renumber[v]);
     }
     centroid = centroid / static_cast<double>(polygon.size()) + center;
-    face.normal = Vec3(Real(normal.x()), Real(normal.y()), Real(normal.z()));
-    face.offset = Real(normal.dot(centroid));
-    hull.faces.push_back(std::move(face));
+    poly.normal = Vec3(Real(normal.x()), Real(normal.y()), Real(normal.z()));
+    poly.offset = Real(normal.dot(centroid));
+    hull.faces.push_back(poly);
 
     for (std::size_t i = 0; i < polygon.size(); ++i) {
       const std::uint32_t a = renumber[polygon[i]];
       const std::uint32_t b = renumber[polygon[(i + 1) % polygon.size()]];
-      hull.edges.push_back({std::min(a, b), std::max(a, b)});
+      half_edges.push_back({{std::min(a, b), std::max(a, b)}, face, a < b});
     }
   }
-  std::sort(hull.edges.begin(), hull.edges.end());
-  hull.edges.erase(std::unique(hull.edges.begin(), hull.edges.end()), hull.edges.end());
+  // The hull is a closed two-manifold: sorted, the halves of one edge come in adjacent pairs.
+  std::sort(half_edges.begin(), half_edges.end(),
+            [](const HalfEdge& x, const HalfEdge& y) { return x.vertices < y.vertices; });
+  for (std::size_t i = 0; i + 1 < half_edges.size(); i += 2) {
+    PolyEdge edge{half_edges[i].vertices, {}};
+    for (const HalfEdge& h : {half_edges[i], half_edges[i + 1]}) {
+      edge.faces[h.forward ? 0 : 1] = h.face;
+    }
+    hull.edges.push_back(edge);
+  }
   return hull;
 }
 

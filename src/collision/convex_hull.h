@@ -3,24 +3,22 @@
 
 #include <impulse/math.h>
 
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "collision/polyhedron.h"
+
 namespace impulse {
 
-/// One planar face of a hull: a convex polygon.
-struct HullFace {
-  std::vector<std::uint32_t> vertices;  // indices into HullData::vertices, CCW seen from outside
-  Vec3 normal;                          // unit, outward
-  Real offset = 0;                      // dot(normal, x) == offset on the face
-};
-
+/// A hull in the flat layout of PolyhedronView, which the narrowphase reads through view().
 struct HullData {
   std::vector<Vec3> vertices;  // only the hull's corners, each one of the input points
-  std::vector<HullFace> faces;
-  std::vector<std::array<std::uint32_t, 2>> edges;  // unique undirected edges of the faces
+  std::vector<PolyFace> faces;
+  std::vector<std::uint32_t> face_vertices;  // each face's corners, CCW seen from outside
+  std::vector<PolyEdge> edges;  // unique, sorted by their vertex pair (smaller index first)
+
+  PolyhedronView view() const { return {vertices, faces, face_vertices, edges}; }
 };
 
 /// The convex hull of points, with coplanar neighbouring triangles merged into one face.

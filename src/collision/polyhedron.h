@@ -22,7 +22,9 @@ struct PolyFace {
   std::uint32_t count = 0;
 };
 
-/// One edge and the two faces that meet at it (for Gauss-map pruning of edge pairs).
+/// One edge and the two faces that meet at it (for Gauss-map pruning of edge pairs). Seen from
+/// outside, the edge runs from vertices[0] to vertices[1] counter-clockwise around faces[0] and
+/// the other way around faces[1]; the pruning reads the edge's orientation from this.
 struct PolyEdge {
   std::array<std::uint32_t, 2> vertices{};
   std::array<std::uint32_t, 2> faces{};

@@ -23,11 +23,14 @@ MassProperties polyhedron_mass_properties(const HullData& hull, Real density) {
   double six_volume = 0;
   Vec3d first_moment = Vec3d::Zero();                       // times 24
   Eigen::Matrix3d second_moment = Eigen::Matrix3d::Zero();  // times 120
-  for (const HullFace& face : hull.faces) {
-    const Vec3d a = to_double(hull.vertices[face.vertices[0]]) - reference;
-    for (std::size_t i = 1; i + 1 < face.vertices.size(); ++i) {
-      const Vec3d b = to_double(hull.vertices[face.vertices[i]]) - reference;
-      const Vec3d c = to_double(hull.vertices[face.vertices[i + 1]]) - reference;
+  for (const PolyFace& face : hull.faces) {
+    const auto corner = [&](std::uint32_t i) -> Vec3d {
+      return to_double(hull.vertices[hull.face_vertices[face.first + i]]) - reference;
+    };
+    const Vec3d a = corner(0);
+    for (std::uint32_t i = 1; i + 1 < face.count; ++i) {
+      const Vec3d b = corner(i);
+      const Vec3d c = corner(i + 1);
       const double det = a.dot(b.cross(c));
       const Vec3d s = a + b + c;
       six_volume += det;

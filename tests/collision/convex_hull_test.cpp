@@ -61,6 +61,10 @@ Real extent_sum(const std::vector<Vec3>& points) {
   return size.x + size.y + size.z;
 }
 
+std::uint32_t corner_index(const HullData& hull, const PolyFace& face, std::uint32_t i) {
+  return hull.face_vertices[face.first + i];
+}
+
 int euler_characteristic(const HullData& hull) {
   return static_cast<int>(hull.vertices.size()) - static_cast<int>(hull.edges.size()) +
          static_cast<int>(hull.faces.size());
@@ -79,27 +83,42 @@ void expect_valid_hull(const HullData& hull, const std::vector<Vec3>& points) {
   }
   EXPECT_EQ(distinct.size(), hull.vertices.size()) << "a hull vertex is repeated";
 
-  // A closed two-manifold: each directed edge once, and its reverse in another face.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
-  for (const HullFace& face : hull.faces) {
-    ASSERT_GE(face.vertices.size(), 3u);
-    for (std::size_t i = 0; i < face.vertices.size(); ++i) {
-      ++directed[{face.vertices[i], face.vertices[(i + 1) % face.vertices.size()]}];
+  // A closed two-manifold: each directed edge in one face, and its reverse in another.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> directed;
+  for (std::uint32_t f = 0; f < hull.faces.size(); ++f) {
+    const PolyFace& face = hull.faces[f];
+    ASSERT_GE(face.count, 3u);
+    for (std::uint32_t i = 0; i < face.count; ++i) {
+      directed[{corner_index(hull, face, i), corner_index(hull, face, (i + 1) % face.count)}]
+          .push_back(f);
     }
   }
-  for (const auto& [edge, count] : directed) {
-    EXPECT_EQ(count, 1);
+  for (const auto& [edge, faces] : directed) {
+    EXPECT_EQ(faces.size(), 1u);
     EXPECT_EQ(directed.count({edge.second, edge.first}), 1u) << "edge without a twin";
   }
   EXPECT_EQ(directed.size(), 2 * hull.edges.size());
 
-  for (const HullFace& face : hull.faces) {
+  // Edges sorted by vertex pair, each running forwards around faces[0] and backwards around
+  // faces[1] (PolyEdge's orientation).
+  for (std::size_t e = 0; e < hull.edges.size(); ++e) {
+    const PolyEdge& edge = hull.edges[e];
+    const auto [v0, v1] = edge.vertices;
+    EXPECT_LT(v0, v1);
+    if (e > 0) {
+      EXPECT_LT(hull.edges[e - 1].vertices, edge.vertices);
+    }
+    EXPECT_EQ(directed[std::pair(v0, v1)], std::vector<std::uint32_t>(1, edge.faces[0]));
+    EXPECT_EQ(directed[std::pair(v1, v0)], std::vector<std::uint32_t>(1, edge.faces[1]));
+  }
+
+  for (const PolyFace& face : hull.faces) {
     EXPECT_NEAR(length(face.normal), 1, 1e-5);
-    const std::size_t n = face.vertices.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec3& a = hull.vertices[face.vertices[i]];
-      const Vec3& b = hull.vertices[face.vertices[(i + 1) % n]];
-      const Vec3& c = hull.vertices[face.vertices[(i + 2) % n]];
+    const std::uint32_t n = face.count;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Vec3& a = hull.vertices[corner_index(hull, face, i)];
+      const Vec3& b = hull.vertices[corner_index(hull, face, (i + 1) % n)];
+      const Vec3& c = hull.vertices[corner_index(hull, face, (i + 2) % n)];
       EXPECT_NEAR(dot(face.normal, a), face.offset, tol) << "vertex off its face plane";
       // Convex and counter-clockwise seen from outside: every corner turns left about the normal.
       const Vec3 e0 = b - a;
@@ -136,8 +155,8 @@ TEST(ConvexHull, CubeCornersGiveSixQuadFaces) {
   EXPECT_EQ(hull.edges.size(), 12u);
   ASSERT_EQ(hull.faces.size(), 6u);
   std::set<std::pair<int, int>> axes;  // (axis, sign) of each face normal
-  for (const HullFace& face : hull.faces) {
-    EXPECT_EQ(face.vertices.size(), 4u);
+  for (const PolyFace& face : hull.faces) {
+    EXPECT_EQ(face.count, 4u);
     for (int axis = 0; axis < 3; ++axis) {
       if (std::abs(face.normal[axis]) > Real(0.999)) axes.insert({axis, face.normal[axis] > 0});
     }
@@ -230,8 +249,8 @@ TEST(ConvexHull, RotatedTranslatedCubeStillMergesToSixQuads) {
   }
   const HullData hull = build_convex_hull(points);
   ASSERT_EQ(hull.faces.size(), 6u);
-  for (const HullFace& face : hull.faces) {
-    EXPECT_EQ(face.vertices.size(), 4u);
+  for (const PolyFace& face : hull.faces) {
+    EXPECT_EQ(face.count, 4u);
   }
   expect_valid_hull(hull, points);
 }

@@ -1,0 +1,31 @@
+#pragma once
+// Small helpers the polyhedron pair routines share: corners of a face, the edge between two
+// vertices, and feature ids.
+
+#include <cstdint>
+
+#include "collision/polyhedron.h"
+
+namespace impulse {
+
+/// The vertex index of corner i of a face (counter-clockwise seen from outside, i < count).
+inline std::uint32_t face_corner(const PolyhedronView& p, const PolyFace& face, std::uint32_t i) {
+  return p.face_vertices[face.first + i];
+}
+
+/// The edge joining vertices u and w, either way round. A linear search: it runs only for the
+/// few points a manifold reports, never inside the separating axis loops.
+inline std::uint32_t find_edge(const PolyhedronView& p, std::uint32_t u, std::uint32_t w) {
+  for (std::uint32_t e = 0; e < p.edges.size(); ++e) {
+    const auto& v = p.edges[e].vertices;
+    if ((v[0] == u && v[1] == w) || (v[0] == w && v[1] == u)) return e;
+  }
+  return 0;  // u, w always come from one face's outline, whose sides are all edges
+}
+
+inline FeatureId make_id(FeatureType type_a, std::uint32_t index_a, FeatureType type_b,
+                         std::uint32_t index_b) {
+  return {std::uint8_t(type_a), index_a, std::uint8_t(type_b), index_b};
+}
+
+}  // namespace impulse

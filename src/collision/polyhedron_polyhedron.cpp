@@ -1,0 +1,294 @@
+// Polyhedron-polyhedron narrowphase: the separating axis test of Gregorius ("The Separating Axis
+// Test between Convex Polyhedra", GDC 2013) over both polyhedra's face normals and the edge pairs
+// that make a face of their Minkowski difference, then face clipping or one edge-edge point as in
+// box_box.cpp, whose conventions and feature ids this follows.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <span>
+
+#include "collision/manifold_reduction.h"
+#include "collision/polyhedron.h"
+#include "collision/polyhedron_features.h"
+#include "collision/segment.h"
+
+namespace impulse {
+namespace {
+
+// A later axis must beat the best so far by this much to be chosen (box_box.cpp's tolerance):
+// faces win over edges and a's faces over b's when depths nearly tie, so that the manifold and
+// its ids do not flicker between features, and boxes get the contacts collide_box_box gives.
+constexpr Real k_relative_tolerance = Real(0.05);
+constexpr Real k_absolute_tolerance = Real(0.001);  // m
+// Edges closer to parallel than this sine have no usable cross-product axis; a face axis
+// separates them as well.
+constexpr Real k_parallel_sine = Real(1e-3);
+// Clipping uses at most this many corners of a face (Outline), so that its buffers are fixed.
+constexpr std::uint32_t k_max_outline = 32;
+// A convex polygon clipped by one half-plane gains at most one corner: an outline clipped by
+// another's sides has at most the sum of their corners.
+constexpr int k_max_clip_points = 2 * int(k_max_outline);
+
+bool beats(Real candidate, Real best) {
+  return candidate > best + k_relative_tolerance * std::abs(best) + k_absolute_tolerance;
+}
+
+// A rigid motion as a matrix: the loops below move many points and normals between frames.
+struct Motion {
+  Mat33 r;
+  Vec3 t;
+  explicit Motion(const Transform& x) : r(to_matrix(x.orientation)), t(x.position) {}
+  Vec3 point(const Vec3& p) const { return r * p + t; }
+  Vec3 vector(const Vec3& v) const { return r * v; }
+};
+
+struct FaceQuery {
+  Real separation = -k_infinity;
+  std::uint32_t face = 0;
+};
+
+// The face of p that q, placed in p's frame by q_to_p, lies farthest beyond: q's support point
+// along -n gives the separation of p's face plane from q. False as soon as a face separates them
+// by more than margin.
+bool query_faces(const PolyhedronView& p, const PolyhedronView& q, const Motion& q_to_p,
+                 Real margin, FaceQuery& best) {
+  for (std::uint32_t f = 0; f < p.faces.size(); ++f) {
+    const PolyFace& face = p.faces[f];
+    const Vec3 n = transpose_multiply(q_to_p.r, face.normal);  // in q's frame
+    const Real sep =
+        dot(n, q.vertices[q.support_index(-n)]) + dot(face.normal, q_to_p.t) - face.offset;
+    if (sep > margin) return false;
+    if (sep > best.separation) best = {sep, f};
+  }
+  return true;
+}
+
+struct EdgeQuery {
+  Real separation = -k_infinity;
+  std::uint32_t edge_a = 0;
+  std::uint32_t edge_b = 0;
+  Vec3 normal;  // unit, in a's frame, from a to b
+};
+
+// Only edge pairs whose arcs on the Gauss map cross make a face of the Minkowski difference, so
+// only their cross products can be the axis of least separation (Gregorius 2013). An edge's arc
+// runs from the normal of faces[0] to that of faces[1] on the great circle perpendicular to the
+// edge; b's arcs are negated. Gregorius's test needs each arc's plane normal n1 x n0, which by
+// PolyEdge's orientation is -(v1 - v0) times a positive factor. For a flat edge (a triangle's,
+// faces opposite) n1 x n0 vanishes, but its arc is the half circle through the edge's outward
+// direction o in the triangle's plane, whose plane normal o x n0 is again -(v1 - v0): with the
+// edge vectors as plane normals the test below serves both.
+bool query_edges(const PolyhedronView& a, const PolyhedronView& b, const Motion& b_to_a,
+                 Real margin, EdgeQuery& best) {
+  constexpr Real parallel_sq = k_parallel_sine * k_parallel_sine;
+  for (std::uint32_t j = 0; j < b.edges.size(); ++j) {
+    const PolyEdge& eb = b.edges[j];
+    const Vec3 qb = b_to_a.point(b.vertices[eb.vertices[0]]);
+    const Vec3 db = b_to_a.vector(b.vertices[eb.vertices[1]] - b.vertices[eb.vertices[0]]);
+    const Vec3 nb0 = b_to_a.vector(b.faces[eb.faces[0]].normal);
+    const Vec3 nb1 = b_to_a.vector(b.faces[eb.faces[1]].normal);
+    const Real db_sq = length_squared(db);
+    for (std::uint32_t i = 0; i < a.edges.size(); ++i) {
+      const PolyEdge& ea = a.edges[i];
+      const Vec3& pa = a.vertices[ea.vertices[0]];
+      const Vec3 da = a.vertices[ea.vertices[1]] - pa;
+      // b's arc crosses a's great circle, a's arc crosses b's, and on the same side (Gregorius's
+      // CBA * DBA < 0, ADC * BDC < 0, CBA * BDC > 0, signs flipped with the plane normals).
+      const Real cba = dot(nb0, da);
+      const Real dba = dot(nb1, da);
+      if (cba * dba >= 0) continue;
+      const Real adc = dot(a.faces[ea.faces[0]].normal, db);
+      const Real bdc = dot(a.faces[ea.faces[1]].normal, db);
+      if (adc * bdc >= 0 || cba * bdc >= 0) continue;
+      const Vec3 axis = cross(da, db);
+      const Real len_sq = length_squared(axis);
+      if (len_sq <= parallel_sq * length_squared(da) * db_sq) continue;
+      // Where the arcs cross: a's outward normal, on the side of a's arc the test chose.
+      const Vec3 n = axis * ((bdc > 0 ? Real(-1) : Real(1)) / std::sqrt(len_sq));
+      const Real sep = dot(n, qb - pa);
+      if (sep > margin) return false;
+      if (sep > best.separation) best = {sep, i, j, n};
+    }
+  }
+  return true;
+}
+
+// The corners of a face that clipping uses: all of them, or for a face of more than
+// k_max_outline corners (possible on hulls of many points) k_max_outline of them spread evenly
+// around it, whose polygon lies inside the face. Side i runs from corner i to corner i + 1 and is
+// named by the face's edge leaving corner i.
+struct Outline {
+  const PolyhedronView* poly;
+  const PolyFace* face;
+  std::uint32_t count;
+  std::array<std::uint32_t, k_max_outline> at;  // positions in the face's corner loop
+
+  Outline(const PolyhedronView& p, const PolyFace& f)
+      : poly(&p), face(&f), count(std::min(f.count, k_max_outline)) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+      at[i] = i * f.count / count;
+    }
+  }
+  std::uint32_t vertex(std::uint32_t i) const { return face_corner(*poly, *face, at[i]); }
+  std::uint32_t side_edge(std::uint32_t i) const {
+    return find_edge(*poly, vertex(i), face_corner(*poly, *face, (at[i] + 1) % face->count));
+  }
+};
+
+// A corner of the incident polygon while it is clipped, in the reference frame. Its id has the
+// reference polyhedron as "a"; a clipped corner's edge ids are still outline sides until the
+// manifold is reduced. The edge to the next corner lies on an incident side or a reference side.
+struct ClipVertex {
+  Vec3 p;
+  FeatureId id;
+  bool edge_on_side = false;
+  std::uint32_t edge = 0;  // reference side when edge_on_side, else incident side
+};
+
+// One Sutherland-Hodgman pass against reference side s (dot(normal, x) <= offset inside). A
+// corner made by crossing an incident side is named by that side and side s (seed 001 section
+// 8.2); one made by crossing an earlier reference side is the reference corner where the two
+// sides meet, named by it and the incident face.
+int clip_against_side(const ClipVertex* in, int n, const Outline& ref, std::uint32_t s,
+                      const Vec3& normal, Real offset, std::uint32_t incident_face,
+                      ClipVertex* out) {
+  int m = 0;
+  // Convexity bounds the output by n + 1; the guard only holds off float noise on slivers.
+  const auto emit = [&](const ClipVertex& v) {
+    if (m < k_max_clip_points) out[m++] = v;
+  };
+  for (int k = 0; k < n; ++k) {
+    const ClipVertex& p = in[k];
+    const ClipVertex& q = in[(k + 1) % n];
+    const Real dp = dot(normal, p.p) - offset;
+    const Real dq = dot(normal, q.p) - offset;
+    if (dp <= 0) emit(p);
+    if ((dp <= 0) == (dq <= 0)) continue;
+    ClipVertex x;
+    x.p = p.p + (dp / (dp - dq)) * (q.p - p.p);
+    if (p.edge_on_side) {
+      // Adjacent sides meet at a corner of the face; the lines of sides further apart meet
+      // outside it, where a later side clips the point away, so any corner names it.
+      const std::uint32_t corner = (p.edge + 1) % ref.count == s ? s : p.edge;
+      x.id = make_id(FeatureType::vertex, ref.vertex(corner), FeatureType::face, incident_face);
+    } else {
+      x.id = make_id(FeatureType::edge, s, FeatureType::edge, p.edge);
+    }
+    // Leaving, the polygon goes on along side s; entering, along p's edge.
+    x.edge_on_side = dp <= 0 || p.edge_on_side;
+    x.edge = dp <= 0 ? s : p.edge;
+    emit(x);
+  }
+  return m;
+}
+
+// Face contact: face ref_face of ref (its normal towards the other polyhedron) against the face
+// of inc most anti-parallel to it, clipped to the reference face's sides; the points within
+// margin of the reference plane kept, reduced and written to out.
+void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_t ref_face,
+                  const PolyhedronView& inc, const Transform& tinc, bool ref_is_a, Real margin,
+                  Manifold& out) {
+  const PolyFace& rf = ref.faces[ref_face];
+  const Transform inc_to_ref = inverse(tref) * tinc;
+  const Vec3 m = inverse_rotate(inc_to_ref.orientation, rf.normal);  // in inc's frame
+  std::uint32_t inc_face = 0;
+  Real least = k_infinity;
+  for (std::uint32_t f = 0; f < inc.faces.size(); ++f) {
+    const Real d = dot(inc.faces[f].normal, m);
+    if (d < least) {
+      least = d;
+      inc_face = f;
+    }
+  }
+
+  const Outline ref_outline(ref, rf);
+  const Outline inc_outline(inc, inc.faces[inc_face]);
+  const Motion to_ref(inc_to_ref);
+  ClipVertex buffer0[k_max_clip_points];
+  ClipVertex buffer1[k_max_clip_points];
+  int n = int(inc_outline.count);
+  for (std::uint32_t c = 0; c < inc_outline.count; ++c) {
+    const std::uint32_t v = inc_outline.vertex(c);
+    buffer0[c] = {to_ref.point(inc.vertices[v]),
+                  make_id(FeatureType::face, ref_face, FeatureType::vertex, v), false, c};
+  }
+  ClipVertex* in = buffer0;
+  ClipVertex* clipped = buffer1;
+  for (std::uint32_t s = 0; s < ref_outline.count && n > 0; ++s) {
+    const Vec3& p0 = ref.vertices[ref_outline.vertex(s)];
+    const Vec3& p1 = ref.vertices[ref_outline.vertex((s + 1) % ref_outline.count)];
+    const Vec3 side_normal = cross(p1 - p0, rf.normal);  // outward: the face is CCW from outside
+    n = clip_against_side(in, n, ref_outline, s, side_normal, dot(side_normal, p0), inc_face,
+                          clipped);
+    std::swap(in, clipped);
+  }
+
+  ContactPoint candidates[k_max_clip_points];
+  int count = 0;
+  for (int k = 0; k < n; ++k) {
+    const ClipVertex& cv = in[k];
+    const Real separation = dot(rf.normal, cv.p) - rf.offset;
+    if (separation > margin) continue;
+    // a's clipped corner lies on b's face when b is the reference: project it there.
+    const Vec3 local = ref_is_a ? cv.p : cv.p - separation * rf.normal;
+    candidates[count++] = {apply(tref, local), -separation, cv.id};
+  }
+  const Vec3 normal = rotate(tref.orientation, rf.normal);
+  reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)),
+                  ref_is_a ? normal : -normal, out);
+  for (int k = 0; k < out.count; ++k) {
+    FeatureId& id = out.points[std::size_t(k)].id;
+    if (id.type_a == std::uint8_t(FeatureType::edge)) {
+      id.index_a = ref_outline.side_edge(id.index_a);
+      id.index_b = inc_outline.side_edge(id.index_b);
+    }
+    if (!ref_is_a) id = id.flipped();
+  }
+}
+
+// Edge-edge contact: one point, the closest point of b's edge to a's (clamped to the segments).
+void edge_contact(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
+                  const Motion& b_to_a, const EdgeQuery& query, Manifold& out) {
+  const PolyEdge& ea = a.edges[query.edge_a];
+  const PolyEdge& eb = b.edges[query.edge_b];
+  const Vec3& pa = a.vertices[ea.vertices[0]];
+  const Vec3 da = a.vertices[ea.vertices[1]] - pa;
+  const Vec3 qb = b_to_a.point(b.vertices[eb.vertices[0]]);
+  const Vec3 db = b_to_a.point(b.vertices[eb.vertices[1]]) - qb;
+  Real s, t;
+  closest_segment_parameters(pa, da, qb, db, s, t);
+  out.normal = rotate(ta.orientation, query.normal);
+  out.add({apply(ta, qb + t * db), -query.separation,
+           make_id(FeatureType::edge, query.edge_a, FeatureType::edge, query.edge_b)});
+}
+
+}  // namespace
+
+bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
+                       const Transform& tb, Real margin, Manifold& out) {
+  out.count = 0;
+  const Transform b_in_a = inverse(ta) * tb;
+  const Motion b_to_a(b_in_a);
+  const Motion a_to_b(inverse(b_in_a));
+  FaceQuery face_a, face_b;
+  EdgeQuery edge;
+  if (!query_faces(a, b, b_to_a, margin, face_a)) return false;
+  if (!query_faces(b, a, a_to_b, margin, face_b)) return false;
+  if (!query_edges(a, b, b_to_a, margin, edge)) return false;
+
+  const bool use_b = beats(face_b.separation, face_a.separation);
+  if (beats(edge.separation, use_b ? face_b.separation : face_a.separation)) {
+    edge_contact(a, ta, b, b_to_a, edge, out);
+    return true;
+  }
+  if (use_b) {
+    face_contact(b, tb, face_b.face, a, ta, false, margin, out);
+  } else {
+    face_contact(a, ta, face_a.face, b, tb, true, margin, out);
+  }
+  return out.count > 0;
+}
+
+}  // namespace impulse
