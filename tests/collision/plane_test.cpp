@@ -216,22 +216,46 @@ TEST(BoxPlane, RestingOnTheTiltedPlaneGivesFourPointsOnIt) {
   expect_points_on_plane(m, k_tilted_normal, k_tilted_point);
 }
 
-TEST(HullPlane, ManyCornersOnTheFloorAreReducedToFour) {
-  // An octagonal prism standing on the floor, 2 cm deep: eight corners touch.
+// An octagonal prism 1 m tall with corners 1 m from its axis (local y).
+HullData octagonal_prism() {
   std::vector<Vec3> points;
   for (int k = 0; k < 8; ++k) {
     const Real angle = Real(k) * k_pi / 4;
     for (const Real y : {Real(-0.5), Real(0.5)})
       points.push_back({std::cos(angle), y, std::sin(angle)});
   }
-  const HullData hull = build_convex_hull(points);
-  const Manifold m = collide(hull.view(), at({0, Real(0.48), 0}));
-  ASSERT_EQ(m.count, 4);
-  expect_vec_near(m.normal, {0, -1, 0});
-  for (int i = 0; i < 4; ++i) {
-    EXPECT_NEAR(m.points[i].depth, 0.02, k_tol);
-    EXPECT_NEAR(length(m.points[i].position), 1, k_tol);  // corners of the octagon
+  return build_convex_hull(points);
+}
+
+TEST(HullPlane, SeparatedBeyondMarginGivesNoPoint) {
+  bool hit = true;
+  collide(octagonal_prism().view(), at({0, Real(0.65), 0}), k_floor, {}, &hit);
+  EXPECT_FALSE(hit);
+}
+
+TEST(HullPlane, ManyCornersOnTheFloorAreReducedToFour) {
+  // Standing on the floor: its eight bottom corners touch.
+  const HullData hull = octagonal_prism();
+  for (const Real depth : {Real(0), Real(0.02), Real(0.3)}) {
+    const Manifold m = collide(hull.view(), at({0, Real(0.5) - depth, 0}));
+    ASSERT_EQ(m.count, 4) << depth;
+    expect_vec_near(m.normal, {0, -1, 0});
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_NEAR(m.points[i].depth, depth, k_tol);
+      EXPECT_NEAR(length(m.points[i].position), 1, k_tol);  // corners of the octagon
+    }
   }
+}
+
+TEST(HullPlane, TiltedFortyFiveDegreesTouchesWithOneCorner) {
+  // Turned about z: the bottom corner at -x goes lowest, its neighbours 0.2 m above it.
+  const HullData hull = octagonal_prism();
+  const Quat turn = about({0, 0, 1}, 45);
+  const Vec3 corner = rotate(turn, {-1, Real(-0.5), 0});
+  const Manifold m = collide(hull.view(), at({0, -corner.y - Real(0.01), 0}, turn));
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR(m.points[0].depth, 0.01, k_tol);
+  expect_vec_near(m.points[0].position, {corner.x, 0, 0});
 }
 
 }  // namespace
