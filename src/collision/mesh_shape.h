@@ -12,11 +12,13 @@
 // is not pushed through it (docs/collision.md, "Planes and triangle meshes").
 //
 // Feature ids of mesh contacts (the mesh side): index = 8 * triangle + local feature, with
-// local 0 the front face, 2 + i edge i, 5 + i vertex i of the triangle (polyhedron.h's
+// local 0 the front face (1 the back), 2 + i edge i, 5 + i vertex i of the triangle (polyhedron.h's
 // TrianglePolyhedron numbering).
 
 #include <impulse/shape.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>

@@ -474,5 +474,23 @@ TEST(MeshContacts, BoxBelowTheOneSidedFloorIsNotPushedThrough) {
   EXPECT_NEAR(deepest(out), 0.3, k_tol);
 }
 
+TEST(MeshContacts, BoxInAConcaveCornerGetsTheFloorAndTheWallNormals) {
+  // A floor (x < 0) meeting a wall (x = 0, facing -x) at a concave, so inactive, edge along z.
+  const auto mesh =
+      cook_mesh({{{-2, 0, -1}, {-2, 0, 1}, {0, 0, 1}, {0, 0, -1}, {0, 2, 1}, {0, 2, -1}},
+                 {{0, 1, 2}, {0, 2, 3}, {3, 2, 4}, {3, 4, 5}}});
+  for (const Real gap : {Real(-0.01), Real(0.02)}) {
+    const auto out = collide(k_cube.view(), at({Real(-0.5) - gap, Real(0.49), 0}), *mesh);
+    ASSERT_EQ(out.size(), 2u) << gap;
+    for (const Manifold& m : out) {
+      const bool floor = m.normal.y < -Real(0.5);
+      expect_vec_near(m.normal, floor ? k_down : Vec3{1, 0, 0});
+      EXPECT_EQ(m.count, 4) << gap;
+      for (int i = 0; i < m.count; ++i)
+        EXPECT_NEAR(m.points[i].depth, floor ? Real(0.01) : -gap, k_tol) << gap;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace impulse
