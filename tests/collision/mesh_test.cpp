@@ -28,7 +28,7 @@ Real flat(Real, Real) {
   return 0;
 }
 
-// Gentle random bumps (+-5 cm on 0.5 m cells): every inner edge bends by under 12 degrees.
+// Random bumps of +-5 cm on 0.5 m cells: slopes of up to about 11 degrees in every direction.
 Mesh bumpy_terrain(int cells, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> bump(-0.05f, 0.05f);
