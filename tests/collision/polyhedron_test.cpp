@@ -90,17 +90,21 @@ std::vector<Vec3> world_vertices(const PolyhedronView& p, const Transform& t) {
   return points;
 }
 
-// Gap between the projections on n of a (below) and b (above): < 0 when they overlap along n.
-Real separation_along(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
-                      const Transform& tb, const Vec3& n) {
+// Gap between the projections on n of points a (below) and b (above): < 0 when they overlap.
+Real separation_along(const std::vector<Vec3>& a, const std::vector<Vec3>& b, const Vec3& n) {
   Real max_a = -k_infinity, min_b = k_infinity;
-  for (const Vec3& v : world_vertices(a, ta)) {
+  for (const Vec3& v : a) {
     max_a = std::max(max_a, dot(n, v));
   }
-  for (const Vec3& v : world_vertices(b, tb)) {
+  for (const Vec3& v : b) {
     min_b = std::min(min_b, dot(n, v));
   }
   return min_b - max_a;
+}
+
+Real separation_along(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
+                      const Transform& tb, const Vec3& n) {
+  return separation_along(world_vertices(a, ta), world_vertices(b, tb), n);
 }
 
 // The separation of a and b found by trying every face normal and every edge cross product,
@@ -123,9 +127,11 @@ Real brute_force_separation(const PolyhedronView& a, const Transform& ta, const 
       if (length(c) > Real(1e-3) * length(da) * length(db)) axes.push_back(normalize(c));
     }
   }
+  const std::vector<Vec3> va = world_vertices(a, ta);
+  const std::vector<Vec3> vb = world_vertices(b, tb);
   Real best = -k_infinity;
   for (const Vec3& n : axes) {
-    best = std::max({best, separation_along(a, ta, b, tb, n), separation_along(a, ta, b, tb, -n)});
+    best = std::max({best, separation_along(va, vb, n), separation_along(va, vb, -n)});
   }
   return best;
 }
