@@ -57,17 +57,16 @@ bool is_edge_active(const Vec3& n1, const Vec3& n2, const Vec3& edge) {
   return cosine < active_cosine;
 }
 
-// Active edge and corner flags per triangle: an edge is active when it bounds one triangle, more
-// than two, two with clashing windings, or two at an active bend; a corner is active when any
-// edge of the mesh that meets it is.
+// Active edge and corner flags per triangle of a welded mesh: an edge is active when it bounds one
+// triangle, more than two, two with clashing windings, or two at an active bend; a corner is active
+// when any edge of the mesh that meets it is.
 std::vector<std::uint8_t> find_active_features(const MeshShape& m) {
-  const std::vector<std::uint32_t> canonical = weld_exact(m.vertices);
   std::vector<HalfEdge> edges;
   edges.reserve(3 * m.triangles.size());
   for (std::uint32_t t = 0; t < m.triangles.size(); ++t) {
     for (int i = 0; i < 3; ++i) {
-      const std::uint32_t from = canonical[m.triangles[t][i]];
-      const std::uint32_t to = canonical[m.triangles[t][(i + 1) % 3]];
+      const std::uint32_t from = m.triangles[t][i];
+      const std::uint32_t to = m.triangles[t][(i + 1) % 3];
       edges.push_back({std::min(from, to), std::max(from, to), t, i, from < to});
     }
   }
@@ -97,7 +96,7 @@ std::vector<std::uint8_t> find_active_features(const MeshShape& m) {
   }
   for (std::size_t t = 0; t < m.triangles.size(); ++t) {
     for (int i = 0; i < 3; ++i) {
-      if (vertex_active[canonical[m.triangles[t][i]]]) flags[t] |= MeshShape::vertex_bit(i);
+      if (vertex_active[m.triangles[t][i]]) flags[t] |= MeshShape::vertex_bit(i);
     }
   }
   return flags;
@@ -143,6 +142,11 @@ std::shared_ptr<const MeshShape> cook_mesh(const Mesh& mesh) {
     }
     shape->normals[t] = n / doubled_area;
     boxes[t].include(a).include(b).include(c);
+  }
+  const std::vector<std::uint32_t> canonical = weld_exact(shape->vertices);
+  for (auto& tri : shape->triangles) {
+    for (std::uint32_t& v : tri)
+      v = canonical[v];
   }
   shape->active_features = find_active_features(*shape);
   shape->tree = MeshTree(boxes);

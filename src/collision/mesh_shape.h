@@ -3,18 +3,22 @@
 // triangle, which edges and corners are active (boundary, or convex beyond k_active_edge_degrees).
 // Contacts on inactive edges and vertices take the triangle's face normal, so that bodies sliding
 // across a flat or concave surface do not snag on the inner edges between its triangles (Jolt's
-// active edges; Bullet's btInternalEdgeUtility solves the same problem after the fact).
+// active edges; Bullet's btInternalEdgeUtility solves the same problem after the fact), and edge
+// or corner contacts whose corners all belong to neighbours already in contact are dropped as
+// redundant (Jolt's voided features).
 //
 // Meshes are one-sided: a triangle ignores a convex whose origin lies behind its plane, and
 // contacts that would push a convex towards a triangle's back are dropped, so a body below a mesh
 // is not pushed through it (docs/collision.md, "Planes and triangle meshes").
 //
 // Feature ids of mesh contacts (the mesh side): index = 8 * triangle + local feature, with
-// local 0 the front face, 2 + i edge i, 5 + i vertex i of the triangle (polyhedron.h's
+// local 0 the front face (1 the back), 2 + i edge i, 5 + i vertex i of the triangle (polyhedron.h's
 // TrianglePolyhedron numbering).
 
 #include <impulse/shape.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -37,15 +41,16 @@ struct MeshShape {
   static constexpr std::uint8_t vertex_bit(int i) { return std::uint8_t(8u << i); }
 
   std::vector<Vec3> vertices;
-  std::vector<std::array<std::uint32_t, 3>> triangles;
-  std::vector<Vec3> normals;                  // unit, out of each triangle's front
+  std::vector<std::array<std::uint32_t, 3>> triangles;  // corners welded (see cook_mesh)
+  std::vector<Vec3> normals;                            // unit, out of each triangle's front
   std::vector<std::uint8_t> active_features;  // per triangle, edge_bit and vertex_bit flags
   MeshTree tree;                              // item t is triangle t
 };
 
 /// Cooks a mesh; throws InvalidArgument naming the problem (an index out of range, a
 /// non-finite vertex, a degenerate triangle, no triangles, more than k_max_mesh_triangles).
-/// Inner edges are found between triangles sharing two corners at equal coordinates.
+/// Corners at equal coordinates are merged (triangles then name the first such vertex), so that
+/// a mesh whose triangles repeat corners instead of sharing them still has inner edges.
 std::shared_ptr<const MeshShape> cook_mesh(const Mesh& mesh);
 
 /// The mesh's bounds in its local frame.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collision/mesh_grid.h"
+#include "collision/polyhedron.h"
 #include "support/geometry.h"
 
 namespace impulse {
@@ -27,7 +28,7 @@ Real flat(Real, Real) {
   return 0;
 }
 
-// Gentle random bumps (+-5 cm on 0.5 m cells): every inner edge bends by under 12 degrees.
+// Random bumps of +-5 cm on 0.5 m cells: slopes of up to about 11 degrees in every direction.
 Mesh bumpy_terrain(int cells, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> bump(-0.05f, 0.05f);
@@ -273,6 +274,222 @@ TEST(MeshRaycast, MissesBeyondMaxFractionAndParallelRays) {
   EXPECT_FALSE(raycast(*mesh, {}, {0, 3, 0}, {0, -4, 0}, Real(0.7), hit));
   EXPECT_FALSE(raycast(*mesh, {}, {-5, Real(0.1), 0}, {10, 0, 0}, 1, hit));
   EXPECT_FALSE(raycast(*mesh, {}, {-5, Real(0.1), 0}, {0, 0, 0}, 1, hit));
+}
+
+// --- convex against mesh --------------------------------------------------------------------
+
+constexpr Real k_margin = Real(0.05);
+const Vec3 k_down{0, -1, 0};
+
+std::vector<Manifold> collide(const ConvexRef& a, const Transform& ta, const MeshShape& mesh,
+                              const Transform& tb = {}) {
+  std::vector<Manifold> out;
+  collide_convex_mesh(a, ta, mesh, tb, k_margin, out);
+  for (const Manifold& m : out) {
+    EXPECT_GT(m.count, 0);
+    EXPECT_LE(m.count, Manifold::k_max_points);
+    EXPECT_NEAR(length(m.normal), 1, k_tol);
+  }
+  return out;
+}
+
+Real deepest(const std::vector<Manifold>& out) {
+  Real depth = -k_infinity;
+  for (const Manifold& m : out) {
+    for (int i = 0; i < m.count; ++i)
+      depth = std::max(depth, m.points[i].depth);
+  }
+  return depth;
+}
+
+// Every manifold has normal `expected`, to within tol per component.
+void expect_only_normal(const std::vector<Manifold>& out, const Vec3& expected, Real tol,
+                        const std::string& where) {
+  for (const Manifold& m : out) {
+    EXPECT_NEAR(m.normal.x, expected.x, tol) << where;
+    EXPECT_NEAR(m.normal.y, expected.y, tol) << where;
+    EXPECT_NEAR(m.normal.z, expected.z, tol) << where;
+  }
+}
+
+// A 16 x 16 m floor of 0.5 m cells at y = 0: inner edges and corners every half metre.
+const MeshShape& floor_mesh() {
+  static const auto mesh = cook_mesh(grid_mesh(32, 32, Real(0.5), flat));
+  return *mesh;
+}
+
+TEST(MeshContacts, SphereRollingAcrossInnerEdgesAndCornersGetsTheFaceNormal) {
+  const Sphere ball{Real(0.3)};
+  // Along z = 0, a row of inner edges and corners, then across the cells' diagonals.
+  for (const Real z : {Real(0), Real(0.1)}) {
+    for (int k = 0; k <= 200; ++k) {
+      const Real x = Real(-1) + Real(k) * Real(0.01);  // hits x = -1, -0.5, 0, ... exactly
+      const auto out = collide(ball, at({x, Real(0.29), z}), floor_mesh());
+      const std::string where = "x = " + std::to_string(x) + ", z = " + std::to_string(z);
+      ASSERT_EQ(out.size(), 1u) << where;
+      expect_only_normal(out, k_down, k_tol, where);
+      EXPECT_NEAR(deepest(out), 0.01, k_tol) << where;
+      // The deepest point is the ball's foot; others are neighbours' shallower edge points.
+      const auto& points = out[0].points;
+      const auto foot = std::max_element(
+          points.begin(), points.begin() + out[0].count,
+          [](const ContactPoint& p, const ContactPoint& q) { return p.depth < q.depth; });
+      expect_vec_near(foot->position, {x, 0, z});
+    }
+  }
+}
+
+TEST(MeshContacts, SphereBesideTheBoundaryKeepsTheEdgeNormal) {
+  // The floor ends at x = 8; a ball beside and a little below its edge touches the edge itself.
+  const auto out = collide(Sphere{Real(0.5)}, at({Real(8.3), Real(0.1), Real(0.2)}), floor_mesh());
+  ASSERT_EQ(out.size(), 1u);
+  expect_vec_near(out[0].normal, normalize(Vec3{Real(-0.3), Real(-0.1), 0}));
+  EXPECT_NEAR(deepest(out), Real(0.5) - std::sqrt(Real(0.1)), k_tol);
+  expect_vec_near(out[0].points[0].position, {8, 0, Real(0.2)});
+}
+
+TEST(MeshContacts, FeatureIdsNameTheTriangleAndItsFeature) {
+  const auto& mesh = floor_mesh();
+  const auto out = collide(Sphere{Real(0.3)}, at({Real(0.2), Real(0.29), Real(0.1)}), mesh);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].count, 1);
+  const FeatureId id = out[0].points[0].id;
+  EXPECT_EQ(id.type_b, std::uint8_t(FeatureType::face));
+  EXPECT_EQ(id.index_b % 8, 0u);  // the front face
+  const std::uint32_t t = id.index_b / 8;
+  ASSERT_LT(t, mesh.triangles.size());
+  EXPECT_TRUE(triangle_box(mesh, t).contains(Vec3{Real(0.2), 0, Real(0.1)}));
+}
+
+TEST(MeshContacts, PosedMeshPushesAlongItsWorldFaceNormal) {
+  const Transform pose = at({1, 2, 3}, about({1, 0, 1}, 30));
+  const Vec3 up = rotate(pose.orientation, Vec3::unit_y());
+  const Vec3 centre = apply(pose, {Real(0.25), 0, Real(0.25)}) + up * Real(0.28);
+  const auto out = collide(Sphere{Real(0.3)}, at(centre), floor_mesh(), pose);
+  ASSERT_EQ(out.size(), 1u);
+  expect_vec_near(out[0].normal, -up);
+  EXPECT_NEAR(deepest(out), 0.02, k_tol);
+}
+
+TEST(MeshContacts, OneSidedFloorIgnoresBodiesBelowItAndPushesUpThoseAbove) {
+  // Centre below the floor: nothing, though the ball reaches 0.2 m above it.
+  EXPECT_TRUE(
+      collide(Sphere{Real(0.5)}, at({Real(0.1), Real(-0.3), Real(0.2)}), floor_mesh()).empty());
+  // Centre just above, most of the ball below: pushed up, out of the front.
+  const auto out = collide(Sphere{Real(0.5)}, at({Real(0.1), Real(0.1), Real(0.2)}), floor_mesh());
+  ASSERT_FALSE(out.empty());
+  expect_only_normal(out, k_down, k_tol, "deep");
+  EXPECT_NEAR(deepest(out), 0.4, k_tol);
+}
+
+const BoxPolyhedron k_cube{Box{}};  // half extents 0.5
+
+TEST(MeshContacts, BoxRestingOnTheFloorGetsTheFaceNormalOverInnerEdgesAndCorners) {
+  // Corners on inner corners and sides along inner edges; then across the cells' diagonals; then
+  // anywhere, turned.
+  const Transform poses[] = {at({0, Real(0.49), 0}), at({Real(0.25), Real(0.49), Real(0.25)}),
+                             at({Real(0.1), Real(0.49), Real(0.37)}, about({0, 1, 0}, 30))};
+  for (const Transform& pose : poses) {
+    const auto out = collide(k_cube.view(), pose, floor_mesh());
+    const std::string where = "x = " + std::to_string(pose.position.x);
+    ASSERT_EQ(out.size(), 1u) << where;
+    expect_only_normal(out, k_down, k_tol, where);
+    EXPECT_EQ(out[0].count, 4) << where;
+    for (int i = 0; i < out[0].count; ++i) {
+      EXPECT_NEAR(out[0].points[i].depth, 0.01, k_tol) << where;
+      EXPECT_NEAR(out[0].points[i].position.y, 0, k_tol) << where;
+    }
+  }
+}
+
+TEST(MeshContacts, BoxSlidingAcrossTheFloorNeverGetsASidewaysNormal) {
+  // The geometric core of "no bump at inner edges": a box pushed along x at constant height,
+  // 5 mm deep, crossing inner edges and corners square on and turned.
+  for (const Real yaw : {Real(0), Real(30)}) {
+    for (const Real z : {Real(0), Real(0.1)}) {
+      for (int k = 0; k <= 400; ++k) {
+        const Real x =
+            k % 100 == 0 ? Real(k / 100 - 2) * Real(0.5) : Real(-1) + Real(k) * Real(0.005);
+        const auto out =
+            collide(k_cube.view(), at({x, Real(0.495), z}, about({0, 1, 0}, yaw)), floor_mesh());
+        const std::string where = "yaw " + std::to_string(yaw) + ", x = " + std::to_string(x) +
+                                  ", z = " + std::to_string(z);
+        ASSERT_FALSE(out.empty()) << where;
+        for (const Manifold& m : out) {
+          EXPECT_LE(std::abs(m.normal.x), k_tol) << where;
+          EXPECT_LE(std::abs(m.normal.z), k_tol) << where;
+        }
+        EXPECT_NEAR(deepest(out), 0.005, k_tol) << where;
+      }
+    }
+  }
+}
+
+TEST(MeshContacts, CapsuleRollingAcrossInnerEdgesGetsTheFaceNormal) {
+  const Capsule capsule{Real(0.25), Real(0.5)};
+  // Lying along x, then along z, then along the cells' diagonals (which are inner edges).
+  for (const Real yaw : {Real(0), Real(90), Real(-45)}) {
+    for (int k = 0; k <= 100; ++k) {
+      const Real x = Real(-0.5) + Real(k) * Real(0.01);
+      const Quat lying = about({0, 1, 0}, yaw) * about({0, 0, 1}, 90);
+      const auto out = collide(capsule, at({x, Real(0.24), 0}, lying), floor_mesh());
+      const std::string where = "yaw " + std::to_string(yaw) + ", x = " + std::to_string(x);
+      ASSERT_FALSE(out.empty()) << where;
+      expect_only_normal(out, k_down, k_tol, where);
+      EXPECT_NEAR(deepest(out), 0.01, k_tol) << where;
+    }
+  }
+}
+
+// Two triangles meeting at a ridge along z at x = 0, each sloping down 15 degrees away from it:
+// a convex fold of 30 degrees, so the ridge is an active edge.
+Mesh ridge() {
+  const Real a = 15 * k_pi / 180;
+  const Real c = 2 * std::cos(a), s = 2 * std::sin(a);
+  return {{{0, 0, -1}, {0, 0, 1}, {-c, -s, 0}, {c, -s, 0}}, {{0, 2, 1}, {0, 1, 3}}};
+}
+
+TEST(MeshContacts, BoxOnAConvexRidgeKeepsTheEdgeContact) {
+  const auto mesh = cook_mesh(ridge());
+  ASSERT_TRUE(mesh->active_features[0] & MeshShape::edge_bit(2));
+  const auto out = collide(k_cube.view(), at({0, Real(0.49), 0}), *mesh);
+  ASSERT_EQ(out.size(), 1u);
+  // The box's face normal, which is neither triangle's: the ridge holds the box up.
+  expect_vec_near(out[0].normal, k_down);
+  EXPECT_NEAR(deepest(out), 0.01, k_tol);
+  for (int i = 0; i < out[0].count; ++i) {
+    if (out[0].points[i].depth < 0) continue;  // speculative points down the slopes
+    EXPECT_NEAR(out[0].points[i].position.x, 0, k_tol);
+    EXPECT_NEAR(out[0].points[i].position.y, 0, k_tol);
+  }
+}
+
+TEST(MeshContacts, BoxBelowTheOneSidedFloorIsNotPushedThrough) {
+  // Centre below, top face 0.2 m above the floor: nothing.
+  EXPECT_TRUE(collide(k_cube.view(), at({Real(0.1), Real(-0.3), Real(0.2)}), floor_mesh()).empty());
+  // Centre above, 0.3 m deep: pushed up.
+  const auto out = collide(k_cube.view(), at({Real(0.1), Real(0.2), Real(0.2)}), floor_mesh());
+  ASSERT_FALSE(out.empty());
+  expect_only_normal(out, k_down, k_tol, "deep");
+  EXPECT_NEAR(deepest(out), 0.3, k_tol);
+}
+
+TEST(MeshContacts, BoxInAConcaveCornerGetsTheFloorAndTheWallNormals) {
+  // A floor (x < 0) meeting a wall (x = 0, facing -x) at a concave, so inactive, edge along z.
+  const auto mesh =
+      cook_mesh({{{-2, 0, -1}, {-2, 0, 1}, {0, 0, 1}, {0, 0, -1}, {0, 2, 1}, {0, 2, -1}},
+                 {{0, 1, 2}, {0, 2, 3}, {3, 2, 4}, {3, 4, 5}}});
+  for (const Real gap : {Real(-0.01), Real(0.02)}) {
+    const auto out = collide(k_cube.view(), at({Real(-0.5) - gap, Real(0.49), 0}), *mesh);
+    ASSERT_EQ(out.size(), 2u) << gap;
+    for (const Manifold& m : out) {
+      const bool floor = m.normal.y < -Real(0.5);
+      expect_vec_near(m.normal, floor ? k_down : Vec3{1, 0, 0});
+      EXPECT_EQ(m.count, 4) << gap;
+      for (int i = 0; i < m.count; ++i)
+        EXPECT_NEAR(m.points[i].depth, floor ? Real(0.01) : -gap, k_tol) << gap;
+    }
+  }
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
+#include "collision/convex_hull.h"
+#include "collision/polyhedron.h"
 #include "support/geometry.h"
 
 namespace impulse {
@@ -146,6 +149,113 @@ TEST(CapsulePlane, TiltedPlaneRestingAlongItGivesTwoPoints) {
   for (int i = 0; i < 2; ++i)
     EXPECT_NEAR(m.points[i].depth, 0.1, k_tol);
   expect_points_on_plane(m, k_tilted_normal, k_tilted_point);
+}
+
+// --- box and hull ---------------------------------------------------------------------------
+
+const BoxPolyhedron k_cube{Box{}};  // half extents 0.5
+
+TEST(BoxPlane, SeparatedBeyondMarginGivesNoPoint) {
+  bool hit = true;
+  collide(k_cube.view(), at({0, Real(0.65), 0}), k_floor, {}, &hit);
+  EXPECT_FALSE(hit);
+}
+
+TEST(BoxPlane, RestingFlatGivesTheFourBottomCorners) {
+  for (const Real depth : {Real(0), Real(0.01), Real(0.3)}) {
+    const Manifold m = collide(k_cube.view(), at({1, Real(0.5) - depth, 2}));
+    ASSERT_EQ(m.count, 4) << depth;
+    expect_vec_near(m.normal, {0, -1, 0});
+    std::uint32_t corners = 0;
+    for (int i = 0; i < 4; ++i) {
+      const ContactPoint& p = m.points[i];
+      EXPECT_NEAR(p.depth, depth, k_tol);
+      EXPECT_NEAR(p.position.y, 0, k_tol);
+      EXPECT_NEAR(std::abs(p.position.x - 1), 0.5, k_tol);
+      EXPECT_NEAR(std::abs(p.position.z - 2), 0.5, k_tol);
+      expect_vertex_on_face(p, p.id.index_a);
+      EXPECT_EQ(p.id.index_a & 2, 0u);  // box_box.h numbering: bit 1 clear is the -y side
+      corners |= 1u << p.id.index_a;
+    }
+    EXPECT_EQ(corners, 0b110011u);  // vertices 0, 1, 4, 5
+  }
+}
+
+TEST(BoxPlane, TiltedFortyFiveDegreesRestsOnAnEdge) {
+  const Manifold m =
+      collide(k_cube.view(), at({0, k_sqrt_half - Real(0.02), 0}, about({0, 0, 1}, 45)));
+  ASSERT_EQ(m.count, 2);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_NEAR(m.points[i].depth, 0.02, k_tol);
+    EXPECT_NEAR(m.points[i].position.x, 0, k_tol);
+    EXPECT_NEAR(std::abs(m.points[i].position.z), 0.5, k_tol);
+  }
+}
+
+TEST(BoxPlane, CornerDownGivesOnePoint) {
+  // The cube's diagonal from vertex 0 (-,-,-) to vertex 7 (+,+,+) turned onto +y.
+  const Vec3 diagonal = normalize(Vec3{1, 1, 1});
+  const Vec3 axis = normalize(cross(diagonal, Vec3::unit_y()));
+  const Quat q = Quat::from_axis_angle(axis, std::acos(diagonal.y));
+  const Real half_diagonal = Real(0.5) * std::sqrt(Real(3));
+  const Manifold m = collide(k_cube.view(), at({0, half_diagonal - Real(0.01), 0}, q));
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR(m.points[0].depth, 0.01, k_tol);
+  expect_vec_near(m.points[0].position, {0, 0, 0});
+  expect_vertex_on_face(m.points[0], 0);
+}
+
+TEST(BoxPlane, RestingOnTheTiltedPlaneGivesFourPointsOnIt) {
+  const Quat turn = k_tilted_pose.orientation;
+  const Vec3 centre = k_tilted_point + k_tilted_normal * Real(0.45);
+  const Manifold m = collide(k_cube.view(), at(centre, turn), k_tilted, k_tilted_pose);
+  ASSERT_EQ(m.count, 4);
+  expect_vec_near(m.normal, -k_tilted_normal);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(m.points[i].depth, 0.05, k_tol);
+  expect_points_on_plane(m, k_tilted_normal, k_tilted_point);
+}
+
+// An octagonal prism 1 m tall with corners 1 m from its axis (local y).
+HullData octagonal_prism() {
+  std::vector<Vec3> points;
+  for (int k = 0; k < 8; ++k) {
+    const Real angle = Real(k) * k_pi / 4;
+    for (const Real y : {Real(-0.5), Real(0.5)})
+      points.push_back({std::cos(angle), y, std::sin(angle)});
+  }
+  return build_convex_hull(points);
+}
+
+TEST(HullPlane, SeparatedBeyondMarginGivesNoPoint) {
+  bool hit = true;
+  collide(octagonal_prism().view(), at({0, Real(0.65), 0}), k_floor, {}, &hit);
+  EXPECT_FALSE(hit);
+}
+
+TEST(HullPlane, ManyCornersOnTheFloorAreReducedToFour) {
+  // Standing on the floor: its eight bottom corners touch.
+  const HullData hull = octagonal_prism();
+  for (const Real depth : {Real(0), Real(0.02), Real(0.3)}) {
+    const Manifold m = collide(hull.view(), at({0, Real(0.5) - depth, 0}));
+    ASSERT_EQ(m.count, 4) << depth;
+    expect_vec_near(m.normal, {0, -1, 0});
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_NEAR(m.points[i].depth, depth, k_tol);
+      EXPECT_NEAR(length(m.points[i].position), 1, k_tol);  // corners of the octagon
+    }
+  }
+}
+
+TEST(HullPlane, TiltedFortyFiveDegreesTouchesWithOneCorner) {
+  // Turned about z: the bottom corner at -x goes lowest, its neighbours 0.2 m above it.
+  const HullData hull = octagonal_prism();
+  const Quat turn = about({0, 0, 1}, 45);
+  const Vec3 corner = rotate(turn, {-1, Real(-0.5), 0});
+  const Manifold m = collide(hull.view(), at({0, -corner.y - Real(0.01), 0}, turn));
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR(m.points[0].depth, 0.01, k_tol);
+  expect_vec_near(m.points[0].position, {corner.x, 0, 0});
 }
 
 }  // namespace
