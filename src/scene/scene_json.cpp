@@ -636,8 +636,8 @@ void check_unique_name(const JsonNode& node, const std::string& name, std::size_
 }
 
 Scene read_scene(const JsonNode& root) {
-  root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic", "speculative_margin", "solver",
-                    "bodies", "joints"});
+  root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic",
+                    "speculative_margin", "solver", "bodies", "joints"});
   if (auto n = root.find("format"); n && n->string() != k_format)
     n->fail("unsupported format '" + n->string() + "' (this version reads " +
             std::string(k_format) + ")");

@@ -43,13 +43,6 @@ std::vector<Vec3> positions(const World& world, const std::vector<BodyId>& ids) 
   return out;
 }
 
-Real largest_horizontal_move(const std::vector<Vec3>& from, const std::vector<Vec3>& to) {
-  Real worst = 0;
-  for (std::size_t i = 0; i < from.size(); ++i)
-    worst = std::max(worst, std::hypot(to[i].x - from[i].x, to[i].z - from[i].z));
-  return worst;
-}
-
 void run(World& world, int steps) {
   for (int i = 0; i < steps; ++i)
     world.step(world.settings().timestep);
