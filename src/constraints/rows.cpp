@@ -1,8 +1,40 @@
 #include "constraints/rows.h"
 
+#include <cmath>
+#include <stdexcept>
+
 namespace impulse {
+namespace {
+
+void require(bool condition, const char* message) {
+  if (!condition) throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+TangentPair project_to_disc(TangentPair t, Real radius) {
+  if (!(radius > 0)) return {};
+  const Real length = std::sqrt(t.t1 * t.t1 + t.t2 * t.t2);
+  if (length <= radius) return t;
+  const Real scale = radius / length;
+  return {t.t1 * scale, t.t2 * scale};
+}
+
+Real disc_pair_step(Real a11, Real a12, Real a22) {
+  const Real half_gap = Real(0.5) * (a11 - a22);
+  const Real k_max = Real(0.5) * (a11 + a22) + std::sqrt(half_gap * half_gap + a12 * a12);
+  return is_finite(k_max) && k_max > 0 && a11 > 0 && a22 > 0 ? Real(1) / k_max : Real(0);
+}
 
 std::uint32_t RowStore::add(const RowSpec& row) {
+  require(!row.cone || row.normal_row >= 0, "a cone row must be a friction row (normal_row >= 0)");
+  if (pair_open_) {
+    const std::size_t first = size() - 1;
+    require(!row.cone && row.body_a == body_a[first] && row.body_b == body_b[first] &&
+                row.normal_row == normal_row[first] && row.mu == mu[first],
+            "the row after a cone row must be its partner: same bodies, normal_row and mu, and no "
+            "cone flag");
+  }
   const auto index = static_cast<std::uint32_t>(size());
   body_a.push_back(row.body_a);
   body_b.push_back(row.body_b);
@@ -22,20 +54,27 @@ std::uint32_t RowStore::add(const RowSpec& row) {
   normal_row.push_back(row.normal_row);
   mu.push_back(row.mu);
   lambda.push_back(row.lambda);
-  if (!in_block_) block_begin.push_back(index + 1);
+  cone.push_back(row.cone ? 1 : 0);
+  disc_step.push_back(0);
+  pair_open_ = row.cone;
+  // A cone pair outside a block is a block of two: no solver visits half of it.
+  if (!in_block_ && !pair_open_) block_begin.push_back(index + 1);
   return index;
 }
 
 void RowStore::begin_block() {
+  require(!pair_open_, "a cone pair lacks its second row");
   in_block_ = true;
 }
 
 void RowStore::end_block() {
+  require(!pair_open_, "a cone pair lacks its second row");
   in_block_ = false;
   if (block_begin.back() != size()) block_begin.push_back(static_cast<std::uint32_t>(size()));
 }
 
 void RowStore::prepare(const std::vector<SolverBodyMass>& bodies) {
+  require(!pair_open_, "a cone pair lacks its second row");
   degenerate_rows_ = 0;
   for (std::size_t i = 0; i < size(); ++i) {
     const SolverBodyMass& a = bodies[body_a[i]];
@@ -52,6 +91,31 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies) {
     inv_eff_mass[i] = usable ? Real(1) / diagonal[i] : Real(0);
     if (!usable) ++degenerate_rows_;
   }
+  for (std::size_t i = 0; i < size(); ++i) {
+    const bool pair = cone[i] != 0 && inv_eff_mass[i] > 0 && inv_eff_mass[i + 1] > 0;
+    disc_step[i] = pair ? disc_pair_step(diagonal[i], coupling(i, i + 1), diagonal[i + 1]) : 0;
+  }
+}
+
+Real RowStore::coupling(std::size_t i, std::size_t j) const {
+  struct Side {
+    std::uint32_t body;
+    const Vec3& j_lin;
+    const Vec3& j_ang;
+    const Vec3& b_lin;
+    const Vec3& b_ang;
+  };
+  const Side sides_i[] = {{body_a[i], j_lin_a[i], j_ang_a[i], b_lin_a[i], b_ang_a[i]},
+                          {body_b[i], j_lin_b[i], j_ang_b[i], b_lin_b[i], b_ang_b[i]}};
+  const Side sides_j[] = {{body_a[j], j_lin_a[j], j_ang_a[j], b_lin_a[j], b_ang_a[j]},
+                          {body_b[j], j_lin_b[j], j_ang_b[j], b_lin_b[j], b_ang_b[j]}};
+  Real sum = 0;
+  for (const Side& si : sides_i) {
+    for (const Side& sj : sides_j) {
+      if (si.body == sj.body) sum += dot(si.j_lin, sj.b_lin) + dot(si.j_ang, sj.b_ang);
+    }
+  }
+  return sum;
 }
 
 void RowStore::clear() {
@@ -59,12 +123,14 @@ void RowStore::clear() {
     v->clear();
   for (auto* v : {&j_lin_a, &j_ang_a, &j_lin_b, &j_ang_b, &b_lin_a, &b_ang_a, &b_lin_b, &b_ang_b})
     v->clear();
-  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &lo, &hi, &mu, &lambda})
+  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &lo, &hi, &mu, &lambda, &disc_step})
     v->clear();
   normal_row.clear();
+  cone.clear();
   block_begin.assign(1, 0);
   degenerate_rows_ = 0;
   in_block_ = false;
+  pair_open_ = false;
 }
 
 }  // namespace impulse

@@ -6,10 +6,21 @@
 // A row i constrains J_i v = bias_i with lo_i <= lambda_i <= hi_i (lambda an impulse, N s):
 //   J_i v = dot(j_lin_a, v_a) + dot(j_ang_a, w_a) + dot(j_lin_b, v_b) + dot(j_ang_b, w_b).
 // A friction row (normal_row >= 0) has bounds that follow its normal row's impulse:
-// [-mu lambda_n, mu lambda_n]. Static bodies and the world are bodies of zero inverse mass.
+// [-mu lambda_n, mu lambda_n] (the box, or `coulomb`, friction model). Static bodies and the world
+// are bodies of zero inverse mass.
+//
+// The cone friction model (seed 003: clamp the tangent impulse vector to the friction disc): a row
+// added with RowSpec::cone and the row added right after it are the two tangent rows of one
+// contact point, and their impulse vector is bounded by the disc |(lambda_1, lambda_2)| <= mu
+// lambda_n instead of the box. Both rows must share the bodies, normal_row and mu; the second has
+// no cone flag of its own. Outside an explicit block the pair forms a block of two, so no solver
+// ever splits it. lower() and upper() of a disc row still give its box, which circumscribes the
+// disc. The disc conditions (maximal dissipation) are: inside the disc, both tangent velocities
+// w = J v - bias are zero; on its rim, w = -c lambda with c >= 0 (the impulse opposes the slip).
 
 #include <impulse/math.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -30,20 +41,43 @@ struct RowSpec {
   std::int32_t normal_row = -1;  ///< friction: the row whose impulse bounds this one
   Real mu = 0;                   ///< friction: coefficient applied to the normal impulse
   Real lambda = 0;               ///< initial (warm-start) impulse
+  /// friction: this row and the next are one contact's tangent pair, bounded by the disc (above)
+  bool cone = false;
 };
+
+/// The impulses of a tangent pair, N s.
+struct TangentPair {
+  Real t1 = 0, t2 = 0;
+};
+
+/// The point of the disc of the given radius nearest to t: t scaled toward the origin when
+/// outside (the radial projection of seed 003); zero for a radius <= 0.
+TangentPair project_to_disc(TangentPair t, Real radius);
+
+/// The step 1 / k_max for a disc pair whose 2 x 2 block of A = J M^-1 J^T is [a11 a12; a12 a22]
+/// (k_max its largest eigenvalue), or 0 when that block is not positive and finite. Both rows
+/// take this one step: lambda <- project_to_disc(lambda - sor step w). With a step per row (each
+/// row's own 1 / a_ii) the fixed point is not maximal dissipation where a11 != a22 or a12 != 0.
+Real disc_pair_step(Real a11, Real a12, Real a22);
 
 class RowStore {
  public:
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
-  /// (the rows of one joint) that the block solver treats together.
+  /// (the rows of one joint) that the block solver treats together. Throws std::invalid_argument
+  /// for a cone row that is not a friction row, or a row after a cone row that is not its partner
+  /// (same bodies, normal_row and mu, no cone flag).
   std::uint32_t add(const RowSpec& row);
-  /// Rows added between begin_block and end_block form one block; other rows are blocks of one.
+  /// Rows added between begin_block and end_block form one block; other rows are blocks of one
+  /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
+  /// row.
   void begin_block();
   void end_block();
 
   /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T) of every row from the
   /// bodies' masses. A row whose J M^-1 J^T is not positive and finite gets inverse effective mass
-  /// 0, so the solvers leave it alone, and is counted in degenerate_rows().
+  /// 0, so the solvers leave it alone, and is counted in degenerate_rows(). Also computes the
+  /// disc step of every cone pair. Throws std::invalid_argument when a cone pair lacks its second
+  /// row.
   void prepare(const std::vector<SolverBodyMass>& bodies);
 
   void clear();
@@ -56,6 +90,15 @@ class RowStore {
   Real upper(std::size_t i) const {
     return normal_row[i] < 0 ? hi[i] : mu[i] * lambda[std::size_t(normal_row[i])];
   }
+  /// Whether row i is the first row of a disc pair (prepared). A cone pair with a degenerate row
+  /// is no disc pair: its one usable row's box is the 1D disc.
+  bool disc_first(std::size_t i) const { return disc_step[i] > 0; }
+  /// Whether row i is the second row of a disc pair.
+  bool disc_second(std::size_t i) const { return i > 0 && disc_step[i - 1] > 0; }
+  /// The disc radius mu lambda_n of the pair whose first row is i, N s.
+  Real disc_radius(std::size_t i) const { return std::max(upper(i), Real(0)); }
+  /// J_i M^-1 J_j^T (prepared): how an impulse on row j changes the velocity error of row i.
+  Real coupling(std::size_t i, std::size_t j) const;
 
   // Structure of arrays, one entry per row.
   std::vector<std::uint32_t> body_a, body_b;
@@ -67,13 +110,16 @@ class RowStore {
   std::vector<Real> lo, hi;
   std::vector<std::int32_t> normal_row;
   std::vector<Real> mu;
-  std::vector<Real> lambda;  // accumulated impulse
+  std::vector<Real> lambda;        // accumulated impulse
+  std::vector<std::uint8_t> cone;  // 1 on the first row of a cone pair (RowSpec::cone)
+  std::vector<Real> disc_step;     // first row of a disc pair: disc_pair_step of its block; else 0
   // Blocks: rows [block_begin[k], block_begin[k + 1]) form block k; the last entry is size().
   std::vector<std::uint32_t> block_begin{0};
 
  private:
   std::size_t degenerate_rows_ = 0;
   bool in_block_ = false;
+  bool pair_open_ = false;  // the last row added starts a cone pair
 };
 
 }  // namespace impulse

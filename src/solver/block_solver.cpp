@@ -1,6 +1,6 @@
 #include "solver/block_solver.h"
 
-#include "solver/dense_mlcp.h"
+#include "solver/disc_mlcp.h"
 #include "solver/pgs_solver.h"
 #include "solver/residual.h"
 #include "solver/row_order.h"
@@ -10,17 +10,10 @@
 namespace impulse {
 namespace {
 
-struct Side {
-  std::uint32_t body;
-  const Vec3& j_lin;
-  const Vec3& j_ang;
-  const Vec3& b_lin;
-  const Vec3& b_ang;
-};
-
-// Solves block [begin, end) exactly with the rest fixed; false when the small solve failed.
+// Solves block [begin, end) exactly with the rest fixed; false when the small solve failed. Disc
+// pairs in the block are solved with their discs (disc_mlcp.h); disc_pairs is scratch.
 bool solve_block(RowStore& rows, std::size_t begin, std::size_t end, std::span<BodyVelocity> v,
-                 Real sor) {
+                 Real sor, std::vector<int>& disc_pairs) {
   const int k = int(end - begin);
   MlcpProblem problem;
   problem.a.resize(k, k);
@@ -30,10 +23,12 @@ bool solve_block(RowStore& rows, std::size_t begin, std::size_t end, std::span<B
   problem.normal_index.assign(std::size_t(k), -1);
   problem.mu = Eigen::VectorXd::Zero(k);
   Eigen::VectorXd lambda(k);
+  disc_pairs.clear();
   for (int r = 0; r < k; ++r) {
     const std::size_t i = begin + std::size_t(r);
+    if (rows.disc_first(i)) disc_pairs.push_back(r);
     for (int c = 0; c < k; ++c)
-      problem.a(r, c) = row_coupling(rows, i, begin + std::size_t(c));
+      problem.a(r, c) = rows.coupling(i, begin + std::size_t(c));
     lambda[r] = rows.lambda[i];
     const double w = double(row_velocity(rows, i, v)) - double(rows.bias[i]);
     // With the other rows fixed, w' = w + A (lambda' - lambda): an MLCP in lambda' with b = A
@@ -48,35 +43,31 @@ bool solve_block(RowStore& rows, std::size_t begin, std::size_t end, std::span<B
     }
   }
   problem.b += problem.a * lambda;
-  const MlcpResult result = solve_dense_mlcp(problem, &lambda);
+  const MlcpResult result = solve_dense_mlcp_with_discs(problem, disc_pairs, &lambda);
   if (!result.solved) return false;
-  for (int r = 0; r < k; ++r) {
+  const auto relaxed = [&](int r) {
     const std::size_t i = begin + std::size_t(r);
-    const Real relaxed = rows.lambda[i] + sor * (Real(result.lambda[r]) - rows.lambda[i]);
-    const Real new_lambda = std::clamp(relaxed, rows.lower(i), rows.upper(i));
+    return rows.lambda[i] + sor * (Real(result.lambda[r]) - rows.lambda[i]);
+  };
+  const auto set = [&](std::size_t i, Real new_lambda) {
     apply_row_impulse(rows, i, new_lambda - rows.lambda[i], v);
     rows.lambda[i] = new_lambda;
+  };
+  for (int r = 0; r < k; ++r) {
+    const std::size_t i = begin + std::size_t(r);
+    if (rows.disc_second(i)) continue;  // set with its first row
+    if (rows.disc_first(i)) {
+      const TangentPair t = project_to_disc({relaxed(r), relaxed(r + 1)}, rows.disc_radius(i));
+      set(i, t.t1);
+      set(i + 1, t.t2);
+      continue;
+    }
+    set(i, std::clamp(relaxed(r), rows.lower(i), rows.upper(i)));
   }
   return true;
 }
 
 }  // namespace
-
-Real row_coupling(const RowStore& rows, std::size_t i, std::size_t j) {
-  const Side sides_i[] = {
-      {rows.body_a[i], rows.j_lin_a[i], rows.j_ang_a[i], rows.b_lin_a[i], rows.b_ang_a[i]},
-      {rows.body_b[i], rows.j_lin_b[i], rows.j_ang_b[i], rows.b_lin_b[i], rows.b_ang_b[i]}};
-  const Side sides_j[] = {
-      {rows.body_a[j], rows.j_lin_a[j], rows.j_ang_a[j], rows.b_lin_a[j], rows.b_ang_a[j]},
-      {rows.body_b[j], rows.j_lin_b[j], rows.j_ang_b[j], rows.b_lin_b[j], rows.b_ang_b[j]}};
-  Real sum = 0;
-  for (const Side& si : sides_i) {
-    for (const Side& sj : sides_j) {
-      if (si.body == sj.body) sum += dot(si.j_lin, sj.b_lin) + dot(si.j_ang, sj.b_ang);
-    }
-  }
-  return sum;
-}
 
 void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats) {
@@ -89,7 +80,8 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
       const std::size_t begin = rows.block_begin[block], end = rows.block_begin[block + 1];
       before_.assign(rows.lambda.begin() + std::ptrdiff_t(begin),
                      rows.lambda.begin() + std::ptrdiff_t(end));
-      if (end - begin == 1 || !solve_block(rows, begin, end, bodies.velocities, settings.sor)) {
+      if (end - begin == 1 ||
+          !solve_block(rows, begin, end, bodies.velocities, settings.sor, disc_pairs_)) {
         // A single row, or a block the exact solve could not take: Gauss-Seidel visits.
         for (std::size_t i = begin; i < end; ++i)
           pgs_visit_row(rows, i, bodies.velocities, settings.sor);

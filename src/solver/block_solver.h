@@ -6,8 +6,10 @@ namespace impulse {
 
 /// Block Gauss-Seidel (seed 002): the rows of one block (a joint's axes, a contact's normal and
 /// friction rows) are solved together at each visit as a small dense MLCP, exactly, with the other
-/// rows held fixed; bounds and friction coupling inside the block are respected. Single rows are
-/// ordinary projected Gauss-Seidel visits.
+/// rows held fixed; bounds and friction coupling inside the block are respected. A cone pair is a
+/// block of its own (or part of a contact's block) and is solved exactly on its disc
+/// (disc_mlcp.h). Single rows, and blocks whose exact solve fails, get projected Gauss-Seidel
+/// visits (a disc pair: pgs_solver.cpp's pair step).
 class BlockSolver final : public Solver {
  public:
   SolverType type() const override { return SolverType::block; }
@@ -15,10 +17,8 @@ class BlockSolver final : public Solver {
              SolveStats& stats) override;
 
  private:
-  std::vector<Real> before_;  // a block's impulses before its visit
+  std::vector<Real> before_;     // a block's impulses before its visit
+  std::vector<int> disc_pairs_;  // a block's disc pairs, as rows of the block
 };
-
-/// J_i M^-1 J_j^T: how an impulse on row j changes the velocity error of row i.
-Real row_coupling(const RowStore& rows, std::size_t i, std::size_t j);
 
 }  // namespace impulse

@@ -36,39 +36,48 @@ bool all_finite(const Matrix& m) {
 }
 
 // Projected Gauss-Seidel on A lambda = b (seed 000): lambda_i += sor (b_i - A_i lambda) / A_ii,
-// clamped to the row's bounds, which for friction rows follow the current normal impulse.
+// clamped to the row's bounds, which for friction rows follow the current normal impulse. A disc
+// pair steps as in pgs_solver.cpp, with its step from A's 2 x 2 block, and is clamped to the disc.
 template <typename Matrix>
 void projected_gauss_seidel(const Matrix& a, const Vector& b, RowStore& rows,
                             const SolverSettings& settings, Real b_norm, SolveStats& stats) {
   const Eigen::Index m = Eigen::Index(rows.size());
   LambdaView lambda(rows.lambda.data(), m);  // friction bounds read the normal impulses in place
   const Vector diagonal = a.diagonal();
-  auto measure = [&]() {
-    ResidualMeasure out;
-    double sum = 0;
-    for (Eigen::Index i = 0; i < m; ++i) {
-      const Real res =
-          diagonal[i] > 0 ? row_residual(rows, std::size_t(i), row_dot(a, i, lambda) - b[i]) : 0;
-      sum += double(res) * double(res);
-      out.complementarity_error = std::max(out.complementarity_error, std::abs(res));
-      out.max_abs_lambda = std::max(out.max_abs_lambda, std::abs(lambda[i]));
-    }
-    out.relative_residual = Real(std::sqrt(sum)) / b_norm;
-    return out;
+  Vector pair_step = Vector::Zero(m);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (rows.disc_first(std::size_t(i)))
+      pair_step[i] = disc_pair_step(diagonal[i], a.coeff(i, i + 1), diagonal[i + 1]);
+  }
+  const auto w_of = [&](std::size_t i) {
+    const Eigen::Index k = Eigen::Index(i);
+    return diagonal[k] > 0 ? row_dot(a, k, lambda) - b[k] : Real(0);
   };
-  stats.initial_residual = measure().relative_residual;
+  stats.initial_residual = measure_rows(rows, w_of, b_norm).relative_residual;
   RowOrder order(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;
     for (const std::uint32_t r : order.next()) {
       const Eigen::Index i = r;
+      if (rows.disc_second(r)) continue;  // stepped with its first row
+      if (rows.disc_first(r)) {
+        if (!(pair_step[i] > 0)) continue;
+        const Real step = settings.sor * pair_step[i];
+        const TangentPair next = project_to_disc(
+            {lambda[i] - step * w_of(r), lambda[i + 1] - step * w_of(r + 1)}, rows.disc_radius(r));
+        max_delta =
+            std::max({max_delta, std::abs(next.t1 - lambda[i]), std::abs(next.t2 - lambda[i + 1])});
+        lambda[i] = next.t1;
+        lambda[i + 1] = next.t2;
+        continue;
+      }
       if (!(diagonal[i] > 0)) continue;
       const Real target = lambda[i] + settings.sor * (b[i] - row_dot(a, i, lambda)) / diagonal[i];
       const Real clamped = std::clamp(target, rows.lower(r), rows.upper(r));
       max_delta = std::max(max_delta, std::abs(clamped - lambda[i]));
       lambda[i] = clamped;
     }
-    if (record_iteration(measure(), max_delta, settings, stats)) break;
+    if (record_iteration(measure_rows(rows, w_of, b_norm), max_delta, settings, stats)) break;
   }
 }
 

@@ -30,10 +30,21 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
 
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-    // Bounds of friction rows read the normal impulses of the previous iteration, like every
-    // other quantity of a Jacobi sweep.
+    // Bounds of friction rows (boxes and discs) read the normal impulses of the previous
+    // iteration, like every other quantity of a Jacobi sweep.
     for (std::size_t i = 0; i < n; ++i) {
+      if (rows.disc_second(i)) continue;  // stepped with its first row
       const Real w = row_velocity(rows, i, bodies.velocities) - rows.bias[i];
+      if (rows.disc_first(i)) {
+        // Both tangent rows share their bodies, so their relaxation, and take the pair's step.
+        const Real w2 = row_velocity(rows, i + 1, bodies.velocities) - rows.bias[i + 1];
+        const Real step = relaxation_[i] * rows.disc_step[i];
+        const TangentPair target = project_to_disc(
+            {rows.lambda[i] - step * w, rows.lambda[i + 1] - step * w2}, rows.disc_radius(i));
+        delta_[i] = target.t1 - rows.lambda[i];
+        delta_[i + 1] = target.t2 - rows.lambda[i + 1];
+        continue;
+      }
       const Real target = rows.lambda[i] - relaxation_[i] * w * rows.inv_eff_mass[i];
       delta_[i] = std::clamp(target, rows.lower(i), rows.upper(i)) - rows.lambda[i];
     }

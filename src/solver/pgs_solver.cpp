@@ -1,7 +1,9 @@
 // Projected Gauss-Seidel on the sparse rows (seed 001 algorithm 4), which is the sequential-impulse
 // method of seeds 003 and 004: each row in turn gets the impulse that zeroes its velocity error,
 // the accumulated impulse (not the increment) is clamped to the bounds, and the velocities are
-// updated at once so the next row sees them.
+// updated at once so the next row sees them. A disc pair (cone friction) is visited as one: both
+// tangent rows step from the same velocities with the pair's one step, the accumulated impulse
+// vector is clamped to the disc (seed 003), and the change is applied.
 
 #include "solver/pgs_solver.h"
 
@@ -11,8 +13,9 @@
 #include <algorithm>
 
 namespace impulse {
+namespace {
 
-Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
+Real visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
   const Real w = row_velocity(rows, i, v) - rows.bias[i];
   const Real old_lambda = rows.lambda[i];
   const Real new_lambda =
@@ -20,7 +23,28 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
   const Real delta = new_lambda - old_lambda;
   rows.lambda[i] = new_lambda;
   apply_row_impulse(rows, i, delta, v);
-  return delta;
+  return std::abs(delta);
+}
+
+Real visit_disc_pair(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
+  const Real step = sor * rows.disc_step[i];
+  const Real old1 = rows.lambda[i], old2 = rows.lambda[i + 1];
+  const TangentPair next =
+      project_to_disc({old1 - step * (row_velocity(rows, i, v) - rows.bias[i]),
+                       old2 - step * (row_velocity(rows, i + 1, v) - rows.bias[i + 1])},
+                      rows.disc_radius(i));
+  rows.lambda[i] = next.t1;
+  rows.lambda[i + 1] = next.t2;
+  apply_row_impulse(rows, i, next.t1 - old1, v);
+  apply_row_impulse(rows, i + 1, next.t2 - old2, v);
+  return std::max(std::abs(next.t1 - old1), std::abs(next.t2 - old2));
+}
+
+}  // namespace
+
+Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
+  if (rows.disc_second(i)) return 0;  // visited with its first row
+  return rows.disc_first(i) ? visit_disc_pair(rows, i, v, sor) : visit_row(rows, i, v, sor);
 }
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
@@ -29,10 +53,8 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   RowOrder order(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;
-    for (const std::uint32_t i : order.next()) {
-      max_delta =
-          std::max(max_delta, std::abs(pgs_visit_row(rows, i, bodies.velocities, settings.sor)));
-    }
+    for (const std::uint32_t i : order.next())
+      max_delta = std::max(max_delta, pgs_visit_row(rows, i, bodies.velocities, settings.sor));
     if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
                          stats))
       break;

@@ -4,7 +4,8 @@
 
 namespace impulse {
 
-/// One projected Gauss-Seidel visit of row i with over-relaxation sor; returns the impulse change.
+/// One projected Gauss-Seidel visit of row i with over-relaxation sor; returns the largest impulse
+/// change (magnitude). The first row of a disc pair visits the pair; its second row does nothing.
 Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor);
 
 class PgsSolver final : public Solver {

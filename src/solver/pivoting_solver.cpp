@@ -1,7 +1,7 @@
 #include "solver/pivoting_solver.h"
 
 #include "solver/assembly.h"
-#include "solver/dense_mlcp.h"
+#include "solver/disc_mlcp.h"
 #include "solver/residual.h"
 
 namespace impulse {
@@ -38,8 +38,10 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
   problem.normal_index.assign(std::size_t(m), -1);
   problem.mu = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd guess(m);
+  std::vector<int> disc_pairs;  // both rows of a disc pair are usable, so adjacent here too
   for (Eigen::Index k = 0; k < m; ++k) {
     const std::size_t i = std::size_t(usable[std::size_t(k)]);
+    if (rows.disc_first(i)) disc_pairs.push_back(int(k));
     problem.lo[k] = rows.lo[i];
     problem.hi[k] = rows.hi[i];
     const std::int32_t normal = rows.normal_row[i];
@@ -56,7 +58,8 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
     stats.diagnostic = "the assembled system holds a non-finite entry";
     return;
   }
-  const MlcpResult result = solve_dense_mlcp(problem, settings.warm_start ? &guess : nullptr);
+  const MlcpResult result =
+      solve_dense_mlcp_with_discs(problem, disc_pairs, settings.warm_start ? &guess : nullptr);
   if (!result.solved) {
     stats.status = SolveStatus::not_converged;
     stats.diagnostic = result.failure;

@@ -6,7 +6,9 @@ namespace impulse {
 
 /// The direct reference: the whole system assembled densely and solved exactly by principal
 /// pivoting (solve_dense_mlcp), up to k_max_direct_mlcp_rows rows. Iterative error is measured
-/// against it. Its stats report one iteration, the residual of the exact solution.
+/// against it. Its stats report one iteration, the residual of the exact solution. Disc pairs
+/// (cone friction) are solved exactly too, by turning their tangent frames (disc_mlcp.h); when
+/// the frames do not settle it reports not_converged with the pairs clamped to their discs.
 class PivotingSolver final : public Solver {
  public:
   SolverType type() const override { return SolverType::pivoting; }

@@ -50,22 +50,21 @@ Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free) {
   return std::max(Real(std::sqrt(sum)), std::numeric_limits<Real>::min());
 }
 
+TangentPair disc_residual(const RowStore& rows, std::size_t i, TangentPair w) {
+  const Real radius = rows.disc_radius(i);
+  const TangentPair lambda{rows.lambda[i], rows.lambda[i + 1]};
+  if (at_bound(radius, 0)) return {};  // no load: a zero disc takes any slip
+  const Real length = std::sqrt(lambda.t1 * lambda.t1 + lambda.t2 * lambda.t2);
+  if (length < radius && !at_bound(length, radius)) return w;  // sticking
+  // On the rim (or outside): w = -c u with c >= 0, u the impulse's direction.
+  const Real u1 = lambda.t1 / length, u2 = lambda.t2 / length;
+  return {std::max(w.t1 * u1 + w.t2 * u2, Real(0)), w.t2 * u1 - w.t1 * u2};
+}
+
 ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
                                  Real b_norm) {
-  double sum = 0;
-  ResidualMeasure m;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Real r = row_residual(rows, i, row_velocity(rows, i, v) - rows.bias[i]);
-    sum += double(r) * double(r);
-    // A lambda outside its (moving) bounds, in velocity units through the row's diagonal.
-    const Real outside =
-        std::max({rows.lambda[i] - rows.upper(i), rows.lower(i) - rows.lambda[i], Real(0)});
-    m.complementarity_error =
-        std::max({m.complementarity_error, std::abs(r), outside * rows.diagonal[i]});
-    m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
-  }
-  m.relative_residual = Real(std::sqrt(sum)) / b_norm;
-  return m;
+  return measure_rows(
+      rows, [&](std::size_t i) { return row_velocity(rows, i, v) - rows.bias[i]; }, b_norm);
 }
 
 void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start) {

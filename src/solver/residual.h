@@ -3,9 +3,14 @@
 //   w = J v - bias (= A lambda - b),  lambda = lo => w >= 0,  lambda = hi => w <= 0,  else w = 0.
 // The residual of a row is the part of w that violates these conditions; the relative residual is
 // |r| / |b| (seed 000 eq. 4) with b = bias - J v_free, the right-hand side at zero impulse.
+// A disc pair (rows.h, the cone model) is measured by the disc conditions instead of the box's:
+// inside the disc both w vanish; on its rim w must oppose the impulse (maximal dissipation).
 
 #include "constraints/rows.h"
 #include "solver/solver.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace impulse {
 
@@ -34,11 +39,47 @@ inline void apply_row_impulse(const RowStore& rows, std::size_t i, Real delta,
 /// The violation of row i's conditions given its constraint velocity error w_i = J v - bias.
 Real row_residual(const RowStore& rows, std::size_t i, Real w);
 
+/// The violation of the disc conditions of the pair whose first row is i, given its velocity
+/// errors w: inside the disc, w itself; on the rim, the part of w along the impulse that does not
+/// oppose it and the part across it; nothing when the radius is zero (the box's zero-width case).
+TangentPair disc_residual(const RowStore& rows, std::size_t i, TangentPair w);
+
 struct ResidualMeasure {
   Real relative_residual = 0;
   Real complementarity_error = 0;
   Real max_abs_lambda = 0;
 };
+
+/// Measures the rows given each row's velocity error w_of(i) = J_i v - bias_i (from the bodies'
+/// velocities, or from an assembled A lambda - b). A lambda outside its box or disc counts in
+/// velocity units, its distance times the row's diagonal (a disc's: 1 / disc_step).
+template <typename VelocityError>
+ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_norm) {
+  double sum = 0;
+  ResidualMeasure m;
+  const auto add = [&](Real r, Real outside) {
+    sum += double(r) * double(r);
+    m.complementarity_error = std::max({m.complementarity_error, std::abs(r), outside});
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
+    if (rows.disc_second(i)) continue;  // measured with its first row
+    if (rows.disc_first(i)) {
+      const TangentPair r = disc_residual(rows, i, {w_of(i), w_of(i + 1)});
+      const Real length =
+          std::sqrt(rows.lambda[i] * rows.lambda[i] + rows.lambda[i + 1] * rows.lambda[i + 1]);
+      const Real outside = std::max(length - rows.disc_radius(i), Real(0)) / rows.disc_step[i];
+      add(r.t1, outside);
+      add(r.t2, 0);
+      continue;
+    }
+    const Real outside =
+        std::max({rows.lambda[i] - rows.upper(i), rows.lower(i) - rows.lambda[i], Real(0)});
+    add(row_residual(rows, i, w_of(i)), outside * rows.diagonal[i]);
+  }
+  m.relative_residual = Real(std::sqrt(sum)) / b_norm;
+  return m;
+}
 
 /// |b| with b = bias - J v at the given (impulse-free) velocities, floored so it never divides by
 /// 0.
