@@ -85,6 +85,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
                          const ContactMaterial& material, const ConstantFriction& constant,
                          const ContactRowSettings& settings, RowStore& rows) {
   const bool constant_model = settings.solver->friction_model == FrictionModel::constant;
+  const bool cone_model = settings.solver->friction_model == FrictionModel::cone;
   const Real constant_bound =
       material.friction * constant.point_mass * settings.gravity * settings.dt;
   const Vec3 n = manifold.normal;
@@ -110,14 +111,18 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     const ContactState& c = manifold.points[std::size_t(k)];
     const Lever& l = levers[std::size_t(k)];
     const Vec3 t1 = first_tangent(n, l.dv, c.friction_impulse);
-    for (const Vec3& t : {t1, cross(n, t1)}) {
+    const std::array<Vec3, 2> tangents{t1, cross(n, t1)};
+    for (std::size_t j = 0; j < 2; ++j) {
+      const Vec3& t = tangents[j];
       RowSpec row = contact_row(manifold.body_a, manifold.body_b, t, l.ra, l.rb);
       if (constant_model) {  // a fixed bound: the normal impulse does not matter (seed 001)
         row.lo = -constant_bound;
         row.hi = constant_bound;
-      } else {  // coulomb: bounded by mu times the point's normal impulse
+      } else {  // coulomb and cone: bounded by mu times the point's normal impulse
         row.normal_row = first + 2 * count + k;
         row.mu = material.friction;
+        // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
+        row.cone = cone_model && j == 0;
       }
       row.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
       rows.add(row);
