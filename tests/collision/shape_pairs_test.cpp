@@ -1,0 +1,112 @@
+// The narrowphase dispatch: every pair of shape types in either order reports from a to b, and
+// the contact manager's cache keeps pairs while their fat boxes overlap and drops them after.
+
+#include <gtest/gtest.h>
+
+#include "collision/contact_manager.h"
+#include "collision/shape_pairs.h"
+#include "support/geometry.h"
+
+namespace impulse {
+namespace {
+
+using testing::about;
+using testing::at;
+
+std::vector<CookedShape> convex_shapes() {
+  return {Sphere{Real(0.5)}, Box{{Real(0.5), Real(0.4), Real(0.3)}}, Capsule{Real(0.3), Real(0.4)},
+          cook_shape(ConvexHull{{{Real(0.5), 0, 0},
+                                 {Real(-0.5), 0, 0},
+                                 {0, Real(0.5), 0},
+                                 {0, Real(-0.5), 0},
+                                 {0, 0, Real(0.5)},
+                                 {0, 0, Real(-0.5)}}})};
+}
+
+TEST(ShapePairs, EitherOrderGivesTheSameContactSeenFromTheOtherSide) {
+  const std::vector<CookedShape> shapes = convex_shapes();
+  const Transform ta = at({0, 0, 0}, about({1, 2, 3}, 20));
+  // Every shape holds a ball of radius 0.28 about its centre: 0.46 m apart, all overlap.
+  const Transform tb = at({Real(0.1), Real(0.44), Real(0.05)}, about({3, -1, 2}, 35));
+  for (const CookedShape& a : shapes) {
+    for (const CookedShape& b : shapes) {
+      std::vector<Manifold> ab, ba;
+      collide_shapes(a, ta, b, tb, 0, ab);
+      collide_shapes(b, tb, a, ta, 0, ba);
+      SCOPED_TRACE(std::to_string(a.index()) + " against " + std::to_string(b.index()));
+      ASSERT_EQ(ab.size(), 1u);
+      ASSERT_EQ(ba.size(), 1u);
+      EXPECT_GT(dot(ab[0].normal, tb.position - ta.position), 0);  // from a to b
+      testing::expect_vec_near(ab[0].normal, -ba[0].normal, Real(1e-3));
+      // The deepest points agree: the same overlap, measured from either side.
+      Real deepest_ab = 0, deepest_ba = 0;
+      for (int k = 0; k < ab[0].count; ++k)
+        deepest_ab = std::max(deepest_ab, ab[0].points[std::size_t(k)].depth);
+      for (int k = 0; k < ba[0].count; ++k)
+        deepest_ba = std::max(deepest_ba, ba[0].points[std::size_t(k)].depth);
+      EXPECT_NEAR(deepest_ab, deepest_ba, Real(1e-3));
+    }
+  }
+}
+
+TEST(ShapePairs, FlippedManifoldMovesPointsToTheOtherSurface) {
+  Manifold m;
+  m.normal = {0, 1, 0};
+  m.add({{1, 2, 3},
+         Real(0.1),
+         {std::uint8_t(FeatureType::face), 4, std::uint8_t(FeatureType::vertex), 7}});
+  flip_manifold(m);
+  testing::expect_vec_near(m.normal, {0, -1, 0});
+  testing::expect_vec_near(m.points[0].position, {1, Real(2.1), 3});
+  EXPECT_EQ(m.points[0].id.index_a, 7u);
+  EXPECT_EQ(m.points[0].id.type_b, std::uint8_t(FeatureType::face));
+}
+
+TEST(ShapePairs, StaticOnlyShapesNeverMeetEachOther) {
+  std::vector<Manifold> out;
+  collide_shapes(Plane{}, {}, Plane{{0, -1, 0}, 1}, {}, 1, out);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
+  ContactManager contacts;
+  const auto all = [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; };
+  contacts.add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
+  const std::uint32_t box = contacts.add_shape(Box{}, 1, at({0, Real(0.49), 0}));
+  contacts.update(0, all);
+  ASSERT_EQ(contacts.manifolds().size(), 1u);
+  EXPECT_EQ(contacts.counts().points, 4u);
+  EXPECT_EQ(contacts.counts().matched, 0u);  // a new pair starts cold
+  contacts.manifolds()[0].points[0].normal_impulse = 7;
+  contacts.move_shape(box, at({Real(0.001), Real(0.49), 0}), {});
+  contacts.update(0, all);
+  EXPECT_EQ(contacts.counts().matched, 4u);
+  Real carried = 0;
+  for (const ContactState& c : contacts.manifolds()[0].points)
+    carried += c.normal_impulse;
+  EXPECT_EQ(carried, 7);  // the impulse came along with its feature id
+  // Lifted clear of the margin: no manifold, but the pair stays while the fat boxes overlap.
+  contacts.move_shape(box, at({0, Real(0.55), 0}), {});
+  contacts.update(0, all);
+  EXPECT_TRUE(contacts.manifolds().empty());
+  EXPECT_EQ(contacts.counts().pairs, 1u);
+  // Far away: the pair leaves the cache, and coming back starts cold.
+  contacts.move_shape(box, at({0, 5, 0}), {});
+  contacts.update(0, all);
+  EXPECT_EQ(contacts.counts().pairs, 0u);
+  contacts.move_shape(box, at({0, Real(0.49), 0}), {});
+  contacts.update(0, all);
+  EXPECT_EQ(contacts.counts().points, 4u);
+  EXPECT_EQ(contacts.counts().matched, 0u);
+}
+
+TEST(ContactCache, PartsOfOneBodyNeverPair) {
+  ContactManager contacts;
+  contacts.add_shape(Box{}, 3, at({}));
+  contacts.add_shape(Sphere{}, 3, at({Real(0.2), 0, 0}));
+  contacts.update(0, [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; });
+  EXPECT_EQ(contacts.counts().pairs, 0u);
+}
+
+}  // namespace
+}  // namespace impulse
