@@ -6,6 +6,7 @@
 #include <span>
 
 #include "collision/manifold_reduction.h"
+#include "collision/segment.h"
 
 // Conventions: the normal points from a to b; depth is the overlap along it (> 0 overlapping);
 // a point's position lies on b's surface: the clipped incident vertex when a owns the reference
@@ -186,8 +187,7 @@ int face_contact(const Box& ref_box, const Transform& tref, int axis, bool posit
 }
 
 // Edge-edge contact: a's edge along axis i farthest along n and b's edge along axis j farthest
-// against it; the point is the closest point of b's edge to a's (Ericson, Real-Time Collision
-// Detection 5.1.9, clamped to the segments).
+// against it; the point is the closest point of b's edge to a's (segment.h).
 ContactPoint edge_contact(const Box& a, const Transform& ta, const Mat33& ra, int i, const Box& b,
                           const Transform& tb, const Mat33& rb, int j, const Vec3& n, Real depth) {
   int va = 0;
@@ -200,15 +200,8 @@ ContactPoint edge_contact(const Box& a, const Transform& ta, const Mat33& ra, in
   const Vec3 q0 = apply(tb, vertex_position(b.half_extents, vb));
   const Vec3 d1 = apply(ta, vertex_position(a.half_extents, va | 1 << i)) - p0;
   const Vec3 d2 = apply(tb, vertex_position(b.half_extents, vb | 1 << j)) - q0;
-  const Vec3 r = p0 - q0;
-  const Real aa = dot(d1, d1);
-  const Real bb = dot(d1, d2);
-  const Real cc = dot(d1, r);
-  const Real ee = dot(d2, d2);
-  const Real ff = dot(d2, r);
-  const Real denom = aa * ee - bb * bb;  // > 0: the edges are not parallel
-  const Real s = std::clamp((bb * ff - cc * ee) / denom, Real(0), Real(1));
-  const Real t = std::clamp((bb * s + ff) / ee, Real(0), Real(1));
+  Real s = 0, t = 0;
+  closest_segment_parameters(p0, d1, q0, d2, s, t);
   return {q0 + t * d2, depth,
           make_id(FeatureType::edge, edge_index(va, va | 1 << i), FeatureType::edge,
                   edge_index(vb, vb | 1 << j))};

@@ -1,5 +1,7 @@
 #include "collision/primitives.h"
 
+#include "collision/segment.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -91,42 +93,6 @@ Real clamp01(Real x) {
 Real closest_parameter(const Segment& s, const Vec3& x) {
   const Real len_sq = length_squared(s.d);
   return len_sq > k_degenerate_length_sq ? clamp01(dot(x - s.p, s.d) / len_sq) : Real(0);
-}
-
-// Closest points of two segments as parameters u1, u2 (Ericson, Real-Time Collision Detection
-// 5.1.9), clamped to the segments; handles degenerate and parallel segments.
-void closest_segment_parameters(const Segment& s1, const Segment& s2, Real& u1, Real& u2) {
-  const Vec3 r = s1.p - s2.p;
-  const Real a = length_squared(s1.d);
-  const Real e = length_squared(s2.d);
-  const Real f = dot(s2.d, r);
-  if (a <= k_degenerate_length_sq && e <= k_degenerate_length_sq) {
-    u1 = u2 = 0;
-    return;
-  }
-  if (a <= k_degenerate_length_sq) {
-    u1 = 0;
-    u2 = clamp01(f / e);
-    return;
-  }
-  const Real c = dot(s1.d, r);
-  if (e <= k_degenerate_length_sq) {
-    u2 = 0;
-    u1 = clamp01(-c / a);
-    return;
-  }
-  const Real b = dot(s1.d, s2.d);
-  const Real denom = a * e - b * b;
-  // Parallel segments: any u1 is as good, start from the first end and let the clamp fix u2.
-  u1 = denom > k_parallel_sine_sq * a * e ? clamp01((b * f - c * e) / denom) : Real(0);
-  u2 = (b * u1 + f) / e;
-  if (u2 < 0) {
-    u2 = 0;
-    u1 = clamp01(-c / a);
-  } else if (u2 > 1) {
-    u2 = 1;
-    u1 = clamp01((b - c) / a);
-  }
 }
 
 // delta / |delta|, or fallback when delta is too short to give a direction (coincident centres
@@ -271,7 +237,7 @@ bool collide_capsule_capsule(const Capsule& a, const Transform& ta, const Capsul
   const Segment sa = world_segment(a, ta);
   const Segment sb = world_segment(b, tb);
   Real ua, ub;
-  closest_segment_parameters(sa, sb, ua, ub);
+  closest_segment_parameters(sa.p, sa.d, sb.p, sb.d, ua, ub);
   const Vec3 ca = sa.p + sa.d * ua;
   const Vec3 cb = sb.p + sb.d * ub;
   const Vec3 delta = cb - ca;
