@@ -35,7 +35,7 @@ ContactMaterial combine_materials(const ContactMaterial& a, const ContactMateria
 
 struct ContactRowSettings {
   Real dt = 0;          // s, this step
-  Real warm_scale = 1;  // last step's dt over this one: impulses scale with the step
+  Real warm_scale = 1;  // this dt over the last step's: impulses scale with the step
   Real gravity = 0;     // m/s^2, its magnitude (the constant friction model)
   const SolverSettings* solver = nullptr;
 };

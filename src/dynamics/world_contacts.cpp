@@ -49,7 +49,7 @@ void find_contacts(World::Impl& impl, Real dt) {
 }
 
 void write_contact_rows(World::Impl& impl, Real dt) {
-  const ContactRowSettings settings{dt, impl.last_dt > 0 ? impl.last_dt / dt : Real(1),
+  const ContactRowSettings settings{dt, impl.last_dt > 0 ? dt / impl.last_dt : Real(1),
                                     length(impl.settings.gravity), &impl.settings.solver};
   // Contact points per body: the constant friction model divides a body's mass among them.
   std::vector<std::uint32_t>& points = impl.contact_points_per_body;

@@ -43,7 +43,7 @@ struct World::Impl {
   // Sleeping (dynamics/sleep.h): this step's islands and each island's least idle time.
   IslandSets islands;
   std::vector<Real> island_idle;
-  Real last_dt = 0;  // s, of the previous step: warm-start impulses scale by last_dt / dt
+  Real last_dt = 0;  // s, of the previous step: warm-start impulses scale by dt / last_dt
 
   struct CustomConstraintRecord {
     CustomConstraint build;

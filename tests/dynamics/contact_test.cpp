@@ -211,5 +211,52 @@ TEST(Contacts, FrictionHoldsABoxOnASlopeAndLetsItSlideWhenLow) {
   }
 }
 
+// A unit box of 1000 kg sliding on the ground at 45 degrees to the world axes: its speed after one
+// second under each friction model.
+Real sliding_speed_after(FrictionModel model) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  settings.solver.friction_model = model;
+  World world(settings);
+  world.create_body(ground_box());
+  BodySettings box = body_of(Box{}, {0, Real(0.5), 0});
+  box.linear_velocity = Vec3{1, 0, 1} * Real(10 / std::sqrt(2.0));
+  const BodyId id = world.create_body(box);
+  for (int i = 0; i < 60; ++i)
+    world.step(Real(1) / 60);
+  return length(world.linear_velocity(id));
+}
+
+TEST(Contacts, EveryFrictionModelDeceleratesASlidingBoxByMuG) {
+  // mu = 0.5 (both bodies' default): 10 m/s - 0.5 * 9.81 m/s^2 * 1 s. The cone clamps the
+  // friction vector to mu N, and the first tangent following the slip keeps the box model from
+  // its sqrt(2) corner; the constant model bounds each point by mu times its share of m g.
+  const Real expected = 10 - Real(0.5 * 9.81);
+  for (const FrictionModel model :
+       {FrictionModel::coulomb, FrictionModel::cone, FrictionModel::constant})
+    EXPECT_NEAR(sliding_speed_after(model), expected, Real(0.02) * expected)
+        << friction_model_name(model);
+}
+
+TEST(Contacts, WarmStartImpulsesScaleWithTheTimeStep) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  settings.solver.iterations = 1;  // the warm start must already be right
+  World world(settings);
+  world.create_body(ground_box());
+  const BodyId box = world.create_body(body_of(Box{}, {0, Real(0.5), 0}));
+  for (int i = 0; i < 120; ++i)
+    world.step(Real(1) / 60);
+  // Halving the step halves the impulse that holds the box: one iteration from the warm start,
+  // scaled by the ratio of the steps, is already the answer (unscaled, the first half step would
+  // throw the box up with twice the impulse it needs).
+  world.step(Real(1) / 120);
+  Real total = 0;
+  for (const DebugContact& c : world.debug_contacts())
+    total += c.normal_impulse;
+  EXPECT_NEAR(total, Real(1000 * 9.81 / 120), Real(0.01 * 1000 * 9.81 / 120));
+  EXPECT_LT(std::abs(world.linear_velocity(box).y), Real(1e-3));
+}
+
 }  // namespace
 }  // namespace impulse
