@@ -83,20 +83,28 @@ Scene pyramid() {
   return scene;
 }
 
-// Bricks 1 x 0.5 x 0.5 m, 20 to a course, each course shifted by half a brick.
+// Bricks 1 x 0.5 x 0.5 m, 20 to a course; every other course is shifted by half a brick, with a
+// half brick at each end so that no brick overhangs the wall's ends.
 Scene wall() {
   Scene scene;
   scene.name = "wall";
   scene.bodies.push_back(ground());
   constexpr int k_courses = 10, k_bricks = 20;
   const Box brick{{Real(0.5), Real(0.25), Real(0.25)}};
+  const Box half_brick{{Real(0.25), Real(0.25), Real(0.25)}};
+  const Real end = Real(k_bricks) / 2;  // the wall spans [-end, end]
   for (int course = 0; course < k_courses; ++course) {
-    const Real shift = course % 2 ? Real(0.5) : 0;
-    for (int i = 0; i < k_bricks; ++i) {
-      const Real x = Real(i) - Real(k_bricks - 1) / 2 + shift;
-      scene.bodies.push_back(
-          dynamic_body("brick" + std::to_string(course) + "_" + std::to_string(i), brick,
-                       {x, Real(0.25) + Real(0.5) * Real(course), 0}));
+    const Real y = Real(0.25) + Real(0.5) * Real(course);
+    const std::string prefix = "brick" + std::to_string(course) + "_";
+    const bool shifted = course % 2 == 1;
+    const int full = shifted ? k_bricks - 1 : k_bricks;
+    for (int i = 0; i < full; ++i) {
+      const Real x = -end + (shifted ? Real(1) : Real(0.5)) + Real(i);
+      scene.bodies.push_back(dynamic_body(prefix + std::to_string(i), brick, {x, y, 0}));
+    }
+    if (shifted) {
+      scene.bodies.push_back(dynamic_body(prefix + "left", half_brick, {-end + Real(0.25), y, 0}));
+      scene.bodies.push_back(dynamic_body(prefix + "right", half_brick, {end - Real(0.25), y, 0}));
     }
   }
   return scene;
