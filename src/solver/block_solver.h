@@ -1,5 +1,6 @@
 #pragma once
 
+#include "solver/dense_mlcp.h"
 #include "solver/solver.h"
 
 namespace impulse {
@@ -17,8 +18,15 @@ class BlockSolver final : public Solver {
              SolveStats& stats) override;
 
  private:
-  std::vector<Real> before_;     // a block's impulses before its visit
-  std::vector<int> disc_pairs_;  // a block's disc pairs, as rows of the block
+  // A block's small problem: A, mu, the coupling and A's spectrum do not change during a solve,
+  // so they are assembled once per solve; a visit refills only b, the bounds and the guess.
+  struct Block {
+    MlcpProblem problem;
+    std::vector<int> disc_pairs;  // the block's disc pairs, as rows of the block
+    Eigen::VectorXd guess;
+  };
+  std::vector<Block> blocks_;  // per block of more than one row; kept between solves
+  std::vector<Real> before_;   // a block's impulses before its visit
 };
 
 }  // namespace impulse

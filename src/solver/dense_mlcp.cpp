@@ -76,19 +76,24 @@ Index normal_of(const MlcpProblem& problem, Index i) {
 // problem is usable.
 std::string check_problem(const MlcpProblem& p) {
   const Index n = p.a.rows();
-  std::ostringstream why;
-  if (p.a.cols() != n) {
-    why << "A is " << n << " x " << p.a.cols() << "; it must be square";
-  } else if (p.b.size() != n) {
-    why << "b has " << p.b.size() << " entries for " << n << " rows";
-  } else if (p.lo.size() != n || p.hi.size() != n) {
-    why << "lo and hi have " << p.lo.size() << " and " << p.hi.size() << " entries for " << n
-        << " rows";
-  } else if (!p.normal_index.empty() && Index(p.normal_index.size()) != n) {
-    why << "normal_index has " << p.normal_index.size() << " entries for " << n
-        << " rows (expected 0 or " << n << ")";
+  const bool sizes_match = p.a.cols() == n && p.b.size() == n && p.lo.size() == n &&
+                           p.hi.size() == n &&
+                           (p.normal_index.empty() || Index(p.normal_index.size()) == n);
+  if (!sizes_match) {  // (a stream costs a locale: built only when needed)
+    std::ostringstream why;
+    if (p.a.cols() != n) {
+      why << "A is " << n << " x " << p.a.cols() << "; it must be square";
+    } else if (p.b.size() != n) {
+      why << "b has " << p.b.size() << " entries for " << n << " rows";
+    } else if (p.lo.size() != n || p.hi.size() != n) {
+      why << "lo and hi have " << p.lo.size() << " and " << p.hi.size() << " entries for " << n
+          << " rows";
+    } else if (!p.normal_index.empty() && Index(p.normal_index.size()) != n) {
+      why << "normal_index has " << p.normal_index.size() << " entries for " << n
+          << " rows (expected 0 or " << n << ")";
+    }
+    return why.str();
   }
-  if (!why.str().empty()) return why.str();
 
   bool coupled = false;
   for (Index i = 0; i < n; ++i) {
@@ -119,12 +124,12 @@ std::string check_problem(const MlcpProblem& p) {
   }
   for (Index j = 0; j < n; ++j) {
     for (Index i = j + 1; i < n; ++i) {
-      const std::string entry =
-          "A(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + number(p.a(i, j));
       // |a_ij| <= sqrt(a_ii a_jj) for a PSD matrix, so that is the scale of rounding in a_ij.
       const double bound = std::sqrt(p.a(i, i) * p.a(j, j));
       if (std::abs(p.a(i, j) - p.a(j, i)) > k_input_tolerance * bound) {
-        return "A is not symmetric: " + entry + " but A(" + std::to_string(j) + ", " +
+        // Formatted only on failure: this check runs on every block visit of the block solver.
+        return "A is not symmetric: A(" + std::to_string(i) + ", " + std::to_string(j) +
+               ") = " + number(p.a(i, j)) + " but A(" + std::to_string(j) + ", " +
                std::to_string(i) + ") = " + number(p.a(j, i));
       }
     }
@@ -557,6 +562,13 @@ class DenseMlcpSolver {
 
 }  // namespace
 
+MlcpSpectrum mlcp_spectrum(const MatrixXd& a) {
+  const MatrixXd symmetric = 0.5 * (a + a.transpose());
+  const VectorXd eigenvalues =
+      Eigen::SelfAdjointEigenSolver<MatrixXd>(symmetric, Eigen::EigenvaluesOnly).eigenvalues();
+  return {eigenvalues.minCoeff(), eigenvalues.maxCoeff()};
+}
+
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess) {
   MlcpResult result;
   const Index n = problem.a.rows();
@@ -583,17 +595,15 @@ MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_
   }
 
   // The noise floor of A: how far it is from symmetric positive semi-definite.
-  const MatrixXd symmetric = 0.5 * (problem.a + problem.a.transpose());
-  const VectorXd eigenvalues =
-      Eigen::SelfAdjointEigenSolver<MatrixXd>(symmetric, Eigen::EigenvaluesOnly).eigenvalues();
-  const double largest = eigenvalues.maxCoeff();
-  if (eigenvalues.minCoeff() < -k_input_tolerance * largest) {
+  const MlcpSpectrum spectrum = problem.spectrum ? *problem.spectrum : mlcp_spectrum(problem.a);
+  const double largest = spectrum.largest;
+  if (spectrum.smallest < -k_input_tolerance * largest) {
     result.failure = "A is not positive semi-definite: an eigenvalue of " +
-                     number(eigenvalues.minCoeff()) + " against a largest of " + number(largest);
+                     number(spectrum.smallest) + " against a largest of " + number(largest);
     return result;
   }
   const double asymmetry = (problem.a - problem.a.transpose()).cwiseAbs().maxCoeff();
-  DenseMlcpSolver solver(problem, std::max(-eigenvalues.minCoeff(), asymmetry) / largest);
+  DenseMlcpSolver solver(problem, std::max(-spectrum.smallest, asymmetry) / largest);
 
   Iterate it{initial_guess != nullptr ? *initial_guess : VectorXd::Zero(n), problem.lo, problem.hi,
              std::vector<RowState>(std::size_t(n), RowState::free)};

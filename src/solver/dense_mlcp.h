@@ -33,10 +33,16 @@
 
 #include <Eigen/Dense>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace impulse {
+
+/// The smallest and largest eigenvalues of the symmetric part of A (mlcp_spectrum).
+struct MlcpSpectrum {
+  double smallest = 0, largest = 0;
+};
 
 /// w = A lambda - b, lo <= lambda <= hi, and per row: lambda_i = lo_i => w_i >= 0;
 /// lambda_i = hi_i => w_i <= 0; lo_i < lambda_i < hi_i => w_i = 0 (seed 001 section 7.3).
@@ -50,6 +56,9 @@ struct MlcpProblem {
   Eigen::VectorXd lo, hi;         // may hold -inf / +inf
   std::vector<int> normal_index;  // -1 for rows with their own bounds; empty = none coupled
   Eigen::VectorXd mu;  // used only where normal_index >= 0 (may be empty when none coupled)
+  /// mlcp_spectrum(a) when the caller has it (an O(n^3) eigensolve a caller solving many problems
+  /// with one A, like the block solver, makes once); empty: solve_dense_mlcp computes it.
+  std::optional<MlcpSpectrum> spectrum;
 };
 
 struct MlcpResult {
@@ -62,6 +71,10 @@ struct MlcpResult {
   int pivots = 0;  // active-set changes made, including rows switched by Newton steps
   std::string failure;
 };
+
+/// The spectrum solve_dense_mlcp measures A's noise with (its definiteness and rounding); the
+/// same for A and R^T A R with R orthogonal, to rounding.
+MlcpSpectrum mlcp_spectrum(const Eigen::MatrixXd& a);
 
 /// The dense factorizations cost O(n^3) per pivot; beyond this, use an iterative solver.
 inline constexpr int k_max_direct_mlcp_rows = 1000;
