@@ -3,6 +3,7 @@
 // (hull faces and edges; a mesh's triangle tree and active edges) and shared between bodies made
 // from the same settings' copies. Alternatives are in ShapeGeometry's order.
 
+#include <impulse/body.h>
 #include <impulse/shape.h>
 
 #include <memory>
@@ -22,6 +23,11 @@ using CookedShape = std::variant<Sphere, Box, Capsule, std::shared_ptr<const Hul
 
 /// Cooks a geometry; throws InvalidArgument for a degenerate hull or mesh (naming the problem).
 CookedShape cook_shape(const ShapeGeometry& geometry);
+
+/// The mass properties of a body made of shapes (as compute_mass_properties), from their cooked
+/// forms so that no hull is built twice; cooked[i] is shapes[i].geometry cooked.
+MassProperties cooked_mass_properties(const std::vector<ShapeSettings>& shapes,
+                                      const std::vector<CookedShape>& cooked, Real density);
 
 /// The world box around the shape at pose.
 AABB shape_bounds(const CookedShape& shape, const Transform& pose);

@@ -5,6 +5,7 @@
 #include <impulse/error.h>
 
 #include "collision/convex_hull.h"
+#include "collision/cooked_shape.h"
 #include "collision/polyhedron_mass.h"
 
 #include <variant>
@@ -46,24 +47,25 @@ struct ShapeMass {
   MassProperties operator()(const ConvexHull& h) const {
     return polyhedron_mass_properties(build_convex_hull(h.points), density);
   }
+  MassProperties operator()(const std::shared_ptr<const HullData>& h) const {
+    return polyhedron_mass_properties(*h, density);
+  }
   // Planes and meshes bound no volume: they belong to static bodies only.
   MassProperties operator()(const Plane&) const { return {}; }
   MassProperties operator()(const Mesh&) const { return {}; }
+  MassProperties operator()(const std::shared_ptr<const MeshShape>&) const { return {}; }
 };
 
-}  // namespace
-
-MassProperties compute_mass_properties(const ShapeGeometry& geometry, Real density) {
-  return std::visit(ShapeMass{density}, geometry);
-}
-
-MassProperties compute_mass_properties(const std::vector<ShapeSettings>& shapes, Real density) {
+// A compound's mass from its parts' own (part_mass(i), in the part's frame) and their placings.
+template <class PartMass>
+MassProperties compound_mass(const std::vector<ShapeSettings>& shapes, PartMass&& part_mass) {
   std::vector<MassProperties> parts;
   parts.reserve(shapes.size());
   MassProperties total;
   Vec3 weighted_center;
-  for (const ShapeSettings& shape : shapes) {
-    MassProperties part = compute_mass_properties(shape.geometry, density);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const ShapeSettings& shape = shapes[i];
+    MassProperties part = part_mass(i);
     // Into the body frame: rotate the inertia (R I R^T) and move the centre.
     const Mat33 r = to_matrix(normalize(shape.local.orientation));
     part.inertia = r * part.inertia * transpose(r);
@@ -78,6 +80,23 @@ MassProperties compute_mass_properties(const std::vector<ShapeSettings>& shapes,
     total.inertia += part.inertia + parallel_axis_term(part.mass, part.center - total.center);
   }
   return total;
+}
+
+}  // namespace
+
+MassProperties compute_mass_properties(const ShapeGeometry& geometry, Real density) {
+  return std::visit(ShapeMass{density}, geometry);
+}
+
+MassProperties compute_mass_properties(const std::vector<ShapeSettings>& shapes, Real density) {
+  return compound_mass(
+      shapes, [&](std::size_t i) { return compute_mass_properties(shapes[i].geometry, density); });
+}
+
+MassProperties cooked_mass_properties(const std::vector<ShapeSettings>& shapes,
+                                      const std::vector<CookedShape>& cooked, Real density) {
+  return compound_mass(shapes,
+                       [&](std::size_t i) { return std::visit(ShapeMass{density}, cooked[i]); });
 }
 
 }  // namespace impulse

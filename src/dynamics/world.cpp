@@ -112,7 +112,7 @@ BodyId World::create_body(const BodySettings& settings) {
   BodyMotion motion;
   motion.type = settings.type;
   if (settings.type == BodyType::dynamic_body) {
-    mass = compute_mass_properties(settings.shapes, settings.density);
+    mass = cooked_mass_properties(settings.shapes, cooked, settings.density);
     if (!(mass.mass > 0) || !is_finite(mass.inertia))
       throw InvalidArgument("body settings: /shapes: the shapes enclose no volume");
     if (settings.mass) {

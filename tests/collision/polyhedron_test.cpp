@@ -645,10 +645,10 @@ TEST(TrianglePolyhedra, RestingBoxKeepsItsIdsUnderJitter) {
 
 // --- spheres ---------------------------------------------------------------------------------
 
-Manifold sphere_poly(Real radius, const Vec3& centre, const PolyhedronView& b, const Transform& tb,
-                     Real margin = k_margin, bool* hit = nullptr) {
-  Manifold m;
-  const bool h = collide_sphere_polyhedron(Sphere{radius}, at(centre), b, tb, margin, m);
+// The checks every rounded-shape result must pass: hit exactly when it has points, points on b's
+// surface, a unit normal.
+Manifold checked(bool h, const Manifold& m, const PolyhedronView& b, const Transform& tb,
+                 bool* hit) {
   if (hit) *hit = h;
   EXPECT_EQ(h, m.count > 0);
   expect_points_on(b, tb, m);
@@ -656,6 +656,13 @@ Manifold sphere_poly(Real radius, const Vec3& centre, const PolyhedronView& b, c
     EXPECT_NEAR(length(m.normal), 1, k_tol);
   }
   return m;
+}
+
+Manifold sphere_poly(Real radius, const Vec3& centre, const PolyhedronView& b, const Transform& tb,
+                     Real margin = k_margin, bool* hit = nullptr) {
+  Manifold m;
+  const bool h = collide_sphere_polyhedron(Sphere{radius}, at(centre), b, tb, margin, m);
+  return checked(h, m, b, tb, hit);
 }
 
 TEST(SpherePolyhedron, BoxGivesWhatCollideSphereBoxGivesOnRandomPositions) {
@@ -765,13 +772,7 @@ Manifold capsule_poly(const Capsule& c, const Transform& ta, const PolyhedronVie
                       const Transform& tb, Real margin = k_margin, bool* hit = nullptr) {
   Manifold m;
   const bool h = collide_capsule_polyhedron(c, ta, b, tb, margin, m);
-  if (hit) *hit = h;
-  EXPECT_EQ(h, m.count > 0);
-  expect_points_on(b, tb, m);
-  if (h) {
-    EXPECT_NEAR(length(m.normal), 1, k_tol);
-  }
-  return m;
+  return checked(h, m, b, tb, hit);
 }
 
 TEST(CapsulePolyhedron, BoxGivesWhatCollideCapsuleBoxGivesOnRandomPoses) {
