@@ -26,8 +26,25 @@ Real disc_pair_step(Real a11, Real a12, Real a22) {
   return is_finite(k_max) && k_max > 0 && a11 > 0 && a22 > 0 ? Real(1) / k_max : Real(0);
 }
 
+SoftRow soft_row(Real effective_mass, Real frequency_hz, Real damping_ratio, Real dt) {
+  require(is_finite(effective_mass) && effective_mass > 0,
+          "soft_row: the effective mass must be > 0");
+  require(is_finite(frequency_hz) && frequency_hz > 0,
+          "soft_row: the frequency must be > 0 (a rigid row needs no spring)");
+  require(is_finite(damping_ratio) && damping_ratio >= 0,
+          "soft_row: the damping ratio must be >= 0");
+  require(is_finite(dt) && dt > 0, "soft_row: the time step must be > 0");
+  const Real omega = Real(2 * k_pi) * frequency_hz;
+  const Real stiffness = effective_mass * omega * omega;
+  const Real damping = 2 * effective_mass * damping_ratio * omega;
+  const Real denominator = damping + dt * stiffness;
+  return {Real(1) / (dt * denominator), dt * stiffness / denominator};
+}
+
 std::uint32_t RowStore::add(const RowSpec& row) {
   require(!row.cone || row.normal_row >= 0, "a cone row must be a friction row (normal_row >= 0)");
+  require(is_finite(row.softness) && row.softness >= 0, "a row's softness must be finite and >= 0");
+  require(row.softness == 0 || row.normal_row < 0, "a friction row cannot be soft");
   if (pair_open_) {
     const std::size_t first = size() - 1;
     require(!row.cone && row.body_a == body_a[first] && row.body_b == body_b[first] &&
@@ -49,6 +66,7 @@ std::uint32_t RowStore::add(const RowSpec& row) {
   diagonal.push_back(0);
   inv_eff_mass.push_back(0);
   bias.push_back(row.bias);
+  softness.push_back(row.softness);
   lo.push_back(row.lo);
   hi.push_back(row.hi);
   normal_row.push_back(row.normal_row);
@@ -88,7 +106,7 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies) {
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
     // J = 0) would divide by zero. Such a row is inert rather than fatal.
     const bool usable = is_finite(diagonal[i]) && diagonal[i] > 0;
-    inv_eff_mass[i] = usable ? Real(1) / diagonal[i] : Real(0);
+    inv_eff_mass[i] = usable ? Real(1) / (diagonal[i] + softness[i]) : Real(0);
     if (!usable) ++degenerate_rows_;
   }
   for (std::size_t i = 0; i < size(); ++i) {
@@ -123,7 +141,7 @@ void RowStore::clear() {
     v->clear();
   for (auto* v : {&j_lin_a, &j_ang_a, &j_lin_b, &j_ang_b, &b_lin_a, &b_ang_a, &b_lin_b, &b_ang_b})
     v->clear();
-  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &lo, &hi, &mu, &lambda, &disc_step})
+  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &softness, &lo, &hi, &mu, &lambda, &disc_step})
     v->clear();
   normal_row.clear();
   cone.clear();

@@ -3,8 +3,11 @@
 // B = M^-1 J^T). Every contact normal, friction direction and joint axis is a row of this shape,
 // stored as a structure of arrays so one solver loop serves every constraint type.
 //
-// A row i constrains J_i v = bias_i with lo_i <= lambda_i <= hi_i (lambda an impulse, N s):
+// A row i constrains J_i v + softness_i lambda_i = bias_i with lo_i <= lambda_i <= hi_i (lambda an
+// impulse, N s):
 //   J_i v = dot(j_lin_a, v_a) + dot(j_ang_a, w_a) + dot(j_lin_b, v_b) + dot(j_ang_b, w_b).
+// A soft row (softness > 0, constraint force mixing) yields like a spring (soft_row below); the
+// assembled solvers see A + diag(softness). A rigid row has softness 0.
 // A friction row (normal_row >= 0) has bounds that follow its normal row's impulse:
 // [-mu lambda_n, mu lambda_n] (the box, or `coulomb`, friction model). Static bodies and the world
 // are bodies of zero inverse mass.
@@ -37,6 +40,9 @@ struct RowSpec {
   std::uint32_t body_a = 0, body_b = 0;  ///< solver body indices
   Vec3 j_lin_a, j_ang_a, j_lin_b, j_ang_b;
   Real bias = 0;  ///< target constraint velocity J v (m/s or rad/s)
+  /// CFM gamma, (m/s)/(N s): the row's condition is J v + softness * lambda = bias; 0 for a rigid
+  /// row; see soft_row()
+  Real softness = 0;
   Real lo = -k_infinity, hi = k_infinity;
   std::int32_t normal_row = -1;  ///< friction: the row whose impulse bounds this one
   Real mu = 0;                   ///< friction: coefficient applied to the normal impulse
@@ -44,6 +50,22 @@ struct RowSpec {
   /// friction: this row and the next are one contact's tangent pair, bounded by the disc (above)
   bool cone = false;
 };
+
+/// A damped spring as a soft row's coefficients (soft_row).
+struct SoftRow {
+  Real softness;     ///< the row's CFM gamma
+  Real bias_factor;  ///< the caller sets bias = -bias_factor / dt * C for a position error C
+};
+
+/// The soft row that makes a constraint of effective mass m (J M^-1 J^T inverted) behave as a
+/// spring of the given frequency (Hz) and damping ratio over a step dt. With omega = 2 pi f,
+/// k = m omega^2 and c = 2 m zeta omega, implicit Euler of m C'' = -k C - c C' gives
+///   gamma = 1 / (dt (c + dt k)),  bias_factor = dt k / (c + dt k)
+/// (Catto, GDC 2011 "Soft constraints"; ODE's ERP is bias_factor and its CFM is gamma dt, since
+/// ODE's lambda is a force).
+/// A rigid row needs no spring: throws std::invalid_argument for f <= 0, zeta < 0, m <= 0 or
+/// dt <= 0 (or any of them not finite).
+SoftRow soft_row(Real effective_mass, Real frequency_hz, Real damping_ratio, Real dt);
 
 /// The impulses of a tangent pair, N s.
 struct TangentPair {
@@ -64,8 +86,9 @@ class RowStore {
  public:
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
   /// (the rows of one joint) that the block solver treats together. Throws std::invalid_argument
-  /// for a cone row that is not a friction row, or a row after a cone row that is not its partner
-  /// (same bodies, normal_row and mu, no cone flag).
+  /// for a cone row that is not a friction row, a row after a cone row that is not its partner
+  /// (same bodies, normal_row and mu, no cone flag), a softness that is negative or not finite, or
+  /// a soft friction row (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
   /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
@@ -73,11 +96,11 @@ class RowStore {
   void begin_block();
   void end_block();
 
-  /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T) of every row from the
-  /// bodies' masses. A row whose J M^-1 J^T is not positive and finite gets inverse effective mass
-  /// 0, so the solvers leave it alone, and is counted in degenerate_rows(). Also computes the
-  /// disc step of every cone pair. Throws std::invalid_argument when a cone pair lacks its second
-  /// row.
+  /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of every
+  /// row from the bodies' masses. A row whose J M^-1 J^T is not positive and finite gets inverse
+  /// effective mass 0, so the solvers leave it alone, whatever its softness, and is counted in
+  /// degenerate_rows(). Also computes the disc step of every cone pair. Throws
+  /// std::invalid_argument when a cone pair lacks its second row.
   void prepare(const std::vector<SolverBodyMass>& bodies);
 
   void clear();
@@ -105,8 +128,9 @@ class RowStore {
   std::vector<Vec3> j_lin_a, j_ang_a, j_lin_b, j_ang_b;  // the Jacobian, four 3-vectors
   std::vector<Vec3> b_lin_a, b_ang_a, b_lin_b, b_ang_b;  // B = M^-1 J^T
   std::vector<Real> diagonal;                            // J M^-1 J^T
-  std::vector<Real> inv_eff_mass;                        // 1 / diagonal, or 0 for a degenerate row
+  std::vector<Real> inv_eff_mass;  // 1 / (diagonal + softness), or 0 for a degenerate row
   std::vector<Real> bias;
+  std::vector<Real> softness;  // CFM gamma (RowSpec::softness)
   std::vector<Real> lo, hi;
   std::vector<std::int32_t> normal_row;
   std::vector<Real> mu;

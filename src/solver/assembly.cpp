@@ -22,9 +22,12 @@ AssembledSystem assemble_system(const RowStore& rows, const SolverBodies& bodies
       }
     }
   }
-  std::vector<Eigen::Triplet<Real>> j_triplets, m_triplets;
+  std::vector<Eigen::Triplet<Real>> j_triplets, m_triplets, softness_triplets;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const int row = int(i);
+    // A degenerate row stays degenerate (zero diagonal) in the assembled solvers too.
+    if (rows.softness[i] != 0 && rows.inv_eff_mass[i] > 0)
+      softness_triplets.emplace_back(row, row, rows.softness[i]);
     const int a = 6 * column_of[rows.body_a[i]], b = 6 * column_of[rows.body_b[i]];
     add_block(j_triplets, row, a, rows.j_lin_a[i]);
     add_block(j_triplets, row, a + 3, rows.j_ang_a[i]);
@@ -50,11 +53,17 @@ AssembledSystem assemble_system(const RowStore& rows, const SolverBodies& bodies
   const Eigen::Index m = Eigen::Index(rows.size());
   system.j.resize(m, n);
   system.j.setFromTriplets(j_triplets.begin(), j_triplets.end());
+  system.softness.resize(m, m);
+  system.softness.setFromTriplets(softness_triplets.begin(), softness_triplets.end());
   SparseMatrix m_inv(n, n);
   m_inv.setFromTriplets(m_triplets.begin(), m_triplets.end());
   system.b_matrix = m_inv * SparseMatrix(system.j.transpose());
   system.b = Eigen::Map<const Vector>(rows.bias.data(), m) - system.j * u;
   return system;
+}
+
+SparseMatrix system_matrix(const AssembledSystem& system) {
+  return SparseMatrix(system.j * system.b_matrix) + system.softness;
 }
 
 void apply_impulses(const AssembledSystem& system, const Vector& lambda,

@@ -10,8 +10,8 @@
 namespace impulse {
 namespace {
 
-// Assembles block [begin, end)'s fixed part: A, the friction coupling, the disc pairs, A's
-// spectrum. Costs O(k^3); done once per solve, as none of it changes between visits.
+// Assembles block [begin, end)'s fixed part: A + diag(softness), the friction coupling, the disc
+// pairs, A's spectrum. Costs O(k^3); done once per solve, as none of it changes between visits.
 void assemble_block(const RowStore& rows, std::size_t begin, std::size_t end, MlcpProblem& problem,
                     std::vector<int>& disc_pairs, Eigen::VectorXd& guess) {
   const int k = int(end - begin);
@@ -28,6 +28,7 @@ void assemble_block(const RowStore& rows, std::size_t begin, std::size_t end, Ml
     if (rows.disc_first(i)) disc_pairs.push_back(r);
     for (int c = 0; c < k; ++c)
       problem.a(r, c) = rows.coupling(i, begin + std::size_t(c));
+    problem.a(r, r) += rows.softness[i];
     const std::int32_t n = rows.normal_row[i];
     if (n >= std::int32_t(begin) && n < std::int32_t(end)) {
       problem.normal_index[std::size_t(r)] = int(n - std::int32_t(begin));
@@ -50,7 +51,7 @@ bool solve_block(RowStore& rows, std::size_t begin, std::size_t end, std::span<B
   for (int r = 0; r < k; ++r) {
     const std::size_t i = begin + std::size_t(r);
     lambda[r] = rows.lambda[i];
-    const double w = double(row_velocity(rows, i, v)) - double(rows.bias[i]);
+    const double w = row_error<double>(rows, i, v);
     // With the other rows fixed, w' = w + A (lambda' - lambda): an MLCP in lambda' with b = A
     // lambda - w.
     problem.b[r] = -w;

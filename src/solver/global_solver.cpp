@@ -35,9 +35,10 @@ bool all_finite(const Matrix& m) {
   }
 }
 
-// Projected Gauss-Seidel on A lambda = b (seed 000): lambda_i += sor (b_i - A_i lambda) / A_ii,
-// clamped to the row's bounds, which for friction rows follow the current normal impulse. A disc
-// pair steps as in pgs_solver.cpp, with its step from A's 2 x 2 block, and is clamped to the disc.
+// Projected Gauss-Seidel on A lambda = b (seed 000), A = J M^-1 J^T + diag(softness): lambda_i +=
+// sor (b_i - A_i lambda) / A_ii, clamped to the row's bounds, which for friction rows follow the
+// current normal impulse. A disc pair steps as in pgs_solver.cpp, with its step from A's 2 x 2
+// block, and is clamped to the disc.
 template <typename Matrix>
 void projected_gauss_seidel(const Matrix& a, const Vector& b, RowStore& rows,
                             const SolverSettings& settings, Real b_norm, SolveStats& stats) {
@@ -96,9 +97,10 @@ void solve_global(RowStore& rows, SolverBodies bodies, const SolverSettings& set
   const Vector& b = system.b;
   Matrix a;
   if constexpr (std::is_same_v<Matrix, SparseMatrix>) {
-    a = (system.j * system.b_matrix).pruned();
+    a = system_matrix(system).pruned();
   } else {
     a = DenseMatrix(system.j) * DenseMatrix(system.b_matrix);
+    a += system.softness;
   }
   const Eigen::Index m = Eigen::Index(rows.size());
   // Seed 000, "Why do solvers break?": refuse what would poison the solve rather than crash.

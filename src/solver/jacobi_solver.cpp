@@ -34,10 +34,10 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
     // iteration, like every other quantity of a Jacobi sweep.
     for (std::size_t i = 0; i < n; ++i) {
       if (rows.disc_second(i)) continue;  // stepped with its first row
-      const Real w = row_velocity(rows, i, bodies.velocities) - rows.bias[i];
+      const Real w = row_error(rows, i, bodies.velocities);
       if (rows.disc_first(i)) {
         // Both tangent rows share their bodies, so their relaxation, and take the pair's step.
-        const Real w2 = row_velocity(rows, i + 1, bodies.velocities) - rows.bias[i + 1];
+        const Real w2 = row_error(rows, i + 1, bodies.velocities);
         const Real step = relaxation_[i] * rows.disc_step[i];
         const TangentPair target = project_to_disc(
             {rows.lambda[i] - step * w, rows.lambda[i + 1] - step * w2}, rows.disc_radius(i));

@@ -16,7 +16,7 @@ namespace impulse {
 namespace {
 
 Real visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
-  const Real w = row_velocity(rows, i, v) - rows.bias[i];
+  const Real w = row_error(rows, i, v);
   const Real old_lambda = rows.lambda[i];
   const Real new_lambda =
       std::clamp(old_lambda - sor * w * rows.inv_eff_mass[i], rows.lower(i), rows.upper(i));
@@ -29,10 +29,9 @@ Real visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real so
 Real visit_disc_pair(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
   const Real step = sor * rows.disc_step[i];
   const Real old1 = rows.lambda[i], old2 = rows.lambda[i + 1];
-  const TangentPair next =
-      project_to_disc({old1 - step * (row_velocity(rows, i, v) - rows.bias[i]),
-                       old2 - step * (row_velocity(rows, i + 1, v) - rows.bias[i + 1])},
-                      rows.disc_radius(i));
+  const TangentPair next = project_to_disc(
+      {old1 - step * row_error(rows, i, v), old2 - step * row_error(rows, i + 1, v)},
+      rows.disc_radius(i));
   rows.lambda[i] = next.t1;
   rows.lambda[i + 1] = next.t2;
   apply_row_impulse(rows, i, next.t1 - old1, v);

@@ -18,7 +18,7 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
     return;
   }
   const AssembledSystem system = assemble_system(rows, bodies);
-  const Eigen::MatrixXd a_full = (system.j * system.b_matrix).toDense().cast<double>();
+  const Eigen::MatrixXd a_full = system_matrix(system).toDense().cast<double>();
   // Degenerate rows (zero J M^-1 J^T) are left out and keep a zero impulse, as in every solver.
   std::vector<int> index_of(rows.size(), -1);
   std::vector<Eigen::Index> usable;

@@ -64,7 +64,7 @@ TangentPair disc_residual(const RowStore& rows, std::size_t i, TangentPair w) {
 ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
                                  Real b_norm) {
   return measure_rows(
-      rows, [&](std::size_t i) { return row_velocity(rows, i, v) - rows.bias[i]; }, b_norm);
+      rows, [&](std::size_t i) { return row_error(rows, i, v); }, b_norm);
 }
 
 void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start) {

@@ -1,6 +1,7 @@
 #pragma once
 // How far the rows are from solving the MLCP of seed 001 section 7.3:
-//   w = J v - bias (= A lambda - b),  lambda = lo => w >= 0,  lambda = hi => w <= 0,  else w = 0.
+//   w = J v - bias + softness lambda (= (A + diag(softness)) lambda - b),  lambda = lo => w >= 0,
+//   lambda = hi => w <= 0,  else w = 0.
 // The residual of a row is the part of w that violates these conditions; the relative residual is
 // |r| / |b| (seed 000 eq. 4) with b = bias - J v_free, the right-hand side at zero impulse.
 // A disc pair (rows.h, the cone model) is measured by the disc conditions instead of the box's:
@@ -25,6 +26,13 @@ inline Real row_velocity(const RowStore& rows, std::size_t i, std::span<const Bo
          dot(rows.j_lin_b[i], b.linear) + dot(rows.j_ang_b[i], b.angular);
 }
 
+/// w_i = J_i v - bias_i + softness_i lambda_i: row i's velocity error, zero on a converged free
+/// row, rigid or soft; summed in T (the block solver's small solves work in double).
+template <typename T = Real>
+T row_error(const RowStore& rows, std::size_t i, std::span<const BodyVelocity> v) {
+  return T(row_velocity(rows, i, v)) - T(rows.bias[i]) + T(rows.softness[i]) * T(rows.lambda[i]);
+}
+
 /// v += B_i * delta: the velocity change of an impulse delta on row i.
 inline void apply_row_impulse(const RowStore& rows, std::size_t i, Real delta,
                               std::span<BodyVelocity> v) {
@@ -36,7 +44,7 @@ inline void apply_row_impulse(const RowStore& rows, std::size_t i, Real delta,
   b.angular += delta * rows.b_ang_b[i];
 }
 
-/// The violation of row i's conditions given its constraint velocity error w_i = J v - bias.
+/// The violation of row i's conditions given its velocity error w_i (row_error).
 Real row_residual(const RowStore& rows, std::size_t i, Real w);
 
 /// The violation of the disc conditions of the pair whose first row is i, given its velocity
@@ -50,9 +58,9 @@ struct ResidualMeasure {
   Real max_abs_lambda = 0;
 };
 
-/// Measures the rows given each row's velocity error w_of(i) = J_i v - bias_i (from the bodies'
-/// velocities, or from an assembled A lambda - b). A lambda outside its box or disc counts in
-/// velocity units, its distance times the row's diagonal (a disc's: 1 / disc_step).
+/// Measures the rows given each row's velocity error w_of(i) (row_error from the bodies'
+/// velocities, or from an assembled (A + diag(softness)) lambda - b). A lambda outside its box or
+/// disc counts in velocity units, its distance times the row's diagonal (a disc's: 1 / disc_step).
 template <typename VelocityError>
 ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_norm) {
   double sum = 0;
