@@ -52,6 +52,10 @@ struct BodySettings {
   Real linear_damping = 0;   ///< 1/s: v *= 1 / (1 + dt * c) each step
   Real angular_damping = 0;  ///< 1/s
   Real gravity_scale = 1;
+  /// a point mass: never rotates (zero inverse inertia); its shapes still collide. Its angular
+  /// velocity stays zero: a non-zero one at creation or from set_angular_velocity is an error, and
+  /// torques and angular impulses do nothing to it.
+  bool particle = false;
   std::uint64_t user_data = 0;
   friend bool operator==(const BodySettings&, const BodySettings&) = default;
 };

@@ -40,6 +40,10 @@ struct WorldSettings {
   bool gyroscopic = false;  ///< integrate the w x I w torque (implicitly) that seed 001 omits
   /// m: shapes closer than this (plus how far they move in a step) get speculative contacts
   Real speculative_margin = Real(0.02);
+  /// zero: 3D; else every dynamic body moves only in the plane through its start perpendicular to
+  /// this (unit) normal and turns only about it (seed 000's 2D demos). Length 1 within 1e-3;
+  /// normalised when set. Static and kinematic bodies are not held to it.
+  Vec3 plane_normal;
   SolverSettings solver;
   friend bool operator==(const WorldSettings&, const WorldSettings&) = default;
 };

@@ -68,7 +68,11 @@ class World {
   BodySettings body_settings(BodyId id) const;
 
   void set_transform(BodyId id, const Transform& transform);
+  // Velocities, forces and impulses act only on the motion a body allows: a dynamic body of a
+  // plane world (WorldSettings::plane_normal) keeps their in-plane and about-the-normal parts; a
+  // particle (BodySettings::particle) ignores torques and angular impulses.
   void set_linear_velocity(BodyId id, const Vec3& v);
+  /// Throws InvalidArgument for a non-zero w on a particle.
   void set_angular_velocity(BodyId id, const Vec3& w);
 
   /// A force (N) through the centre of mass, acting during the next step.

@@ -97,9 +97,9 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies) {
   for (std::size_t i = 0; i < size(); ++i) {
     const SolverBodyMass& a = bodies[body_a[i]];
     const SolverBodyMass& b = bodies[body_b[i]];
-    b_lin_a[i] = a.inv_mass * j_lin_a[i];
+    b_lin_a[i] = a.linear_response(j_lin_a[i]);
     b_ang_a[i] = a.inv_inertia * j_ang_a[i];
-    b_lin_b[i] = b.inv_mass * j_lin_b[i];
+    b_lin_b[i] = b.linear_response(j_lin_b[i]);
     b_ang_b[i] = b.inv_inertia * j_ang_b[i];
     diagonal[i] = dot(j_lin_a[i], b_lin_a[i]) + dot(j_ang_a[i], b_ang_a[i]) +
                   dot(j_lin_b[i], b_lin_b[i]) + dot(j_ang_b[i], b_ang_b[i]);

@@ -30,9 +30,17 @@
 namespace impulse {
 
 /// A body as the solver sees it: inverse mass and world inverse inertia (zero when immovable).
+/// A body held to a plane (a plane world's dynamic body) has the unit plane_normal n: it moves
+/// only perpendicular to n, so its linear inverse mass is inv_mass (I - n n^T), and inv_inertia is
+/// already that of a body turning only about n.
 struct SolverBodyMass {
   Real inv_mass = 0;
   Mat33 inv_inertia;
+  Vec3 plane_normal = Vec3::zero();  ///< zero for none
+  /// M^-1 applied to a linear impulse j.
+  Vec3 linear_response(const Vec3& j) const {
+    return inv_mass * (plane_normal == Vec3::zero() ? j : reject(j, plane_normal));
+  }
 };
 
 /// One row as a user or a constraint writes it.

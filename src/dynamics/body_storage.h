@@ -32,6 +32,9 @@ struct BodyMotion {
   Real angular_damping = 0;
   Real gravity_scale = 1;
   BodyType type = BodyType::dynamic_body;
+  // A dynamic body of a plane world (WorldSettings::plane_normal): moves only perpendicular to
+  // this unit normal and turns only about it. Zero otherwise.
+  Vec3 plane_normal;
 
   Transform origin_transform() const {
     return {center - rotate(orientation, local_center), orientation};
@@ -39,6 +42,21 @@ struct BodyMotion {
   void refresh_world_inertia() {
     const Mat33 r = to_matrix(orientation);
     inv_inertia_world = r * inv_inertia_local * transpose(r);
+    if (plane_normal == Vec3::zero() || inv_inertia_local == Mat33::zero()) return;
+    // Turning only about n, the body answers a torque t with n (n . t) / (n . I n): its inverse
+    // inertia is n n^T / (n . I n), which is P I^-1 P (P = n n^T) only when n is a principal axis.
+    const Vec3 n_body = inverse_rotate(orientation, plane_normal);
+    inv_inertia_world =
+        Mat33::outer(plane_normal, plane_normal) * (Real(1) / dot(n_body, inertia_local * n_body));
+  }
+  /// The part of a linear velocity (change) the body can take: in a plane world, its in-plane part.
+  Vec3 allowed_linear(const Vec3& v) const {
+    return plane_normal == Vec3::zero() ? v : reject(v, plane_normal);
+  }
+  /// The part of an angular velocity the body can take: in a plane world, its part about the
+  /// normal.
+  Vec3 allowed_angular(const Vec3& w) const {
+    return plane_normal == Vec3::zero() ? w : dot(w, plane_normal) * plane_normal;
   }
 };
 

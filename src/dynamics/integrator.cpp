@@ -33,9 +33,10 @@ void integrate_velocities(std::span<const std::uint32_t> slots, std::span<BodyMo
     BodyMotion& m = motions[i];
     if (m.type != BodyType::dynamic_body) continue;
     BodyVelocity& v = velocities[i];
-    v.linear += dt * (m.inv_mass * m.force + m.gravity_scale * settings.gravity);
-    v.angular += dt * (m.inv_inertia_world * m.torque);
-    if (settings.gyroscopic) {
+    v.linear += dt * m.allowed_linear(m.inv_mass * m.force + m.gravity_scale * settings.gravity);
+    v.angular += dt * (m.inv_inertia_world * m.torque);  // a plane body's turns only about n
+    // Turning about the plane normal n, w x I w has no part along n: no gyroscopic change.
+    if (settings.gyroscopic && m.plane_normal == Vec3::zero()) {
       const Vec3 w_body = inverse_rotate(m.orientation, v.angular);
       v.angular = rotate(m.orientation, gyroscopic_step(m.inertia_local, w_body, dt));
     }

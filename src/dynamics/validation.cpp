@@ -2,6 +2,7 @@
 
 #include <impulse/error.h>
 
+#include <cmath>
 #include <variant>
 
 namespace impulse {
@@ -9,6 +10,8 @@ namespace {
 
 // The smallest quaternion length accepted as an orientation before normalising.
 constexpr Real k_min_quat_length = Real(1e-6);
+// How far from 1 the length of a plane normal may be before it is no unit vector.
+constexpr Real k_unit_tolerance = Real(1e-3);
 
 std::optional<SettingsProblem> problem(std::string path, std::string message) {
   return SettingsProblem{std::move(path), std::move(message)};
@@ -112,6 +115,9 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
   if (auto p = check_non_negative(solver.restitution_threshold, "/solver/restitution_threshold"))
     return p;
   if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
+  if (auto p = check_finite(s.plane_normal, "/plane_normal")) return p;
+  if (s.plane_normal != Vec3::zero() && std::abs(length(s.plane_normal) - 1) > k_unit_tolerance)
+    return problem("/plane_normal", "must be zero (3D) or a unit vector (within 1e-3)");
   return std::nullopt;
 }
 
@@ -120,6 +126,8 @@ std::optional<SettingsProblem> find_problem(const BodySettings& s) {
   if (auto p = check_orientation(s.orientation, "/orientation")) return p;
   if (auto p = check_finite(s.linear_velocity, "/linear_velocity")) return p;
   if (auto p = check_finite(s.angular_velocity, "/angular_velocity")) return p;
+  if (s.particle && s.angular_velocity != Vec3::zero())
+    return problem("/angular_velocity", "a particle never rotates: must be zero");
   if (s.shapes.empty()) return problem("/shapes", "a body needs at least one shape");
   for (std::size_t i = 0; i < s.shapes.size(); ++i) {
     const std::string prefix = "/shapes/" + std::to_string(i);

@@ -54,6 +54,18 @@ class BitHash {
   std::uint64_t hash_ = 0xcbf29ce484222325ull;
 };
 
+// Holds a dynamic body to the world's plane, if any (WorldSettings::plane_normal): the plane
+// from where it is now, its inverse inertia about the normal, its velocities projected.
+void hold_to_plane(World::Impl& w, std::uint32_t slot) {
+  BodyMotion& m = w.motions[slot];
+  if (m.type != BodyType::dynamic_body) return;
+  m.plane_normal = w.settings.plane_normal;
+  m.refresh_world_inertia();
+  BodyVelocity& v = w.velocities[slot];
+  v.linear = m.allowed_linear(v.linear);
+  v.angular = m.allowed_angular(v.angular);
+}
+
 }  // namespace
 
 std::uint32_t World::Impl::slot(BodyId id) const {
@@ -84,7 +96,15 @@ void World::set_settings(const WorldSettings& settings) {
   throw_if_problem(find_problem(settings), "world settings");
   if (!impl_->solver || impl_->solver->type() != settings.solver.type)
     impl_->solver = make_solver(settings.solver.type);
+  const Vec3 old_plane = impl_->settings.plane_normal;
   impl_->settings = settings;
+  if (settings.plane_normal != Vec3::zero())
+    impl_->settings.plane_normal = normalize(settings.plane_normal);
+  if (impl_->settings.plane_normal != old_plane) {
+    // Bodies take the new plane where they are now.
+    for (const std::uint32_t slot : impl_->live_slots)
+      hold_to_plane(*impl_, slot);
+  }
   if (!settings.sleeping) {
     for (const std::uint32_t slot : impl_->live_slots)
       wake_body(*impl_, slot);
@@ -121,7 +141,7 @@ BodyId World::create_body(const BodySettings& settings) {
     }
     motion.inv_mass = Real(1) / mass.mass;
     motion.inertia_local = mass.inertia;
-    motion.inv_inertia_local = inverse_symmetric(mass.inertia);
+    motion.inv_inertia_local = settings.particle ? Mat33::zero() : inverse_symmetric(mass.inertia);
     motion.local_center = mass.center;
   }
   motion.orientation = normalize(settings.orientation);
@@ -152,6 +172,7 @@ BodyId World::create_body(const BodySettings& settings) {
   record.mass = mass;
   w.motions[index] = motion;
   w.velocities[index] = velocity;
+  hold_to_plane(w, index);
   w.sleep[index] = {};
   w.live_slots.push_back(index);
   if (!settings.name.empty()) w.names.emplace(settings.name, index);
@@ -299,14 +320,18 @@ void World::set_transform(BodyId id, const Transform& transform) {
 void World::set_linear_velocity(BodyId id, const Vec3& v) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(v, "linear velocity");
-  if (impl_->motions[i].type != BodyType::static_body) impl_->velocities[i].linear = v;
+  const BodyMotion& m = impl_->motions[i];
+  if (m.type != BodyType::static_body) impl_->velocities[i].linear = m.allowed_linear(v);
   wake_body(*impl_, i);
 }
 
 void World::set_angular_velocity(BodyId id, const Vec3& w) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(w, "angular velocity");
-  if (impl_->motions[i].type != BodyType::static_body) impl_->velocities[i].angular = w;
+  if (impl_->records[i].settings.particle && w != Vec3::zero())
+    throw InvalidArgument("angular velocity: a particle never rotates; only zero is accepted");
+  const BodyMotion& m = impl_->motions[i];
+  if (m.type != BodyType::static_body) impl_->velocities[i].angular = m.allowed_angular(w);
   wake_body(*impl_, i);
 }
 
@@ -337,7 +362,8 @@ void World::apply_torque(BodyId id, const Vec3& torque) {
 void World::apply_impulse(BodyId id, const Vec3& impulse) {
   const std::uint32_t i = impl_->slot(id);
   require_finite(impulse, "impulse");
-  impl_->velocities[i].linear += impl_->motions[i].inv_mass * impulse;
+  const BodyMotion& m = impl_->motions[i];
+  impl_->velocities[i].linear += m.allowed_linear(m.inv_mass * impulse);
   wake_body(*impl_, i);
 }
 
@@ -347,7 +373,7 @@ void World::apply_impulse_at(BodyId id, const Vec3& impulse, const Vec3& world_p
   require_finite(world_point, "point");
   const BodyMotion& m = impl_->motions[i];
   BodyVelocity& v = impl_->velocities[i];
-  v.linear += m.inv_mass * impulse;
+  v.linear += m.allowed_linear(m.inv_mass * impulse);
   v.angular += m.inv_inertia_world * cross(world_point - m.center, impulse);
   wake_body(*impl_, i);
 }
@@ -406,8 +432,9 @@ void World::step(Real dt) {
     for (std::size_t i = 0; i < w.motions.size(); ++i) {
       const BodyMotion& m = w.motions[i];
       // Zero unless dynamic and awake: a sleeping body holds still like a static one.
-      w.solver_masses[i] =
-          w.sleep[i].asleep ? SolverBodyMass{} : SolverBodyMass{m.inv_mass, m.inv_inertia_world};
+      w.solver_masses[i] = w.sleep[i].asleep
+                               ? SolverBodyMass{}
+                               : SolverBodyMass{m.inv_mass, m.inv_inertia_world, m.plane_normal};
     }
     w.rows.prepare(w.solver_masses);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);

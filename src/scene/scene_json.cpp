@@ -182,6 +182,7 @@ Json body_json(const BodySettings& body) {
   put_unless_default(out, "linear_damping", body.linear_damping, defaults.linear_damping);
   put_unless_default(out, "angular_damping", body.angular_damping, defaults.angular_damping);
   put_unless_default(out, "gravity_scale", body.gravity_scale, defaults.gravity_scale);
+  if (body.particle) out["particle"] = true;
   return out;
 }
 
@@ -283,6 +284,7 @@ Json scene_json(const Scene& scene) {
     out["solver"]["restitution_threshold"] = number(solver.restitution_threshold);
   if (w.speculative_margin != WorldSettings{}.speculative_margin)
     out["speculative_margin"] = number(w.speculative_margin);
+  put_unless_default(out, "plane_normal", w.plane_normal, WorldSettings{}.plane_normal);
   Json& bodies = out["bodies"] = Json::array();
   for (const BodySettings& body : scene.bodies)
     bodies.push_back(body_json(body));
@@ -373,7 +375,7 @@ ShapeSettings read_shape(const JsonNode& node) {
 BodySettings read_body(const JsonNode& node) {
   node.expect_keys({"name", "type", "shape", "shapes", "position", "orientation", "linear_velocity",
                     "angular_velocity", "mass", "density", "friction", "restitution",
-                    "linear_damping", "angular_damping", "gravity_scale"});
+                    "linear_damping", "angular_damping", "gravity_scale", "particle"});
   BodySettings body;
   if (auto n = node.find("name")) body.name = n->string();
   body.type = read_enum(node.at("type"), "body type", body_type_name, body_type_from_name);
@@ -400,6 +402,7 @@ BodySettings read_body(const JsonNode& node) {
   if (auto n = node.find("linear_damping")) body.linear_damping = n->real();
   if (auto n = node.find("angular_damping")) body.angular_damping = n->real();
   if (auto n = node.find("gravity_scale")) body.gravity_scale = n->real();
+  if (auto n = node.find("particle")) body.particle = n->boolean();
   if (auto problem = find_problem(body)) {
     // The checks speak of "/shapes/0/..."; a body written with "shape" has it at "/shape/...".
     std::string path = problem->path;
@@ -637,7 +640,7 @@ void check_unique_name(const JsonNode& node, const std::string& name, std::size_
 
 Scene read_scene(const JsonNode& root) {
   root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic",
-                    "speculative_margin", "solver", "bodies", "joints"});
+                    "speculative_margin", "plane_normal", "solver", "bodies", "joints"});
   if (auto n = root.find("format"); n && n->string() != k_format)
     n->fail("unsupported format '" + n->string() + "' (this version reads " +
             std::string(k_format) + ")");
@@ -649,6 +652,7 @@ Scene read_scene(const JsonNode& root) {
   if (auto n = root.find("sleeping")) w.sleeping = n->boolean();
   if (auto n = root.find("gyroscopic")) w.gyroscopic = n->boolean();
   if (auto n = root.find("speculative_margin")) w.speculative_margin = n->real();
+  if (auto n = root.find("plane_normal")) w.plane_normal = n->vec3();
   if (auto n = root.find("solver")) w.solver = read_solver(*n);
   if (auto problem = find_problem(w)) root.fail_at(problem->path, problem->message);
 

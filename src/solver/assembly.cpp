@@ -43,8 +43,11 @@ AssembledSystem assemble_system(const RowStore& rows, const SolverBodies& bodies
     for (int d = 0; d < 3; ++d) {
       u[c + d] = v.linear[d];
       u[c + 3 + d] = v.angular[d];
-      if (mass.inv_mass != 0) m_triplets.emplace_back(c + d, c + d, mass.inv_mass);
       for (int e = 0; e < 3; ++e) {
+        // The linear block inv_mass (I - n n^T) (rows.h, SolverBodyMass::linear_response).
+        const Real linear =
+            mass.inv_mass * (Real(d == e) - mass.plane_normal[d] * mass.plane_normal[e]);
+        if (linear != 0) m_triplets.emplace_back(c + d, c + e, linear);
         if (mass.inv_inertia(d, e) != 0)
           m_triplets.emplace_back(c + 3 + d, c + 3 + e, mass.inv_inertia(d, e));
       }

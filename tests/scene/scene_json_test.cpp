@@ -464,6 +464,36 @@ TEST(SceneJsonRoundTrip, RichSceneReadsBackEqualAndWritesIdenticalText) {
   EXPECT_EQ(scene_to_json(again), text);
 }
 
+TEST(SceneJsonRoundTrip, PlaneNormalAndParticleReadBackEqual) {
+  Json doc = Json::parse(with("/plane_normal", {0, 0, 1}));
+  doc["bodies"][1]["particle"] = true;
+  const Scene planar = parse_scene(doc.dump());
+  EXPECT_EQ(planar.settings.plane_normal, Vec3(0, 0, 1));
+  EXPECT_TRUE(planar.bodies[1].particle);
+  EXPECT_FALSE(planar.bodies[2].particle);
+  const std::string text = scene_to_json(planar);
+  const Scene again = parse_scene(text, "saved.json");
+  EXPECT_EQ(again, planar);
+  EXPECT_EQ(scene_to_json(again), text);
+  // Defaults are not written: contract-only readers still accept a 3D scene of rigid bodies.
+  const std::string plain = scene_to_json(parse_scene(k_base_scene));
+  EXPECT_EQ(plain.find("plane_normal"), std::string::npos);
+  EXPECT_EQ(plain.find("particle"), std::string::npos);
+}
+
+TEST(SceneJsonErrors, PlaneNormalMustBeZeroOrUnit) {
+  EXPECT_EQ(error_path(with("/plane_normal", {0, 0, 2})), "/plane_normal");
+  EXPECT_EQ(error_path(with("/plane_normal", {0, 0.5, 0.5})), "/plane_normal");
+  EXPECT_EQ(error_path(with("/plane_normal", {0, 0})), "/plane_normal");
+  EXPECT_EQ(error_path(with("/plane_normal", {0, 0, 0})), "no error");
+  EXPECT_EQ(error_path(with("/plane_normal", {0, 1.0005, 0})), "no error");
+  EXPECT_EQ(error_path(with("/bodies/1/particle", 1)), "/bodies/1/particle");
+  EXPECT_EQ(error_path(with("/bodies/1/particle", true)), "no error");
+  Json spinning_particle = Json::parse(with("/bodies/1/particle", true));
+  spinning_particle["bodies"][1]["angular_velocity"] = {0, 1, 0};
+  EXPECT_EQ(error_path(spinning_particle.dump()), "/bodies/1/angular_velocity");
+}
+
 TEST(SceneJsonRoundTrip, WritesShortestFloatsAndReadableLayout) {
   const std::string text = scene_to_json(parse_scene(k_rich_scene));
   EXPECT_TRUE(

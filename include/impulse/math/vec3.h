@@ -87,6 +87,11 @@ inline bool is_finite(const Vec3& a) {
 }
 
 /// a / |a|; the zero vector stays zero rather than turning into NaN.
+/// a without its component along the unit vector n: its projection onto the plane normal to n.
+constexpr Vec3 reject(const Vec3& a, const Vec3& n) {
+  return a - dot(a, n) * n;
+}
+
 inline Vec3 normalize(const Vec3& a) {
   const Real len = length(a);
   return len > Real(0) ? a / len : Vec3::zero();
