@@ -55,7 +55,7 @@ TEST_P(SoftRowsEverySolver, SingleBodyReachesTheClosedFormImpulse) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSolvers, SoftRowsEverySolver, ::testing::ValuesIn(k_all_solvers),
-                         [](const auto& info) { return solver_type_name(info.param); });
+                         [](const auto& param_info) { return solver_type_name(param_info.param); });
 
 // A 1 kg body hung from the world by a soft row along y (C = y - y0), stepped by our own loop:
 // the rows, one PGS solve, semi-implicit Euler. Returns C at every step.
