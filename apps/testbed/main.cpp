@@ -25,9 +25,11 @@ int run_capture(const impulse::testbed::CaptureRequest& request) {
   const auto result = impulse::testbed::capture(request);
   std::cout << "wrote " << request.file << " (" << request.width << "x" << request.height << ", "
             << request.scene.name << " after " << request.steps << " steps)\n";
-  if (request.timed_frames > 0)
+  if (request.timed_frames > 0) {
     std::cout << "draw: " << result.draw_ms_per_frame << " ms per frame over "
-              << request.timed_frames << " frames\n";
+              << request.timed_frames << " frames (OpenGL renderer: "
+              << reinterpret_cast<const char*>(glGetString(GL_RENDERER)) << ")\n";
+  }
   return k_exit_ok;
 }
 

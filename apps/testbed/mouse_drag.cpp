@@ -53,6 +53,9 @@ void MouseDrag::move(World& world, const Ray& ray) {
 void MouseDrag::release(World& world) {
   if (!state_) return;
   world.remove_custom_constraint(constraint_);
+  // Held still, it may have fallen asleep: without the pull it must fall.
+  if (world.is_valid(state_->body))
+    world.set_linear_velocity(state_->body, world.linear_velocity(state_->body));
   state_.reset();
 }
 

@@ -111,7 +111,7 @@ void solver_panel(World& world) {
 }
 
 void debug_panel(DrawOptions& options) {
-  ImGui::SetNextWindowPos(ImVec2(10, 620), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(320, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(k_panel_width, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("Debug draw");
   ImGui::Checkbox("grid", &options.grid);
