@@ -7,6 +7,8 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   clang-format clang-tidy
   gnuplot-nox
+  # the testbed (optional target) and its headless capture test
+  libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

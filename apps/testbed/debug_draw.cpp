@@ -1,0 +1,49 @@
+#include "debug_draw.h"
+
+namespace impulse::testbed {
+namespace {
+
+constexpr Color k_point_color{1.0f, 0.9f, 0.2f};
+constexpr Color k_speculative_color{0.6f, 0.6f, 0.6f};  // a gap, not a touch
+constexpr Color k_normal_color{0.3f, 0.9f, 1.0f};
+constexpr Color k_normal_impulse_color{1.0f, 0.3f, 0.3f};
+constexpr Color k_friction_impulse_color{1.0f, 0.6f, 0.1f};
+constexpr Color k_leaf_color{0.3f, 0.9f, 0.4f};
+constexpr Color k_node_color{0.7f, 0.4f, 0.9f};
+constexpr Color k_com_color{1.0f, 1.0f, 1.0f};
+constexpr Real k_point_size = Real(0.04);  // m
+constexpr Real k_normal_length = Real(0.3);
+
+}  // namespace
+
+void add_debug_lines(const World& world, const std::vector<DebugContact>& contacts,
+                     const DrawOptions& options, LineBatch& lines) {
+  for (const DebugContact& c : contacts) {
+    if (options.contact_points)
+      lines.cross_mark(c.position, k_point_size, c.depth < 0 ? k_speculative_color : k_point_color);
+    if (options.contact_normals)
+      lines.arrow(c.position, c.position + c.normal * k_normal_length, k_normal_color);
+    if (options.contact_impulses) {
+      const Real scale = options.impulse_scale;
+      // The impulse on body b, along the normal from a to b, and its friction part.
+      lines.arrow(c.position, c.position + c.normal * (c.normal_impulse * scale),
+                  k_normal_impulse_color);
+      lines.arrow(c.position, c.position + c.friction_impulse * scale, k_friction_impulse_color);
+    }
+  }
+  if (options.aabbs || options.tree) {
+    for (const DebugTreeBox& node : world.debug_tree()) {
+      const bool leaf = node.height == 0;
+      if (leaf ? options.aabbs : options.tree)
+        lines.box(node.box, leaf ? k_leaf_color : k_node_color);
+    }
+  }
+  if (options.centers_of_mass) {
+    for (const BodyId id : world.bodies()) {
+      if (world.type(id) == BodyType::dynamic_body)
+        lines.cross_mark(world.center_of_mass(id), Real(0.15), k_com_color);
+    }
+  }
+}
+
+}  // namespace impulse::testbed

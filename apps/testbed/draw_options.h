@@ -1,0 +1,19 @@
+#pragma once
+// What the testbed draws besides the bodies: the debug-draw toggles.
+
+namespace impulse::testbed {
+
+struct DrawOptions {
+  bool grid = true;
+  bool color_islands = true;   // awake bodies of one island share a colour
+  bool color_sleeping = true;  // sleeping bodies in grey-blue
+  bool contact_points = false;
+  bool contact_normals = false;
+  bool contact_impulses = false;
+  float impulse_scale = 0.02f;  // m of arrow per N s
+  bool aabbs = false;           // the broadphase tree's leaves: each shape's fat box
+  bool tree = false;            // its internal nodes
+  bool centers_of_mass = false;
+};
+
+}  // namespace impulse::testbed
