@@ -66,7 +66,7 @@ int run(const RunOptions& options) {
   apply_overrides(scene, options, options.scene);
   impulse::World world = impulse::build_world(scene, options.scene);
 
-  impulse::cli::RunResult result{&scene, &world, options.steps, {}};
+  impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}};
   result.step_ms.reserve(std::size_t(options.steps));
   std::optional<impulse::cli::TraceWriter> trace;
   if (!options.trace_file.empty()) trace.emplace(options.trace_file);
@@ -78,6 +78,8 @@ int run(const RunOptions& options) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
     if (trace) trace->write(i + 1, world.last_step_stats().solve);
+    for (const impulse::JointBreakEvent& event : world.joint_events())
+      result.joint_breaks.push_back({i + 1, event});
   }
   if (options.json) {
     std::cout << impulse::cli::summary_json(result).dump(2) << "\n";

@@ -68,8 +68,8 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                      {"manifolds", stats.contact_manifolds},
                      {"points", stats.contact_points},
                      {"cache_hit_rate", stats.cache_hit_rate()}};
-  // No joints are simulated yet, so none can drift apart.
-  out["max_joint_error"] = 0.0;
+  out["max_joint_error"] = stats.max_joint_error;
+  out["max_joint_angular_error"] = stats.max_joint_angular_error;
   nlohmann::ordered_json bodies = nlohmann::ordered_json::array();
   const std::vector<BodyId> ids = world.bodies();
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -82,13 +82,33 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                       {"asleep", world.is_asleep(ids[i])}});
   }
   out["bodies"] = std::move(bodies);
+  // The world lists joints in creation order, which is the scene's order.
+  const std::vector<JointId> joint_ids = world.joints();
+  const auto joint_name = [&](JointId id) {
+    const auto it = std::find(joint_ids.begin(), joint_ids.end(), id);
+    return name_or_index(world.joint_settings(id).name, std::size_t(it - joint_ids.begin()));
+  };
   nlohmann::ordered_json joints = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < run.scene->joints.size(); ++i) {
-    joints.push_back({{"name", name_or_index(run.scene->joints[i].settings.name, i)},
-                      {"broken", false},
-                      {"error", 0.0}});
+  for (const JointId id : joint_ids) {
+    const JointState& state = world.joint_state(id);
+    joints.push_back({{"name", joint_name(id)},
+                      {"type", joint_type_name(world.joint_settings(id).type)},
+                      {"broken", state.broken},
+                      {"error", state.error},
+                      {"angular_error", state.angular_error},
+                      {"force", vec(state.force)},
+                      {"torque", vec(state.torque)}});
   }
   out["joints"] = std::move(joints);
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (const RunResult::JointBreak& b : run.joint_breaks) {
+    events.push_back({{"step", b.step},
+                      {"type", "joint_broken"},
+                      {"joint", joint_name(b.event.joint)},
+                      {"force", vec(b.event.force)},
+                      {"torque", vec(b.event.torque)}});
+  }
+  out["events"] = std::move(events);
   out["state_hash"] = hex(world.state_hash());
   return out;
 }

@@ -15,6 +15,11 @@ struct RunResult {
   const World* world = nullptr;
   int steps = 0;
   std::vector<double> step_ms;  // wall time of each step
+  struct JointBreak {
+    int step = 0;  // 1-based: the step in which it broke
+    JointBreakEvent event;
+  };
+  std::vector<JointBreak> joint_breaks;  // every joint break of the run, in order
 };
 
 /// The summary object of scene-format.md ("--json"), keys in the contract's order.

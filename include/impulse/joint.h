@@ -1,6 +1,7 @@
 #pragma once
-// Joints between two bodies, or between a body and the world. Described here so scenes can carry
-// them; the joint solver rows arrive with the joints issue, until then creating one is Unsupported.
+// Joints between two bodies, or between a body and the world (docs/joints.md derives each type's
+// rows). Every joint writes rows into the same store as contacts; it reports its reaction force and
+// torque, its position error, and breaks (stops acting, reported as an event) past its thresholds.
 
 #include <impulse/body.h>
 
@@ -31,11 +32,20 @@ struct Range {
   friend bool operator==(const Range&, const Range&) = default;
 };
 
+/// A spring in place of a rigid constraint: frequency (Hz, > 0) and damping ratio (>= 0, 1 is
+/// critical), solved implicitly so that any stiffness is stable.
+struct Spring {
+  Real frequency = 0;
+  Real damping_ratio = 1;
+  friend bool operator==(const Spring&, const Spring&) = default;
+};
+
 /// One axis of a six_dof joint: free, fixed, or limited to a range.
 struct AxisMotion {
   enum class Mode : std::uint8_t { free, fixed, limited };
   Mode mode = Mode::fixed;
-  Range range;
+  Range range;                   ///< limited: m for linear axes, rad for angular ones
+  std::optional<Spring> spring;  ///< fixed or limited: soft instead of rigid
   friend bool operator==(const AxisMotion&, const AxisMotion&) = default;
 };
 
@@ -57,6 +67,7 @@ struct JointSettings {
   Vec3 axis = Vec3::unit_x();  ///< hinge, prismatic, cone_twist (unit)
   Quat frame;                  ///< six_dof axes
   std::optional<Real> min_distance, max_distance;  ///< distance as a rope or spring
+  std::optional<Spring> spring;                    ///< distance: toward its length at creation
   std::optional<Range> limits;                     ///< hinge (rad), prismatic (m)
   std::optional<Motor> motor;                      ///< hinge, prismatic
   Real swing_limit = 0;                            ///< cone_twist, rad
@@ -66,5 +77,34 @@ struct JointSettings {
   bool collide_connected = false;
   friend bool operator==(const JointSettings&, const JointSettings&) = default;
 };
+
+/// A handle to a joint, with a generation so a stale handle is caught.
+struct JointId {
+  std::uint32_t index = ~std::uint32_t(0);
+  std::uint32_t generation = 0;
+  constexpr bool is_null() const { return index == ~std::uint32_t(0); }
+  friend constexpr bool operator==(const JointId&, const JointId&) = default;
+};
+
+/// What a joint did in the last step.
+struct JointState {
+  Vec3 force;              ///< N, the joint's force on body_a (body_b gets the opposite)
+  Vec3 torque;             ///< N m, the joint's torque on body_a about the anchor on body_a
+  Real error = 0;          ///< m, largest linear violation after the step (anchors apart, limits)
+  Real angular_error = 0;  ///< rad, largest angular violation after the step
+  bool broken = false;     ///< broke (now or earlier): it no longer acts
+};
+
+/// A joint that broke in the last step: its load passed break_force or break_torque.
+struct JointBreakEvent {
+  JointId joint;
+  Vec3 force;   ///< N, the load that broke it (as in JointState)
+  Vec3 torque;  ///< N m
+};
+
+/// Seed 000's single-axis locks as six_dof presets, between body and the world at anchor (world
+/// space): no motion along axis, everything else free; or no rotation about axis.
+JointSettings lock_translation(BodyId body, const Vec3& anchor, const Vec3& axis);
+JointSettings lock_rotation(BodyId body, const Vec3& anchor, const Vec3& axis);
 
 }  // namespace impulse

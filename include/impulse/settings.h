@@ -30,6 +30,10 @@ struct SolverSettings {
   bool shuffle = false;            ///< visit rows in a seeded random order
   Real max_push_speed = 3;         ///< m/s, cap on the Baumgarte push-out speed of a contact
   Real restitution_threshold = 1;  ///< m/s, slower approaches do not bounce
+  /// Joint drift: 0 feeds the position error back through the Baumgarte bias; n > 0 instead runs
+  /// n passes of nonlinear Gauss-Seidel on the joints' position errors after the positions are
+  /// integrated (seed 002's Rectify), which adds no velocity.
+  int position_iterations = 0;
   friend bool operator==(const SolverSettings&, const SolverSettings&) = default;
 };
 

@@ -41,8 +41,25 @@ class World {
   /// Handles of every live body in creation order.
   std::vector<BodyId> bodies() const;
 
-  /// Creates a joint. Throws Unsupported until joints are simulated (the joints issue).
-  void create_joint(const JointSettings& settings);
+  /// Creates a joint (joint.h); anchors and axes are read in world space now. Throws
+  /// InvalidArgument (bad values, a body joined to itself, a duplicate name, no dynamic body) or
+  /// StaleHandle (a removed body). Wakes the bodies it joins.
+  JointId create_joint(const JointSettings& settings);
+  /// Removes a joint; its handle goes stale. Removing a body removes its joints.
+  void remove_joint(JointId id);
+  bool is_valid(JointId id) const;
+  std::optional<JointId> find_joint(std::string_view name) const;
+  /// Handles of every live joint (broken ones too) in creation order.
+  std::vector<JointId> joints() const;
+  /// The settings as created (anchors and axes in world space at creation).
+  const JointSettings& joint_settings(JointId id) const;
+  /// Reaction force and torque, position error, and whether it broke (joint.h).
+  const JointState& joint_state(JointId id) const;
+  /// Sets or clears a hinge's or prismatic joint's motor (InvalidArgument for other types or bad
+  /// values); wakes the bodies.
+  void set_joint_motor(JointId id, const std::optional<Motor>& motor);
+  /// The joints that broke in the last step.
+  const std::vector<JointBreakEvent>& joint_events() const;
 
   /// Adds a custom constraint whose rows join every solve (see constraint.h).
   ConstraintId add_custom_constraint(CustomConstraint constraint);

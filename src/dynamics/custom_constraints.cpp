@@ -47,7 +47,8 @@ void collect_custom_rows(const World& world, World::Impl& impl, Real dt) {
 void write_custom_rows(World::Impl& impl) {
   for (World::Impl::CustomConstraintRecord& record : impl.custom_constraints) {
     if (!record.alive) continue;
-    const auto first = std::int32_t(impl.rows.size());
+    record.first_row = impl.rows.size();
+    const auto first = std::int32_t(record.first_row);
     impl.rows.begin_block();
     for (std::size_t k = 0; k < record.rows.size(); ++k) {
       const ConstraintRow& row = record.rows[k];
@@ -72,12 +73,10 @@ void write_custom_rows(World::Impl& impl) {
 }
 
 void store_custom_impulses(World::Impl& impl) {
-  std::size_t next = 0;  // rows were written in this same order
   for (World::Impl::CustomConstraintRecord& record : impl.custom_constraints) {
     if (!record.alive) continue;
-    record.impulses.assign(impl.rows.lambda.begin() + std::ptrdiff_t(next),
-                           impl.rows.lambda.begin() + std::ptrdiff_t(next + record.rows.size()));
-    next += record.rows.size();
+    const auto first = impl.rows.lambda.begin() + std::ptrdiff_t(record.first_row);
+    record.impulses.assign(first, first + std::ptrdiff_t(record.rows.size()));
   }
 }
 

@@ -9,7 +9,15 @@ bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
   return impl.motions[slot].type == BodyType::dynamic_body;
 }
 
-// A body that can push others this step: an awake dynamic body, or a kinematic one in motion.
+bool touching(const ContactManifold& m) {
+  for (int k = 0; k < m.count; ++k) {
+    if (m.points[std::size_t(k)].point.depth >= 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool is_moving(const World::Impl& impl, std::uint32_t slot) {
   switch (impl.motions[slot].type) {
     case BodyType::dynamic_body:
@@ -23,15 +31,6 @@ bool is_moving(const World::Impl& impl, std::uint32_t slot) {
   }
   return false;
 }
-
-bool touching(const ContactManifold& m) {
-  for (int k = 0; k < m.count; ++k) {
-    if (m.points[std::size_t(k)].point.depth >= 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 void wake_body(World::Impl& impl, std::uint32_t slot) {
   if (!impl.sleep[slot].asleep) {
@@ -75,7 +74,7 @@ void update_sleep(World::Impl& impl, Real dt) {
     const bool idle = length_squared(v.linear) < lin2 && length_squared(v.angular) < ang2;
     s.idle_time = idle ? s.idle_time + dt : 0;
   }
-  // Islands: dynamic bodies joined by touching contacts and by custom constraints. A moving
+  // Islands: dynamic bodies joined by touching contacts, joints and custom constraints. A moving
   // kinematic body keeps whatever it touches awake.
   IslandSets& sets = impl.islands;
   sets.reset(impl.motions.size());
@@ -89,6 +88,11 @@ void update_sleep(World::Impl& impl, Real dt) {
       if (length_squared(v.linear) >= lin2 || length_squared(v.angular) >= ang2)
         impl.sleep[body].idle_time = 0;
     }
+  }
+  for (const std::uint32_t j : impl.live_joints) {
+    const World::Impl::JointRecord& joint = impl.joints[j];
+    if (!joint.state.broken && is_dynamic(impl, joint.body_a) && is_dynamic(impl, joint.body_b))
+      sets.join(joint.body_a, joint.body_b);
   }
   for (const auto& c : impl.custom_constraints) {
     for (const ConstraintRow& row : c.rows) {

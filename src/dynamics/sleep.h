@@ -20,6 +20,10 @@ void wake_body(World::Impl& impl, std::uint32_t slot);
 /// Wakes sleeping bodies that an awake moving body touches (after the narrowphase).
 void wake_touched_islands(World::Impl& impl);
 
+/// Whether the body can push others this step: an awake dynamic body, or a kinematic one in
+/// motion.
+bool is_moving(const World::Impl& impl, std::uint32_t slot);
+
 /// Whether a pair's contacts need the narrowphase this step: some body of it is awake and can
 /// move (a pair that is all asleep or static keeps last step's contacts).
 bool pair_is_active(const World::Impl& impl, std::uint32_t a, std::uint32_t b);

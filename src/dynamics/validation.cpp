@@ -3,6 +3,7 @@
 #include <impulse/error.h>
 
 #include <cmath>
+#include <numbers>
 #include <variant>
 
 namespace impulse {
@@ -10,7 +11,7 @@ namespace {
 
 // The smallest quaternion length accepted as an orientation before normalising.
 constexpr Real k_min_quat_length = Real(1e-6);
-// How far from 1 the length of a plane normal may be before it is no unit vector.
+// How far from 1 the length of a plane normal or joint axis may be before it is no unit vector.
 constexpr Real k_unit_tolerance = Real(1e-3);
 
 std::optional<SettingsProblem> problem(std::string path, std::string message) {
@@ -114,6 +115,7 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
   if (auto p = check_non_negative(solver.max_push_speed, "/solver/max_push_speed")) return p;
   if (auto p = check_non_negative(solver.restitution_threshold, "/solver/restitution_threshold"))
     return p;
+  if (solver.position_iterations < 0) return problem("/solver/position_iterations", "must be >= 0");
   if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
   if (auto p = check_finite(s.plane_normal, "/plane_normal")) return p;
   if (s.plane_normal != Vec3::zero() && std::abs(length(s.plane_normal) - 1) > k_unit_tolerance)
@@ -153,6 +155,105 @@ std::optional<SettingsProblem> find_problem(const BodySettings& s) {
   if (auto p = check_non_negative(s.linear_damping, "/linear_damping")) return p;
   if (auto p = check_non_negative(s.angular_damping, "/angular_damping")) return p;
   if (!is_finite(s.gravity_scale)) return problem("/gravity_scale", "must be a finite number");
+  return std::nullopt;
+}
+
+namespace {
+
+std::optional<SettingsProblem> check_axis(const Vec3& axis, const char* path) {
+  if (auto p = check_finite(axis, path)) return p;
+  if (std::abs(length(axis) - 1) > k_unit_tolerance) return problem(path, "must be a unit vector");
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> check_range(const Range& r, const std::string& path, Real bound) {
+  if (!is_finite(r.lo) || !is_finite(r.hi) || r.lo > r.hi)
+    return problem(path, "must be a range [lo, hi] of finite numbers with lo <= hi");
+  if (r.lo < -bound || r.hi > bound)
+    return problem(path, "must lie within [-pi, pi] (angles are measured in (-pi, pi])");
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> check_spring(const std::optional<Spring>& spring,
+                                            const std::string& path) {
+  if (!spring) return std::nullopt;
+  if (!is_finite(spring->frequency) || spring->frequency <= 0)
+    return problem(path + "/frequency", "must be a finite number > 0");
+  if (!is_finite(spring->damping_ratio) || spring->damping_ratio < 0)
+    return problem(path + "/damping_ratio", "must be a finite number >= 0");
+  return std::nullopt;
+}
+
+std::optional<SettingsProblem> check_axes(const std::array<AxisMotion, 3>& axes, const char* prefix,
+                                          bool angular) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string path = std::string(prefix) + "/" + std::to_string(i);
+    if (axes[i].mode == AxisMotion::Mode::limited) {
+      if (auto p =
+              check_range(axes[i].range, path, angular ? std::numbers::pi_v<Real> : k_infinity))
+        return p;
+    }
+    if (auto p = check_spring(axes[i].spring, path + "/spring")) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<SettingsProblem> find_problem(const JointSettings& s) {
+  const Real pi = std::numbers::pi_v<Real>;
+  if (auto p = check_finite(s.anchor, "/anchor")) return p;
+  switch (s.type) {
+    case JointType::ball:
+    case JointType::nail:
+    case JointType::fixed:
+      break;
+    case JointType::distance:
+      if (auto p = check_finite(s.anchor_a, "/anchor_a")) return p;
+      if (auto p = check_finite(s.anchor_b, "/anchor_b")) return p;
+      if (s.min_distance) {
+        if (auto p = check_non_negative(*s.min_distance, "/min")) return p;
+      }
+      if (s.max_distance) {
+        if (auto p = check_non_negative(*s.max_distance, "/max")) return p;
+        if (s.min_distance && *s.max_distance < *s.min_distance)
+          return problem("/max", "must be >= min");
+      }
+      if (auto p = check_spring(s.spring, "/spring")) return p;
+      break;
+    case JointType::hinge:
+    case JointType::prismatic: {
+      const bool hinge = s.type == JointType::hinge;
+      if (auto p = check_axis(s.axis, "/axis")) return p;
+      if (s.limits) {
+        if (auto p = check_range(*s.limits, "/limits", hinge ? pi : k_infinity)) return p;
+      }
+      if (s.motor) {
+        if (!is_finite(s.motor->speed)) return problem("/motor/speed", "must be a finite number");
+        if (auto p = check_non_negative(s.motor->max_force,
+                                        hinge ? "/motor/max_torque" : "/motor/max_force"))
+          return p;
+      }
+      break;
+    }
+    case JointType::cone_twist:
+      if (auto p = check_axis(s.axis, "/axis")) return p;
+      if (!is_finite(s.swing_limit) || s.swing_limit < 0 || s.swing_limit > pi)
+        return problem("/swing_limit", "must be in [0, pi]");
+      if (auto p = check_range(s.twist_limits, "/twist_limits", pi)) return p;
+      break;
+    case JointType::six_dof:
+      if (auto p = check_orientation(s.frame, "/frame")) return p;
+      if (auto p = check_axes(s.linear, "/linear", false)) return p;
+      if (auto p = check_axes(s.angular, "/angular", true)) return p;
+      break;
+  }
+  if (s.break_force) {
+    if (auto p = check_positive(*s.break_force, "/break_force")) return p;
+  }
+  if (s.break_torque) {
+    if (auto p = check_positive(*s.break_torque, "/break_torque")) return p;
+  }
   return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 // with the scene format's keys, e.g. "/shapes/0/radius".
 
 #include <impulse/body.h>
+#include <impulse/joint.h>
 #include <impulse/settings.h>
 
 #include <optional>
@@ -19,6 +20,9 @@ struct SettingsProblem {
 std::optional<SettingsProblem> find_problem(const WorldSettings& settings);
 std::optional<SettingsProblem> find_problem(const BodySettings& settings);
 std::optional<SettingsProblem> find_problem(const ShapeGeometry& geometry);
+/// The joint's own values (anchors, axes, limits, motor, springs, thresholds); which bodies it
+/// joins is the world's to check.
+std::optional<SettingsProblem> find_problem(const JointSettings& settings);
 
 /// Throws InvalidArgument "what: path: message" when the problem is set.
 void throw_if_problem(const std::optional<SettingsProblem>& problem, const char* what);

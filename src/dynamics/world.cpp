@@ -9,6 +9,7 @@
 #include "dynamics/sleep.h"
 #include "dynamics/validation.h"
 #include "dynamics/world_contacts.h"
+#include "dynamics/world_joints.h"
 
 #include <algorithm>
 #include <bit>
@@ -189,6 +190,7 @@ void World::remove_body(BodyId id) {
     if (m.body_a == index) wake_body(w, m.body_b);
     if (m.body_b == index) wake_body(w, m.body_a);
   }
+  remove_body_joints(w, index);
   remove_body_shapes(w, index);
   record.alive = false;
   ++record.generation;
@@ -223,9 +225,57 @@ std::vector<BodyId> World::bodies() const {
   return ids;
 }
 
-void World::create_joint(const JointSettings& settings) {
-  throw Unsupported(std::string("joint type '") + joint_type_name(settings.type) +
-                    "': joints are not simulated yet in this version of Impulse");
+JointId World::create_joint(const JointSettings& settings) {
+  return add_joint(*impl_, settings);
+}
+
+void World::remove_joint(JointId id) {
+  impl_->joint(id);  // throws for a stale handle
+  impulse::remove_joint(*impl_, id.index);
+}
+
+bool World::is_valid(JointId id) const {
+  return id.index < impl_->joints.size() && impl_->joints[id.index].alive &&
+         impl_->joints[id.index].generation == id.generation;
+}
+
+std::optional<JointId> World::find_joint(std::string_view name) const {
+  const auto it = impl_->joint_names.find(name);
+  if (it == impl_->joint_names.end()) return std::nullopt;
+  return JointId{it->second, impl_->joints[it->second].generation};
+}
+
+std::vector<JointId> World::joints() const {
+  std::vector<JointId> ids;
+  ids.reserve(impl_->live_joints.size());
+  for (const std::uint32_t j : impl_->live_joints)
+    ids.push_back({j, impl_->joints[j].generation});
+  return ids;
+}
+
+const JointSettings& World::joint_settings(JointId id) const {
+  return impl_->joint(id).model.settings;
+}
+
+const JointState& World::joint_state(JointId id) const {
+  return impl_->joint(id).state;
+}
+
+void World::set_joint_motor(JointId id, const std::optional<Motor>& motor) {
+  Impl::JointRecord& joint = impl_->joint(id);
+  JointSettings changed = joint.model.settings;
+  if (changed.type != JointType::hinge && changed.type != JointType::prismatic)
+    throw InvalidArgument(std::string("set_joint_motor: a ") + joint_type_name(changed.type) +
+                          " joint has no motor (hinge and prismatic joints do)");
+  changed.motor = motor;
+  throw_if_problem(find_problem(changed), "set_joint_motor");
+  joint.model.settings.motor = motor;
+  wake_body(*impl_, joint.body_a);
+  wake_body(*impl_, joint.body_b);
+}
+
+const std::vector<JointBreakEvent>& World::joint_events() const {
+  return impl_->joint_events;
 }
 
 World::Impl::CustomConstraintRecord& World::Impl::custom(ConstraintId id) {
@@ -403,11 +453,13 @@ void World::step(Real dt) {
   // User callbacks run first: if one throws, nothing has changed yet.
   collect_custom_rows(*this, w, dt);
   StepStats& stats = w.stats;
+  w.joint_events.clear();
 
   auto stage = Clock::now();
   collect_awake(w);
   find_contacts(w, dt);
   wake_touched_islands(w);
+  wake_jointed_islands(w);
   collect_awake(w);
   const ContactCounts& counts = w.contacts.counts();
   stats.contact_pairs = counts.pairs;
@@ -426,6 +478,7 @@ void World::step(Real dt) {
   w.rows.clear();
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
+  write_joint_rows(w, dt);
   write_custom_rows(w);
   if (w.rows.size() > 0) {
     w.solver_masses.resize(w.motions.size());
@@ -439,6 +492,7 @@ void World::step(Real dt) {
     w.rows.prepare(w.solver_masses);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
     store_contact_impulses(w);
+    store_joint_impulses(w, dt);
     store_custom_impulses(w);
   } else {
     stats.solve.reset();
@@ -447,6 +501,8 @@ void World::step(Real dt) {
 
   stage = Clock::now();
   integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+  project_joint_positions(w);
+  measure_joint_errors(w);
   update_sleep(w, dt);
   stats.integrate_positions_ms = milliseconds_since(stage);
 

@@ -1,6 +1,7 @@
 #include "dynamics/world_contacts.h"
 
 #include "dynamics/sleep.h"
+#include "dynamics/world_joints.h"
 
 namespace impulse {
 namespace {
@@ -41,9 +42,10 @@ void find_contacts(World::Impl& impl, Real dt) {
     move_body_shapes(impl, slot, impl.velocities[slot].linear * dt);
   }
   // Contacts need a dynamic body (static and kinematic bodies push, they are not pushed), and a
-  // pair at rest keeps its contacts while it sleeps.
+  // pair at rest keeps its contacts while it sleeps. Jointed bodies collide only when asked to.
   impl.contacts.update(impl.settings.speculative_margin, [&](std::uint32_t a, std::uint32_t b) {
     if (!is_dynamic(impl, a) && !is_dynamic(impl, b)) return PairUpdate::ignore;
+    if (joint_blocks_contacts(impl, a, b)) return PairUpdate::ignore;
     return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
   });
 }

@@ -5,6 +5,7 @@
 
 #include "collision/contact_manager.h"
 #include "constraints/contact_rows.h"
+#include "constraints/joints/joint_model.h"
 #include "constraints/rows.h"
 #include "dynamics/body_storage.h"
 #include "dynamics/islands.h"
@@ -51,14 +52,35 @@ struct World::Impl {
     bool alive = false;
     std::vector<ConstraintRow> rows;  // written this step
     std::vector<Real> impulses;       // of the last step; the warm start of the next
+    std::size_t first_row = 0;        // this step's rows in the store
   };
   std::vector<CustomConstraintRecord> custom_constraints;
+
+  struct JointRecord {
+    JointModel model;
+    std::uint32_t body_a = 0, body_b = 0;  // slots; body_b is k_world_slot for the world
+    std::uint32_t generation = 1;
+    bool alive = false;
+    JointState state;
+    std::array<Real, k_max_joint_rows> impulses{};  // by row slot: the next warm start
+    std::uint32_t first_row = 0, row_count = 0;     // this step's rows in the store
+    std::array<std::uint8_t, k_max_joint_rows> row_slots{};
+  };
+  std::vector<JointRecord> joints;
+  std::vector<std::uint32_t> live_joints;  // in creation order
+  std::vector<std::uint32_t> free_joints;
+  std::map<std::string, std::uint32_t, std::less<>> joint_names;
+  std::vector<std::uint64_t> unconnected_pairs;  // sorted body-pair keys: no contacts between
+  std::vector<JointBreakEvent> joint_events;     // of the last step
 
   /// The slot of a live body; throws StaleHandle otherwise.
   std::uint32_t slot(BodyId id) const;
   /// The record of a live custom constraint; throws StaleHandle otherwise.
   CustomConstraintRecord& custom(ConstraintId id);
   const CustomConstraintRecord& custom(ConstraintId id) const;
+  /// The record of a live joint; throws StaleHandle otherwise.
+  JointRecord& joint(JointId id);
+  const JointRecord& joint(JointId id) const;
 
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.
   static constexpr std::uint32_t k_world_slot = 0;

@@ -40,8 +40,7 @@ World build_world(const Scene& scene, const std::string& file) {
     try {
       world.create_joint(settings);
     } catch (const Error& e) {
-      // Until the joints issue every joint is Unsupported here.
-      throw SceneError(file, path + "/type", std::string("cannot create the joint: ") + e.what());
+      throw SceneError(file, path, std::string("cannot create the joint: ") + e.what());
     }
   }
   return world;

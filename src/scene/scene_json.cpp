@@ -186,9 +186,19 @@ Json body_json(const BodySettings& body) {
   return out;
 }
 
+Json spring_json(const Spring& spring) {
+  return {{"frequency", number(spring.frequency)}, {"damping_ratio", number(spring.damping_ratio)}};
+}
+
 Json axes_json(const std::array<AxisMotion, 3>& axes) {
   Json out = Json::array();
   for (const AxisMotion& axis : axes) {
+    if (axis.spring && axis.mode != AxisMotion::Mode::free) {  // the object form
+      Json entry = {{"spring", spring_json(*axis.spring)}};
+      if (axis.mode == AxisMotion::Mode::limited) entry["limits"] = encode(axis.range);
+      out.push_back(entry);
+      continue;
+    }
     switch (axis.mode) {
       case AxisMotion::Mode::free:
         out.push_back("free");
@@ -227,6 +237,7 @@ Json joint_json(const SceneJoint& joint) {
       out["anchor_b"] = encode(s.anchor_b);
       if (s.min_distance) out["min"] = number(*s.min_distance);
       if (s.max_distance) out["max"] = number(*s.max_distance);
+      if (s.spring) out["spring"] = spring_json(*s.spring);
       break;
     case JointType::hinge:
     case JointType::prismatic:
@@ -282,6 +293,8 @@ Json scene_json(const Scene& scene) {
     out["solver"]["max_push_speed"] = number(solver.max_push_speed);
   if (solver.restitution_threshold != defaults.restitution_threshold)
     out["solver"]["restitution_threshold"] = number(solver.restitution_threshold);
+  if (solver.position_iterations != defaults.position_iterations)
+    out["solver"]["position_iterations"] = solver.position_iterations;
   if (w.speculative_margin != WorldSettings{}.speculative_margin)
     out["speculative_margin"] = number(w.speculative_margin);
   put_unless_default(out, "plane_normal", w.plane_normal, WorldSettings{}.plane_normal);
@@ -417,7 +430,8 @@ BodySettings read_body(const JsonNode& node) {
 
 SolverSettings read_solver(const JsonNode& node) {
   node.expect_keys({"type", "iterations", "baumgarte", "slop", "warm_start", "friction_model",
-                    "sor", "tolerance", "shuffle", "max_push_speed", "restitution_threshold"});
+                    "sor", "tolerance", "shuffle", "max_push_speed", "restitution_threshold",
+                    "position_iterations"});
   SolverSettings solver;
   if (auto n = node.find("type"))
     solver.type = read_enum(*n, "solver type", solver_type_name, solver_type_from_name);
@@ -433,6 +447,7 @@ SolverSettings read_solver(const JsonNode& node) {
   if (auto n = node.find("shuffle")) solver.shuffle = n->boolean();
   if (auto n = node.find("max_push_speed")) solver.max_push_speed = n->real();
   if (auto n = node.find("restitution_threshold")) solver.restitution_threshold = n->real();
+  if (auto n = node.find("position_iterations")) solver.position_iterations = n->integer();
   return solver;
 }
 
@@ -450,7 +465,7 @@ std::vector<std::string_view> joint_keys(JointType type) {
       keys.push_back("anchor");
       break;
     case JointType::distance:
-      keys.insert(keys.end(), {"anchor_a", "anchor_b", "min", "max"});
+      keys.insert(keys.end(), {"anchor_a", "anchor_b", "min", "max", "spring"});
       break;
     case JointType::hinge:
       keys.insert(keys.end(), {"anchor", "axis", "limits", "limits_deg", "motor"});
@@ -532,19 +547,33 @@ Motor read_motor(const JsonNode& node, std::string_view max_key) {
   return {node.at("speed").real(), read_non_negative(node.at(max_key))};
 }
 
+Spring read_spring(const JsonNode& node) {
+  node.expect_keys({"frequency", "damping_ratio"});
+  Spring spring;
+  spring.frequency = read_positive(node.at("frequency"));
+  if (auto n = node.find("damping_ratio")) spring.damping_ratio = read_non_negative(*n);
+  return spring;
+}
+
 std::array<AxisMotion, 3> read_axes(const JsonNode& node) {
-  constexpr const char* k_expected = "must be \"free\", \"fixed\" or a range [lo, hi]";
-  if (node.array_size() != 3)
-    node.fail("must be an array of 3 entries, each \"free\", \"fixed\" or a range [lo, hi]");
+  const std::string entry_forms =
+      "\"free\", \"fixed\", a range [lo, hi] or an object with \"spring\" and optional "
+      "\"limits\"";
+  if (node.array_size() != 3) node.fail("must be an array of 3 entries, each " + entry_forms);
   std::array<AxisMotion, 3> axes;
   for (std::size_t i = 0; i < 3; ++i) {
     const JsonNode entry = node.element(i);
     if (entry.value().is_array()) {
-      axes[i] = {AxisMotion::Mode::limited, entry.range()};
+      axes[i] = {AxisMotion::Mode::limited, entry.range(), {}};
+    } else if (entry.value().is_object()) {  // a soft axis: fixed, or limited when it has limits
+      entry.expect_keys({"spring", "limits"});
+      axes[i].spring = read_spring(entry.at("spring"));
+      if (auto limits = entry.find("limits"))
+        axes[i] = {AxisMotion::Mode::limited, limits->range(), axes[i].spring};
     } else if (entry.value() == "free") {
       axes[i].mode = AxisMotion::Mode::free;
     } else if (entry.value() != "fixed") {
-      entry.fail(k_expected);
+      entry.fail("must be " + entry_forms);
     }
   }
   return axes;
@@ -594,6 +623,7 @@ SceneJoint read_joint(const JsonNode& node, const NameIndex& body_index,
         s.max_distance = read_non_negative(*n);
         if (s.min_distance && *s.max_distance < *s.min_distance) n->fail("must be >= min");
       }
+      if (auto n = node.find("spring")) s.spring = read_spring(*n);
       break;
     case JointType::hinge:
       s.anchor = node.at("anchor").vec3();
@@ -625,6 +655,7 @@ SceneJoint read_joint(const JsonNode& node, const NameIndex& body_index,
   if (auto n = node.find("break_force")) s.break_force = read_positive(*n);
   if (auto n = node.find("break_torque")) s.break_torque = read_positive(*n);
   if (auto n = node.find("collide_connected")) s.collide_connected = n->boolean();
+  if (auto problem = find_problem(s)) node.fail_at(problem->path, problem->message);
   return joint;
 }
 

@@ -104,11 +104,25 @@ TEST(WorldApi, BadStepAndSettingsAreRefused) {
   EXPECT_THROW(World{settings}, InvalidArgument);
 }
 
-TEST(WorldApi, JointsAreRefusedUntilTheyAreSimulated) {
+TEST(WorldApi, BadJointsAreRefusedAndLeaveTheWorldUnchanged) {
   World world;
   JointSettings joint;
   joint.body_a = world.create_body(named_box("a"));
-  EXPECT_THROW(world.create_joint(joint), Unsupported);
+  joint.body_b = joint.body_a;
+  EXPECT_THROW(world.create_joint(joint), InvalidArgument);  // a body and itself
+  joint.body_b = world.create_body(named_box("b", {0, 2, 0}));
+  joint.type = JointType::hinge;
+  joint.axis = {0, 2, 0};
+  EXPECT_THROW(world.create_joint(joint), InvalidArgument);  // not a unit axis
+  joint.axis = {0, 1, 0};
+  joint.limits = Range{1, -1};
+  EXPECT_THROW(world.create_joint(joint), InvalidArgument);
+  joint.limits.reset();
+  const BodyId removed = world.create_body(named_box("c", {0, 4, 0}));
+  world.remove_body(removed);
+  joint.body_b = removed;
+  EXPECT_THROW(world.create_joint(joint), StaleHandle);
+  EXPECT_TRUE(world.joints().empty());
 }
 
 TEST(WorldApi, StateHashIsBitExactAndSensitive) {

@@ -1,0 +1,88 @@
+#pragma once
+// A joint as the step sees it: its settings turned into body-local anchors and frames at creation,
+// and the interface through which each joint type writes its rows (Box2D's habit: every joint has
+// the same few functions, dispatched in one place, joint_rows.cpp).
+//
+// Each type's file writes the seeds' way (seed 000 "Jacobian", seed 001 section 3.4): the position
+// constraint C, its time derivative dC/dt = J v, and J read off. Equality rows drive C to zero,
+// limit rows keep C >= 0, motor rows drive J v to a speed with a bounded impulse.
+
+#include <impulse/joint.h>
+
+#include <array>
+#include <cstdint>
+
+namespace impulse {
+
+/// A body's pose as the joint needs it: centre of mass and orientation (identity for the world).
+struct JointBodyPose {
+  Vec3 center;
+  Quat orientation;
+};
+
+/// The joint's frame fixed in each body: anchor relative to the centre of mass and axes, body
+/// space. The frame's x axis is the hinge, slider, twist or distance axis.
+struct JointModel {
+  JointSettings settings;
+  Vec3 anchor_a, anchor_b;  ///< from each body's centre of mass, body axes
+  Quat frame_a, frame_b;  ///< the joint frame in each body's axes (equal in the world at creation)
+  Real rest_length = 0;   ///< distance: anchors' distance at creation, m
+};
+
+/// The joint's frame and anchors in the world this step.
+struct JointGeometry {
+  Vec3 r_a, r_b;          ///< anchors from each centre of mass, world axes
+  Vec3 p_a, p_b;          ///< anchors, world
+  Quat frame_a, frame_b;  ///< each body's copy of the joint frame, world
+  /// The rotation of b's frame relative to a's, in a's frame axes (identity at creation).
+  Quat relative() const { return conjugate(frame_a) * frame_b; }
+};
+JointGeometry joint_geometry(const JointModel& joint, const JointBodyPose& a,
+                             const JointBodyPose& b);
+
+/// One row as a joint writes it. J v = dot(lin_a, v_a) + dot(ang_a, w_a) + dot(lin_b, v_b) +
+/// dot(ang_b, w_b) = dC/dt.
+struct JointRow {
+  enum class Kind : std::uint8_t {
+    equality,  ///< C = 0 (rigid, or a spring when spring is set)
+    limit,     ///< C >= 0: impulse >= 0, speculative while C > 0
+    motor,     ///< J v = speed, |impulse| <= max_force dt
+  };
+  Kind kind = Kind::equality;
+  std::uint8_t slot = 0;  ///< which warm-start impulse: stable per joint type and row role
+  bool angular = false;   ///< C in rad (else m)
+  Vec3 lin_a, ang_a, lin_b, ang_b;
+  Real error = 0;      ///< C
+  Real speed = 0;      ///< motor: target J v
+  Real max_force = 0;  ///< motor: N or N m
+  Spring spring;       ///< equality or limit: frequency 0 for rigid
+};
+
+/// The most rows a joint writes in one step, and so its warm-start slots.
+inline constexpr std::size_t k_max_joint_rows = 12;
+
+/// Receives a joint's rows.
+class JointRowSink {
+ public:
+  virtual ~JointRowSink() = default;
+  virtual void add(const JointRow& row) = 0;
+};
+
+/// Writes the rows of the joint's type for the current geometry (joint_rows.cpp dispatches).
+void write_joint_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+
+// One function per joint type, each in its own file.
+void write_ball_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_nail_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_distance_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_fixed_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_hinge_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_prismatic_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_cone_twist_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows);
+
+/// The body-local model of a joint created from world-space settings and the bodies' poses.
+JointModel make_joint_model(const JointSettings& settings, const JointBodyPose& a,
+                            const JointBodyPose& b);
+
+}  // namespace impulse

@@ -1,0 +1,106 @@
+#include "constraints/joints/joint_parts.h"
+
+#include <numbers>
+
+namespace impulse {
+
+JointRow linear_axis_row(const JointGeometry& g, const Vec3& n) {
+  const Vec3 d = g.p_b - g.p_a;
+  JointRow row;
+  row.lin_a = -n;
+  row.ang_a = -cross(g.r_a + d, n);
+  row.lin_b = n;
+  row.ang_b = cross(g.r_b, n);
+  row.error = dot(n, d);
+  return row;
+}
+
+JointRow angular_axis_row(const Vec3& u) {
+  JointRow row;
+  row.angular = true;
+  row.ang_a = -u;
+  row.ang_b = u;
+  return row;
+}
+
+void add_point_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSink& rows) {
+  for (std::uint8_t k = 0; k < 3; ++k) {
+    Vec3 axis;
+    axis[k] = 1;
+    JointRow row = linear_axis_row(g, rotate(g.frame_a, axis));
+    row.slot = std::uint8_t(first_slot + k);
+    rows.add(row);
+  }
+}
+
+void add_rotation_lock_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSink& rows) {
+  // The rotation taking a's frame to b's, as a world rotation vector: d/dt of it is w_b - w_a
+  // to first order, which is all the rows need near the constraint.
+  const Vec3 error = to_rotation_vector(g.frame_b * conjugate(g.frame_a));
+  for (std::uint8_t k = 0; k < 3; ++k) {
+    Vec3 axis;
+    axis[k] = 1;
+    JointRow row = angular_axis_row(axis);
+    row.error = error[k];
+    row.slot = std::uint8_t(first_slot + k);
+    rows.add(row);
+  }
+}
+
+void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, JointRowSink& rows) {
+  const Real value = row.error;
+  if (range.lo == range.hi) {
+    row.kind = JointRow::Kind::equality;
+    row.error = value - range.lo;
+    row.slot = lo_slot;
+    rows.add(row);
+    return;
+  }
+  row.kind = JointRow::Kind::limit;
+  if (value - range.lo <= range.hi - value) {
+    row.error = value - range.lo;  // C = s - lo >= 0
+    row.slot = lo_slot;
+  } else {
+    row.error = range.hi - value;  // C = hi - s >= 0: J flips sign
+    row.lin_a = -row.lin_a;
+    row.ang_a = -row.ang_a;
+    row.lin_b = -row.lin_b;
+    row.ang_b = -row.ang_b;
+    row.slot = std::uint8_t(lo_slot + 1);
+  }
+  rows.add(row);
+}
+
+void add_motor_row(JointRow row, const Motor& motor, std::uint8_t slot, JointRowSink& rows) {
+  row.kind = JointRow::Kind::motor;
+  row.error = 0;
+  row.speed = motor.speed;
+  row.max_force = motor.max_force;
+  row.spring = {};
+  row.slot = slot;
+  rows.add(row);
+}
+
+SwingTwist swing_twist(const Quat& relative) {
+  const Quat q = relative.w < 0 ? relative * Real(-1) : relative;
+  // twist = (x, 0, 0, w) normalised; swing = q * conj(twist) has no x component.
+  const Real norm = std::sqrt(q.x * q.x + q.w * q.w);
+  if (norm < Real(1e-9)) {
+    // Swung by exactly pi: the twist is undefined; call it zero.
+    return {0, to_rotation_vector(q)};
+  }
+  const Quat twist{q.x / norm, 0, 0, q.w / norm};
+  const Quat swing = q * conjugate(twist);
+  Real angle = 2 * std::atan2(twist.x, twist.w);
+  if (angle > std::numbers::pi_v<Real>) angle -= 2 * std::numbers::pi_v<Real>;
+  if (angle <= -std::numbers::pi_v<Real>) angle += 2 * std::numbers::pi_v<Real>;
+  return {angle, to_rotation_vector(swing)};
+}
+
+Quat frame_from_axis(const Vec3& axis) {
+  Vec3 t1, t2;
+  orthonormal_basis(axis, t1, t2);  // axis, t1, t2 right-handed
+  return Quat::from_matrix(Mat33{axis, t1, t2});
+}
+
+}  // namespace impulse

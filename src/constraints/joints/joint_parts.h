@@ -1,0 +1,46 @@
+#pragma once
+// Row blocks that several joint types share (Jolt's ConstraintPart habit): a hinge is a point
+// part, two angular locks, a limit part and a motor part.
+
+#include "constraints/joints/joint_model.h"
+
+namespace impulse {
+
+/// The row for the coordinate s = n . (p_b - p_a) along a unit axis n fixed in body a's frame:
+/// ds/dt = n . (v_b + w_b x r_b - v_a - w_a x r_a) + (p_b - p_a) . (w_a x n), so
+/// J = [-n, -(r_a + d) x n, n, r_b x n] with d = p_b - p_a. error holds s.
+JointRow linear_axis_row(const JointGeometry& g, const Vec3& n);
+
+/// The row for a rotation about the unit world axis u: J = [0, -u, 0, u], so J v = (w_b - w_a) . u.
+JointRow angular_axis_row(const Vec3& u);
+
+/// Three rows holding the anchors together (C = p_b - p_a along body a's joint axes), slots
+/// first..first + 2.
+void add_point_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSink& rows);
+
+/// Three rows holding b's frame at a's: C the rotation vector of b's frame relative to a's
+/// (small-angle Jacobian J = [0, -e, 0, e] per world axis e), slots first..first + 2.
+void add_rotation_lock_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSink& rows);
+
+/// Keeps the coordinate in `row` (its error the coordinate's value, J its rate) within range:
+/// an equality for a zero-width range, else one limit row for the nearer end (slots lo_slot and
+/// lo_slot + 1, so an impulse never carries from one end to the other). An infinite end has no
+/// row.
+void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, JointRowSink& rows);
+
+/// Drives the coordinate's rate J v to motor.speed with at most motor.max_force.
+void add_motor_row(JointRow row, const Motor& motor, std::uint8_t slot, JointRowSink& rows);
+
+/// Twist about the frame's x axis and swing of that axis (seed 002's swing-twist split of the
+/// relative rotation q = swing * twist): twist angle in (-pi, pi], swing as a rotation vector
+/// in a's frame axes (its x component zero), so angles stay meaningful beyond 90 degrees.
+struct SwingTwist {
+  Real twist = 0;
+  Vec3 swing;
+};
+SwingTwist swing_twist(const Quat& relative);
+
+/// The unit quaternion whose x axis is the given unit axis (the frame of hinges and sliders).
+Quat frame_from_axis(const Vec3& axis);
+
+}  // namespace impulse

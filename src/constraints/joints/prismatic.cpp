@@ -1,0 +1,24 @@
+// Prismatic joint (slider): b keeps a's orientation and its anchor moves only along a's axis u.
+//   C_rot = rotation of b's frame against a's            (3 rows, as the fixed joint)
+//   C_1 = v_a . d, C_2 = w_a . d with d = p_b - p_a       (2 rows; v, w the frame's other axes)
+//   dC_1/dt = v_a . (v_b + w_b x r_b - v_a - w_a x r_a) + d . (w_a x v_a)
+//   J_1 = [-v_a, -(r_a + d) x v_a, v_a, r_b x v_a]
+// The slide s = u_a . d has the same form of J, used by the limit rows and the motor (a target
+// speed reached with at most max_force).
+#include "constraints/joints/joint_parts.h"
+
+namespace impulse {
+
+void write_prismatic_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
+  add_rotation_lock_rows(g, 0, rows);
+  for (std::uint8_t k = 0; k < 2; ++k) {
+    JointRow row = linear_axis_row(g, rotate(g.frame_a, k == 0 ? Vec3::unit_y() : Vec3::unit_z()));
+    row.slot = std::uint8_t(3 + k);
+    rows.add(row);
+  }
+  const JointRow slide = linear_axis_row(g, rotate(g.frame_a, Vec3::unit_x()));
+  if (joint.settings.limits) add_range_rows(slide, *joint.settings.limits, 5, rows);
+  if (joint.settings.motor) add_motor_row(slide, *joint.settings.motor, 7, rows);
+}
+
+}  // namespace impulse

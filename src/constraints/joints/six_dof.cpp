@@ -1,0 +1,50 @@
+// Six-degree-of-freedom joint (seed 002's SixDofConstraint): each of the three linear axes of the
+// joint frame (fixed in a) and each of its three angular coordinates is free, fixed or limited,
+// rigid or soft (a spring).
+//   linear axis n: s = n . (p_b - p_a), J = [-n, -(r_a + d) x n, n, r_b x n] (as the prismatic)
+//   angular: the relative rotation split as swing * twist (joint_parts.h): the twist about x and
+//   the swing's y and z components. Unlike Euler angles these stay meaningful beyond 90 degrees.
+//   Their rates are ~ (w_b - w_a) . e for e the twist axis (halfway between the two frames' x
+//   axes) and a's y and z axes.
+#include "constraints/joints/joint_parts.h"
+
+namespace impulse {
+namespace {
+
+void add_axis_rows(JointRow row, const AxisMotion& motion, std::uint8_t first_slot,
+                   JointRowSink& rows) {
+  if (motion.spring) row.spring = *motion.spring;
+  switch (motion.mode) {
+    case AxisMotion::Mode::free:
+      return;
+    case AxisMotion::Mode::fixed:
+      add_range_rows(row, {0, 0}, first_slot, rows);
+      return;
+    case AxisMotion::Mode::limited:
+      add_range_rows(row, motion.range, first_slot, rows);
+      return;
+  }
+}
+
+}  // namespace
+
+void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
+  const std::array<Vec3, 3> axes{Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z()};
+  for (std::uint8_t k = 0; k < 3; ++k)
+    add_axis_rows(linear_axis_row(g, rotate(g.frame_a, axes[k])), joint.settings.linear[k],
+                  std::uint8_t(2 * k), rows);
+  const SwingTwist st = swing_twist(g.relative());
+  Vec3 twist_axis =
+      normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
+  if (twist_axis == Vec3::zero()) twist_axis = rotate(g.frame_a, Vec3::unit_x());
+  const std::array<Vec3, 3> rate_axes{twist_axis, rotate(g.frame_a, Vec3::unit_y()),
+                                      rotate(g.frame_a, Vec3::unit_z())};
+  const std::array<Real, 3> angles{st.twist, st.swing.y, st.swing.z};
+  for (std::uint8_t k = 0; k < 3; ++k) {
+    JointRow row = angular_axis_row(rate_axes[k]);
+    row.error = angles[k];
+    add_axis_rows(row, joint.settings.angular[k], std::uint8_t(6 + 2 * k), rows);
+  }
+}
+
+}  // namespace impulse

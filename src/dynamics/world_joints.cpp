@@ -1,0 +1,334 @@
+#include "dynamics/world_joints.h"
+
+#include "dynamics/sleep.h"
+#include "dynamics/validation.h"
+
+#include <impulse/error.h>
+
+#include <algorithm>
+
+namespace impulse {
+namespace {
+
+std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) {
+  return (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+}
+
+JointBodyPose pose_of(const World::Impl& impl, std::uint32_t slot) {
+  const BodyMotion& m = impl.motions[slot];
+  return {m.center, m.orientation};
+}
+
+JointGeometry geometry_of(const World::Impl& impl, const World::Impl::JointRecord& joint) {
+  return joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
+}
+
+bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
+  return impl.motions[slot].type == BodyType::dynamic_body;
+}
+
+// A joint acts unless broken or all its bodies sleep (a sleeping pair holds still, as contacts do).
+bool is_acting(const World::Impl& impl, const World::Impl::JointRecord& joint) {
+  return !joint.state.broken &&
+         (!impl.sleep[joint.body_a].asleep || !impl.sleep[joint.body_b].asleep);
+}
+
+SolverBodyMass mass_of(const World::Impl& impl, std::uint32_t slot) {
+  const BodyMotion& m = impl.motions[slot];
+  return impl.sleep[slot].asleep ? SolverBodyMass{}
+                                 : SolverBodyMass{m.inv_mass, m.inv_inertia_world};
+}
+
+// J M^-1 J^T of a row between two bodies.
+Real inverse_effective_mass(const JointRow& row, const SolverBodyMass& a, const SolverBodyMass& b) {
+  return a.inv_mass * length_squared(row.lin_a) + dot(row.ang_a, a.inv_inertia * row.ang_a) +
+         b.inv_mass * length_squared(row.lin_b) + dot(row.ang_b, b.inv_inertia * row.ang_b);
+}
+
+void rebuild_unconnected_pairs(World::Impl& impl) {
+  impl.unconnected_pairs.clear();
+  for (const std::uint32_t j : impl.live_joints) {
+    const World::Impl::JointRecord& joint = impl.joints[j];
+    if (!joint.state.broken && !joint.model.settings.collide_connected)
+      impl.unconnected_pairs.push_back(pair_key(joint.body_a, joint.body_b));
+  }
+  std::sort(impl.unconnected_pairs.begin(), impl.unconnected_pairs.end());
+}
+
+void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint) {
+  wake_body(impl, joint.body_a);
+  wake_body(impl, joint.body_b);
+}
+
+// Turns a joint's rows into solver rows: Baumgarte (or none while projecting), springs as soft
+// rows, limits speculative while not reached, motors bounded, warm starts by slot.
+class StoreSink final : public JointRowSink {
+ public:
+  StoreSink(World::Impl& impl, World::Impl::JointRecord& joint, Real dt, Real warm_scale)
+      : impl_(impl), joint_(joint), dt_(dt), warm_scale_(warm_scale) {}
+
+  void add(const JointRow& row) override {
+    const SolverSettings& solver = impl_.settings.solver;
+    const Real beta = solver.position_iterations > 0 ? Real(0) : solver.baumgarte;
+    RowSpec spec;
+    spec.body_a = joint_.body_a;
+    spec.body_b = joint_.body_b;
+    spec.j_lin_a = row.lin_a;
+    spec.j_ang_a = row.ang_a;
+    spec.j_lin_b = row.lin_b;
+    spec.j_ang_b = row.ang_b;
+    switch (row.kind) {
+      case JointRow::Kind::equality:
+        spec.bias = -beta / dt_ * row.error;
+        break;
+      case JointRow::Kind::limit:
+        spec.lo = 0;
+        // Not reached yet: it may approach the limit this step but not pass it.
+        spec.bias = row.error > 0 ? -row.error / dt_ : -beta / dt_ * row.error;
+        break;
+      case JointRow::Kind::motor:
+        spec.bias = row.speed;
+        spec.lo = -row.max_force * dt_;
+        spec.hi = row.max_force * dt_;
+        break;
+    }
+    if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0)) {
+      const Real k =
+          inverse_effective_mass(row, mass_of(impl_, joint_.body_a), mass_of(impl_, joint_.body_b));
+      if (k > 0) {
+        const SoftRow soft = soft_row(1 / k, row.spring.frequency, row.spring.damping_ratio, dt_);
+        spec.softness = soft.softness;
+        spec.bias = -soft.bias_factor / dt_ * row.error;
+      }
+    }
+    spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
+    joint_.row_slots[joint_.row_count++] = row.slot;
+    impl_.rows.add(spec);
+  }
+
+ private:
+  World::Impl& impl_;
+  World::Impl::JointRecord& joint_;
+  Real dt_, warm_scale_;
+};
+
+// Collects a joint's rows as they are, for projection and error measurement.
+class RowList final : public JointRowSink {
+ public:
+  void add(const JointRow& row) override { rows_[count_++] = row; }
+  std::span<const JointRow> rows() const { return {rows_.data(), count_}; }
+
+ private:
+  std::array<JointRow, k_max_joint_rows> rows_;
+  std::size_t count_ = 0;
+};
+
+// Whether a row's error is a violation to undo: rigid equalities and passed limits.
+Real violation(const JointRow& row) {
+  if (row.spring.frequency > 0) return 0;
+  switch (row.kind) {
+    case JointRow::Kind::equality:
+      return row.error;
+    case JointRow::Kind::limit:
+      return std::min(row.error, Real(0));
+    case JointRow::Kind::motor:
+      break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+World::Impl::JointRecord& World::Impl::joint(JointId id) {
+  return const_cast<JointRecord&>(std::as_const(*this).joint(id));
+}
+
+const World::Impl::JointRecord& World::Impl::joint(JointId id) const {
+  if (id.index >= joints.size() || !joints[id.index].alive ||
+      joints[id.index].generation != id.generation)
+    throw StaleHandle("joint handle " + std::to_string(id.index) + "." +
+                      std::to_string(id.generation) + " does not name a live joint");
+  return joints[id.index];
+}
+
+JointId add_joint(World::Impl& impl, const JointSettings& settings) {
+  throw_if_problem(find_problem(settings), "joint settings");
+  const std::uint32_t a = impl.slot(settings.body_a);
+  if (settings.type == JointType::nail && !settings.body_b.is_null())
+    throw InvalidArgument("joint settings: /body_b: a nail pins body_a to the world: no body_b");
+  const std::uint32_t b =
+      settings.body_b.is_null() ? World::Impl::k_world_slot : impl.slot(settings.body_b);
+  if (a == b) throw InvalidArgument("joint settings: /body_b: a joint between a body and itself");
+  if (!is_dynamic(impl, a) && !is_dynamic(impl, b))
+    throw InvalidArgument("joint settings: /body_a: neither body is dynamic, nothing can move");
+  if (!settings.name.empty() && impl.joint_names.contains(settings.name))
+    throw InvalidArgument("joint settings: /name: a joint named '" + settings.name +
+                          "' exists already");
+  JointSettings unit = settings;  // axes within tolerance of unit length, made exact
+  unit.axis = normalize(settings.axis);
+  unit.frame = normalize(settings.frame);
+
+  std::uint32_t index;
+  if (impl.free_joints.empty()) {
+    index = std::uint32_t(impl.joints.size());
+    impl.joints.emplace_back();
+  } else {
+    index = impl.free_joints.back();
+    impl.free_joints.pop_back();
+  }
+  World::Impl::JointRecord& joint = impl.joints[index];
+  const std::uint32_t generation = joint.generation;
+  joint = {};
+  joint.generation = generation;
+  joint.alive = true;
+  joint.body_a = a;
+  joint.body_b = b;
+  joint.model = make_joint_model(unit, pose_of(impl, a), pose_of(impl, b));
+  joint.model.settings.body_a = settings.body_a;
+  joint.model.settings.body_b = settings.body_b;
+  impl.live_joints.push_back(index);
+  if (!settings.name.empty()) impl.joint_names.emplace(settings.name, index);
+  rebuild_unconnected_pairs(impl);
+  wake_joint_bodies(impl, joint);
+  return {index, generation};
+}
+
+void remove_joint(World::Impl& impl, std::uint32_t index) {
+  World::Impl::JointRecord& joint = impl.joints[index];
+  wake_joint_bodies(impl, joint);
+  if (!joint.model.settings.name.empty()) impl.joint_names.erase(joint.model.settings.name);
+  joint.alive = false;
+  ++joint.generation;
+  impl.live_joints.erase(std::find(impl.live_joints.begin(), impl.live_joints.end(), index));
+  impl.free_joints.push_back(index);
+  rebuild_unconnected_pairs(impl);
+}
+
+void remove_body_joints(World::Impl& impl, std::uint32_t slot) {
+  for (std::size_t k = impl.live_joints.size(); k-- > 0;) {
+    const World::Impl::JointRecord& joint = impl.joints[impl.live_joints[k]];
+    if (joint.body_a == slot || joint.body_b == slot) remove_joint(impl, impl.live_joints[k]);
+  }
+}
+
+bool joint_blocks_contacts(const World::Impl& impl, std::uint32_t a, std::uint32_t b) {
+  return std::binary_search(impl.unconnected_pairs.begin(), impl.unconnected_pairs.end(),
+                            pair_key(a, b));
+}
+
+void wake_jointed_islands(World::Impl& impl) {
+  for (const std::uint32_t j : impl.live_joints) {
+    const World::Impl::JointRecord& joint = impl.joints[j];
+    if (joint.state.broken) continue;
+    const bool a_asleep = impl.sleep[joint.body_a].asleep;
+    const bool b_asleep = impl.sleep[joint.body_b].asleep;
+    if (a_asleep && is_moving(impl, joint.body_b)) wake_body(impl, joint.body_a);
+    if (b_asleep && is_moving(impl, joint.body_a)) wake_body(impl, joint.body_b);
+  }
+}
+
+void write_joint_rows(World::Impl& impl, Real dt) {
+  const Real warm_scale = impl.last_dt > 0 ? dt / impl.last_dt : Real(1);
+  for (const std::uint32_t j : impl.live_joints) {
+    World::Impl::JointRecord& joint = impl.joints[j];
+    joint.first_row = std::uint32_t(impl.rows.size());
+    joint.row_count = 0;
+    if (!is_acting(impl, joint)) continue;
+    StoreSink sink(impl, joint, dt, warm_scale);
+    impl.rows.begin_block();
+    write_joint_rows(joint.model, geometry_of(impl, joint), sink);
+    impl.rows.end_block();
+  }
+}
+
+void store_joint_impulses(World::Impl& impl, Real dt) {
+  bool broke = false;
+  for (const std::uint32_t j : impl.live_joints) {
+    World::Impl::JointRecord& joint = impl.joints[j];
+    if (!is_acting(impl, joint)) continue;
+    joint.impulses.fill(0);  // a row not written this step starts cold next time
+    Vec3 force, torque;
+    for (std::uint32_t k = 0; k < joint.row_count; ++k) {
+      const std::size_t i = joint.first_row + k;
+      const Real lambda = impl.rows.lambda[i];
+      joint.impulses[joint.row_slots[k]] = lambda;
+      force += impl.rows.j_lin_a[i] * (lambda / dt);
+      torque += impl.rows.j_ang_a[i] * (lambda / dt);
+    }
+    // About the anchor rather than the centre of mass: what a breakable weld feels.
+    const Vec3 r_a = rotate(impl.motions[joint.body_a].orientation, joint.model.anchor_a);
+    joint.state.force = force;
+    joint.state.torque = torque - cross(r_a, force);
+    const JointSettings& s = joint.model.settings;
+    if ((s.break_force && length(joint.state.force) > *s.break_force) ||
+        (s.break_torque && length(joint.state.torque) > *s.break_torque)) {
+      joint.state.broken = true;
+      joint.impulses.fill(0);
+      impl.joint_events.push_back({{j, joint.generation}, joint.state.force, joint.state.torque});
+      wake_joint_bodies(impl, joint);
+      broke = true;
+    }
+  }
+  if (broke) rebuild_unconnected_pairs(impl);
+}
+
+void project_joint_positions(World::Impl& impl) {
+  for (int pass = 0; pass < impl.settings.solver.position_iterations; ++pass) {
+    for (const std::uint32_t j : impl.live_joints) {
+      const World::Impl::JointRecord& joint = impl.joints[j];
+      if (!is_acting(impl, joint)) continue;
+      RowList list;
+      write_joint_rows(joint.model, geometry_of(impl, joint), list);
+      const SolverBodyMass mass_a = mass_of(impl, joint.body_a),
+                           mass_b = mass_of(impl, joint.body_b);
+      // Gauss-Seidel over the rows on the geometry of this visit: each row sees the moves the
+      // earlier ones made through its Jacobian (linearised), then the poses move once.
+      Vec3 move_a, turn_a, move_b, turn_b;
+      for (const JointRow& row : list.rows()) {
+        if (row.kind == JointRow::Kind::motor || row.spring.frequency > 0) continue;
+        const Real k = inverse_effective_mass(row, mass_a, mass_b);
+        if (!(k > 0)) continue;
+        const Real error = row.error + dot(row.lin_a, move_a) + dot(row.ang_a, turn_a) +
+                           dot(row.lin_b, move_b) + dot(row.ang_b, turn_b);
+        Real impulse = -error / k;
+        if (row.kind == JointRow::Kind::limit) impulse = std::max(impulse, Real(0));
+        move_a += row.lin_a * (mass_a.inv_mass * impulse);
+        turn_a += mass_a.inv_inertia * row.ang_a * impulse;
+        move_b += row.lin_b * (mass_b.inv_mass * impulse);
+        turn_b += mass_b.inv_inertia * row.ang_b * impulse;
+      }
+      for (const auto& [slot, move, turn] :
+           {std::tuple{joint.body_a, move_a, turn_a}, std::tuple{joint.body_b, move_b, turn_b}}) {
+        BodyMotion& m = impl.motions[slot];
+        if (m.inv_mass == 0 || impl.sleep[slot].asleep) continue;
+        m.center += move;
+        m.orientation = integrate(m.orientation, turn, 1);
+        m.refresh_world_inertia();
+      }
+    }
+  }
+}
+
+void measure_joint_errors(World::Impl& impl) {
+  Real worst = 0, worst_angular = 0;
+  for (const std::uint32_t j : impl.live_joints) {
+    World::Impl::JointRecord& joint = impl.joints[j];
+    joint.state.error = joint.state.angular_error = 0;
+    if (joint.state.broken) continue;
+    RowList list;
+    write_joint_rows(joint.model, geometry_of(impl, joint), list);
+    // The rows of a joint run along orthogonal axes: their violations add as a vector's parts.
+    for (const JointRow& row : list.rows()) {
+      Real& error = row.angular ? joint.state.angular_error : joint.state.error;
+      error += violation(row) * violation(row);
+    }
+    joint.state.error = std::sqrt(joint.state.error);
+    joint.state.angular_error = std::sqrt(joint.state.angular_error);
+    worst = std::max(worst, joint.state.error);
+    worst_angular = std::max(worst_angular, joint.state.angular_error);
+  }
+  impl.stats.max_joint_error = worst;
+  impl.stats.max_joint_angular_error = worst_angular;
+}
+
+}  // namespace impulse
