@@ -7,6 +7,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   clang-format clang-tidy
   gnuplot-nox
+  libbullet-dev libode-dev
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
