@@ -70,16 +70,18 @@ double max_penetration(const Scene& scene, const std::vector<Pose>& poses) {
   return deepest;
 }
 
-int moved_bodies(const Scene& scene, const std::vector<Pose>& start, const std::vector<Pose>& end) {
-  int moved = 0;
+Moved moved_bodies(const Scene& scene, const std::vector<Pose>& start,
+                   const std::vector<Pose>& end) {
+  Moved count;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     if (scene.bodies[i].is_static()) continue;
     const V3 d = end[i].position - start[i].position;
     const bool slid = std::hypot(d.x, d.z) > 0.01;
     const bool fell = -d.y > scene.bodies[i].half_extents.y;
-    moved += slid || fell;
+    count.moved += slid || fell;
+    count.fell += fell;
   }
-  return moved;
+  return count;
 }
 
 double max_joint_error(const Scene& scene, const std::vector<Pose>& start,

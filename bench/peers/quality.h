@@ -12,9 +12,15 @@ namespace peers {
 /// overlap of the pair (exact for boxes), 0 when nothing overlaps.
 double max_penetration(const Scene& scene, const std::vector<Pose>& poses);
 
-/// Dynamic bodies that moved more than 1 cm horizontally, or fell more than half their height,
-/// between the two pose sets.
-int moved_bodies(const Scene& scene, const std::vector<Pose>& start, const std::vector<Pose>& end);
+/// Dynamic bodies that left their resting place between the two pose sets: moved more than 1 cm
+/// horizontally or fell more than half their height. Those that fell are also counted apart, to
+/// tell a collapse from a creep.
+struct Moved {
+  int moved = 0;
+  int fell = 0;
+};
+Moved moved_bodies(const Scene& scene, const std::vector<Pose>& start,
+                   const std::vector<Pose>& end);
 
 /// The largest distance (m) between the two world points a ball joint joins: each body's anchor
 /// is fixed in its frame from the start poses and carried by the end poses.

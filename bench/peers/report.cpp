@@ -32,10 +32,10 @@ void add_ratios(std::vector<Result>& results) {
 }
 
 void print_table(std::ostream& out, const std::vector<Result>& results) {
-  const char* header = "%-10s %-8s %10s %10s %9s %10s %9s %10s %6s %12s\n";
+  const char* header = "%-10s %-8s %10s %10s %9s %10s %9s %10s %11s %12s\n";
   char line[200];
   std::snprintf(line, sizeof line, header, "scene", "engine", "median ms", "mean ms", "x bullet",
-                "cpu ms", "cpu x", "max pen m", "moved", "joint err m");
+                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m");
   out << line;
   for (const Result& r : results) {
     if (!r.unavailable.empty()) {
@@ -44,14 +44,16 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
       out << line;
       continue;
     }
-    std::snprintf(line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
-                  format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
-                  r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet).c_str() : "-",
-                  format("%.3f", r.cpu_median_ms).c_str(),
-                  r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet).c_str() : "-",
-                  format("%.4f", r.max_penetration).c_str(),
-                  r.moved ? std::to_string(*r.moved).c_str() : "-",
-                  r.joint_error ? format("%.4f", *r.joint_error).c_str() : "-");
+    std::snprintf(
+        line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
+        format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
+        r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet).c_str() : "-",
+        format("%.3f", r.cpu_median_ms).c_str(),
+        r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet).c_str() : "-",
+        format("%.4f", r.max_penetration).c_str(),
+        r.moved ? (std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell)).c_str()
+                : "-",
+        r.joint_error ? format("%.4f", *r.joint_error).c_str() : "-");
     out << line;
   }
 }
@@ -69,7 +71,8 @@ nlohmann::json to_json(const std::vector<Result>& results) {
       row["cpu_median_ms"] = r.cpu_median_ms;
       row["cpu_ratio_to_bullet"] = optional_json(r.cpu_ratio_to_bullet);
       row["max_penetration_m"] = r.max_penetration;
-      row["moved"] = optional_json(r.moved);
+      row["moved"] = r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr);
+      row["fell"] = r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr);
       row["joint_error_m"] = optional_json(r.joint_error);
     }
     rows.push_back(row);

@@ -1,6 +1,8 @@
 #pragma once
 // One row per scene and engine, printed as a table or as one JSON object.
 
+#include "quality.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -17,7 +19,7 @@ struct Result {
   double cpu_median_ms = 0;           // the process's CPU time: what others' load leaves out
   std::optional<double> ratio_to_bullet, cpu_ratio_to_bullet;  // over Bullet's, same scene
   double max_penetration = 0;                                  // m
-  std::optional<int> moved;                                    // resting scenes only
+  std::optional<Moved> moved;                                  // resting scenes only
   std::optional<double> joint_error;                           // scenes with joints only, m
 };
 
