@@ -25,6 +25,9 @@ class OdeRunner : public Runner {
     contacts_ = dJointGroupCreate(0);
     dWorldSetGravity(world_, 0, -common.gravity, 0);
     dWorldSetQuickStepNumIterations(world_, common.iterations);
+    // ODE's documented ERP and CFM; a double-precision build (Debian's) would default to 1e-10.
+    dWorldSetERP(world_, 0.2);
+    dWorldSetCFM(world_, 1e-5);
     dWorldSetAutoDisableFlag(world_, 0);
     for (const BoxBody& box : scene.bodies) {
       const V3 size = box.half_extents * 2;
