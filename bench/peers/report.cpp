@@ -44,16 +44,16 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
       out << line;
       continue;
     }
-    std::snprintf(
-        line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
-        format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
-        r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet).c_str() : "-",
-        format("%.3f", r.cpu_median_ms).c_str(),
-        r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet).c_str() : "-",
-        format("%.4f", r.max_penetration).c_str(),
-        r.moved ? (std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell)).c_str()
-                : "-",
-        r.joint_error ? format("%.4f", *r.joint_error).c_str() : "-");
+    const std::string ratio = r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet) : "-";
+    const std::string cpu_ratio =
+        r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet) : "-";
+    const std::string moved =
+        r.moved ? std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell) : "-";
+    const std::string joint = r.joint_error ? format("%.4f", *r.joint_error) : "-";
+    std::snprintf(line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
+                  format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
+                  ratio.c_str(), format("%.3f", r.cpu_median_ms).c_str(), cpu_ratio.c_str(),
+                  format("%.4f", r.max_penetration).c_str(), moved.c_str(), joint.c_str());
     out << line;
   }
 }
