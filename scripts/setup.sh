@@ -9,6 +9,8 @@ packages=(
   gnuplot-nox
   # the testbed (optional target) and its headless capture test
   libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri
+  # the peers benchmark (optional target): the engines it compares against
+  libbullet-dev libode-dev
 )
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -1,0 +1,81 @@
+// The scenes in Impulse, through its public API only. Friction combines as the geometric mean
+// (src/constraints/contact_rows.cpp), so each body gets the pair's friction itself.
+
+#include "runner.h"
+
+#include <impulse/error.h>
+#include <impulse/world.h>
+
+#include <vector>
+
+namespace peers {
+namespace {
+
+impulse::Vec3 to_impulse(const V3& v) {
+  return {impulse::Real(v.x), impulse::Real(v.y), impulse::Real(v.z)};
+}
+
+class ImpulseRunner : public Runner {
+ public:
+  ImpulseRunner(const Scene& scene, const CommonSettings& common)
+      : world_(world_settings(common)), dt_(impulse::Real(common.dt)) {
+    for (const BoxBody& box : scene.bodies) {
+      impulse::BodySettings body;
+      body.shapes = {{impulse::Box{to_impulse(box.half_extents)}, {}}};
+      body.position = to_impulse(box.pose.position);
+      const Q4& q = box.pose.orientation;
+      body.orientation = {impulse::Real(q.x), impulse::Real(q.y), impulse::Real(q.z),
+                          impulse::Real(q.w)};
+      if (box.is_static())
+        body.type = impulse::BodyType::static_body;
+      else
+        body.mass = impulse::Real(box.mass);
+      body.friction = impulse::Real(common.friction);
+      body.restitution = impulse::Real(common.restitution);
+      bodies_.push_back(world_.create_body(body));
+    }
+    for (const BallJoint& joint : scene.joints) {
+      impulse::JointSettings settings;
+      settings.type = impulse::JointType::ball;
+      settings.body_a = bodies_[joint.body_a];
+      if (joint.body_b >= 0) settings.body_b = bodies_[joint.body_b];
+      settings.anchor = to_impulse(joint.anchor);
+      try {
+        world_.create_joint(settings);
+      } catch (const impulse::Unsupported&) {
+        throw NotAvailable("joints not available");
+      }
+    }
+  }
+
+  void step() override { world_.step(dt_); }
+
+  Pose pose(std::size_t body) const override {
+    const impulse::Transform t = world_.transform(bodies_[body]);
+    return {{t.position.x, t.position.y, t.position.z},
+            {t.orientation.x, t.orientation.y, t.orientation.z, t.orientation.w}};
+  }
+
+ private:
+  // threads: WorldSettings has no thread count yet, so the option is accepted and ignored.
+  static impulse::WorldSettings world_settings(const CommonSettings& common) {
+    impulse::WorldSettings s;
+    s.gravity = {0, impulse::Real(-common.gravity), 0};
+    s.timestep = impulse::Real(common.dt);
+    s.sleeping = false;
+    s.solver.iterations = common.iterations;
+    return s;
+  }
+
+  impulse::World world_;
+  impulse::Real dt_;
+  std::vector<impulse::BodyId> bodies_;
+};
+
+}  // namespace
+
+std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings) {
+  return std::make_unique<ImpulseRunner>(scene, settings);
+}
+
+}  // namespace peers

@@ -1,0 +1,127 @@
+// impulse_peers: the same scenes in Impulse, Bullet and ODE with the same settings; ms per step
+// and quality figures side by side (docs/performance.md).
+
+#include "quality.h"
+#include "report.h"
+#include "runner.h"
+#include "scene.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+using peers::CommonSettings;
+using peers::Result;
+using peers::Runner;
+using peers::Scene;
+
+std::unique_ptr<Runner> make_runner(const std::string& engine, const Scene& scene,
+                                    const CommonSettings& settings) {
+  if (engine == "impulse") return peers::make_impulse_runner(scene, settings);
+  if (engine == "bullet") return peers::make_bullet_runner(scene, settings);
+  return peers::make_ode_runner(scene, settings);
+}
+
+std::vector<peers::Pose> poses(const Runner& runner, const Scene& scene) {
+  std::vector<peers::Pose> out;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i)
+    out.push_back(runner.pose(i));
+  return out;
+}
+
+double median(std::vector<double> values) {
+  const auto middle = values.begin() + std::ptrdiff_t(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+// The CPU time of the whole process (every thread), ms.
+double cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+}
+
+// Times every step by the wall clock and by CPU time. The median is robust to the noise of a
+// shared machine, the mean is not; CPU time leaves out the time others' processes take.
+Result run(const std::string& engine, const Scene& scene, const CommonSettings& settings,
+           int steps) {
+  Result result;
+  result.scene = scene.name;
+  result.engine = engine;
+  std::unique_ptr<Runner> runner;
+  try {
+    runner = make_runner(engine, scene, settings);
+  } catch (const peers::NotAvailable& e) {
+    result.unavailable = e.what();
+    return result;
+  }
+  const std::vector<peers::Pose> start = poses(*runner, scene);
+  std::vector<double> wall(static_cast<std::size_t>(steps)), cpu(wall.size());
+  for (std::size_t i = 0; i < wall.size(); ++i) {
+    const double cpu_begin = cpu_ms();
+    const auto begin = std::chrono::steady_clock::now();
+    runner->step();
+    const auto stop = std::chrono::steady_clock::now();
+    cpu[i] = cpu_ms() - cpu_begin;
+    wall[i] = std::chrono::duration<double, std::milli>(stop - begin).count();
+  }
+  const std::vector<peers::Pose> end = poses(*runner, scene);
+  result.mean_ms = std::accumulate(wall.begin(), wall.end(), 0.0) / double(wall.size());
+  result.median_ms = median(wall);
+  result.cpu_median_ms = median(cpu);
+  result.max_penetration = peers::max_penetration(scene, end);
+  if (scene.resting) result.moved = peers::moved_bodies(scene, start, end);
+  if (!scene.joints.empty()) result.joint_error = peers::max_joint_error(scene, start, end);
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Impulse beside Bullet and ODE on the same scenes: ms per step and quality"};
+  std::vector<std::string> scenes = peers::scene_names();
+  std::vector<std::string> engines{"impulse", "bullet", "ode"};
+  int steps = 600;
+  bool json = false;
+  CommonSettings settings;
+  app.add_option("--scenes", scenes, "Scenes to run, comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember(peers::scene_names()));
+  app.add_option("--engines", engines, "Engines to run, comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"impulse", "bullet", "ode"}));
+  app.add_option("--steps", steps, "Steps per scene")->check(CLI::PositiveNumber);
+  app.add_flag("--json", json, "Print one JSON object instead of the table");
+  app.add_option("--threads", settings.threads,
+                 "Impulse's thread count (accepted; Impulse has no such setting yet)")
+      ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<Result> results;
+  for (const std::string& name : scenes) {
+    const Scene scene = peers::make_scene(name);
+    for (const std::string& engine : engines)
+      results.push_back(run(engine, scene, settings, steps));
+  }
+  peers::add_ratios(results);
+  if (json) {
+    const nlohmann::json out{{"steps", steps},
+                             {"dt", settings.dt},
+                             {"iterations", settings.iterations},
+                             {"threads", settings.threads},
+                             {"results", peers::to_json(results)}};
+    std::cout << out.dump(2) << '\n';
+  } else {
+    peers::print_table(std::cout, results);
+  }
+  return 0;
+}

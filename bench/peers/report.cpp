@@ -1,0 +1,83 @@
+// The table and the JSON of the results.
+
+#include "report.h"
+
+#include <cstdio>
+
+namespace peers {
+namespace {
+
+std::string format(const char* spec, double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, spec, value);
+  return buffer;
+}
+
+template <typename T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+void add_ratios(std::vector<Result>& results) {
+  for (Result& r : results) {
+    if (!r.unavailable.empty()) continue;
+    for (const Result& bullet : results)
+      if (bullet.scene == r.scene && bullet.engine == "bullet" && bullet.unavailable.empty()) {
+        r.ratio_to_bullet = r.median_ms / bullet.median_ms;
+        r.cpu_ratio_to_bullet = r.cpu_median_ms / bullet.cpu_median_ms;
+      }
+  }
+}
+
+void print_table(std::ostream& out, const std::vector<Result>& results) {
+  const char* header = "%-10s %-8s %10s %10s %9s %10s %9s %10s %11s %12s\n";
+  char line[200];
+  std::snprintf(line, sizeof line, header, "scene", "engine", "median ms", "mean ms", "x bullet",
+                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m");
+  out << line;
+  for (const Result& r : results) {
+    if (!r.unavailable.empty()) {
+      std::snprintf(line, sizeof line, "%-10s %-8s n/a (%s)\n", r.scene.c_str(), r.engine.c_str(),
+                    r.unavailable.c_str());
+      out << line;
+      continue;
+    }
+    const std::string ratio = r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet) : "-";
+    const std::string cpu_ratio =
+        r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet) : "-";
+    const std::string moved =
+        r.moved ? std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell) : "-";
+    const std::string joint = r.joint_error ? format("%.4f", *r.joint_error) : "-";
+    std::snprintf(line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
+                  format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
+                  ratio.c_str(), format("%.3f", r.cpu_median_ms).c_str(), cpu_ratio.c_str(),
+                  format("%.4f", r.max_penetration).c_str(), moved.c_str(), joint.c_str());
+    out << line;
+  }
+}
+
+nlohmann::json to_json(const std::vector<Result>& results) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Result& r : results) {
+    nlohmann::json row{{"scene", r.scene}, {"engine", r.engine}};
+    if (!r.unavailable.empty()) {
+      row["unavailable"] = r.unavailable;
+    } else {
+      row["median_ms"] = r.median_ms;
+      row["mean_ms"] = r.mean_ms;
+      row["ratio_to_bullet"] = optional_json(r.ratio_to_bullet);
+      row["cpu_median_ms"] = r.cpu_median_ms;
+      row["cpu_ratio_to_bullet"] = optional_json(r.cpu_ratio_to_bullet);
+      row["max_penetration_m"] = r.max_penetration;
+      row["moved"] = r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr);
+      row["fell"] = r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr);
+      row["joint_error_m"] = optional_json(r.joint_error);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace peers

@@ -1,0 +1,33 @@
+#pragma once
+// One row per scene and engine, printed as a table or as one JSON object.
+
+#include "quality.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace peers {
+
+struct Result {
+  std::string scene, engine;
+  std::string unavailable;            // why the engine could not run the scene; empty when it ran
+  double median_ms = 0, mean_ms = 0;  // wall clock
+  double cpu_median_ms = 0;           // the process's CPU time: what others' load leaves out
+  std::optional<double> ratio_to_bullet, cpu_ratio_to_bullet;  // over Bullet's, same scene
+  double max_penetration = 0;                                  // m
+  std::optional<Moved> moved;                                  // resting scenes only
+  std::optional<double> joint_error;                           // scenes with joints only, m
+};
+
+/// Fills each row's ratios from the Bullet row of its scene, where there is one.
+void add_ratios(std::vector<Result>& results);
+
+void print_table(std::ostream& out, const std::vector<Result>& results);
+
+nlohmann::json to_json(const std::vector<Result>& results);
+
+}  // namespace peers

@@ -1,0 +1,31 @@
+#pragma once
+// One engine's world built from a scene: step it, read the bodies' poses. A file per engine.
+
+#include "scene.h"
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+
+namespace peers {
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  /// One step of the common time step, everything the engine does per step included.
+  virtual void step() = 0;
+  /// The pose of the scene's body of that index.
+  virtual Pose pose(std::size_t body) const = 0;
+};
+
+/// An engine that cannot build the scene yet (a feature it lacks); the table says why.
+class NotAvailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings);
+std::unique_ptr<Runner> make_bullet_runner(const Scene& scene, const CommonSettings& settings);
+std::unique_ptr<Runner> make_ode_runner(const Scene& scene, const CommonSettings& settings);
+
+}  // namespace peers

@@ -1,0 +1,125 @@
+// Issue 8's scenes, exactly, so that other measurements can be compared with these.
+
+#include "scene.h"
+
+#include <functional>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+namespace peers {
+namespace {
+
+constexpr V3 k_unit_half{0.5, 0.5, 0.5};
+constexpr double k_unit_mass = 1;
+
+// A static box 100 x 1 x 100 m whose top is at y = 0.
+BoxBody ground() {
+  return {{50, 0.5, 50}, 0, {{0, -0.5, 0}, {}}};
+}
+
+BoxBody unit_box(const V3& position, const Q4& orientation = {}) {
+  return {k_unit_half, k_unit_mass, {position, orientation}};
+}
+
+// Rows of 20, 19, ... 1 boxes at 1.05 m pitch, centred, each row resting on the one below.
+Scene pyramid20() {
+  Scene s{"pyramid20", {ground()}, {}, true};
+  constexpr int k_base = 20;
+  for (int row = 0; row < k_base; ++row) {
+    const int count = k_base - row;
+    for (int i = 0; i < count; ++i)
+      s.bodies.push_back(unit_box({(i - (count - 1) / 2.0) * 1.05, 0.5 + row, 0}));
+  }
+  return s;
+}
+
+Scene stack10() {
+  Scene s{"stack10", {ground()}, {}, true};
+  for (int i = 0; i < 10; ++i)
+    s.bodies.push_back(unit_box({0, 0.5 + i, 0}));
+  return s;
+}
+
+// Seed 000's tower (as src/scene/builtin/stacking.cpp builds it): 20 rings of 35 boxes on a
+// circle of 6.2 m, each box's local z outward, each ring turned half a box against the one below.
+Scene tower700() {
+  Scene s{"tower700", {ground()}, {}, true};
+  constexpr int k_rings = 20, k_per_ring = 35;
+  constexpr double k_radius = 6.2;
+  const double pitch = 2 * std::numbers::pi / k_per_ring;
+  for (int ring = 0; ring < k_rings; ++ring) {
+    const double offset = ring % 2 ? pitch / 2 : 0;
+    for (int i = 0; i < k_per_ring; ++i) {
+      const double angle = i * pitch + offset;
+      const V3 out{std::sin(angle), 0, std::cos(angle)};  // the box's local z, turned about y
+      s.bodies.push_back(
+          unit_box(out * k_radius + V3{0, 0.5 + ring, 0}, axis_angle({0, 1, 0}, angle)));
+    }
+  }
+  return s;
+}
+
+// Shoemake's uniform random rotation from three uniform numbers in [0, 1). The numbers come
+// straight from mt19937's 32-bit output (not std::uniform_real_distribution, whose algorithm the
+// standard library chooses), so the orientations are the same with any library.
+Q4 uniform_rotation(std::mt19937& rng) {
+  const auto unit = [&rng] { return double(rng()) / 4294967296.0; };
+  const double u1 = unit(), u2 = 2 * std::numbers::pi * unit(), u3 = 2 * std::numbers::pi * unit();
+  const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+  return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
+}
+
+// A 10 x 10 x 10 grid at 2 m pitch (no two boxes touch whatever their turn), lowest layer at
+// y = 3, dropped onto the ground.
+Scene pile1000() {
+  Scene s{"pile1000", {ground()}, {}, false};
+  std::mt19937 rng(8);  // issue 8
+  for (int y = 0; y < 10; ++y)
+    for (int z = 0; z < 10; ++z)
+      for (int x = 0; x < 10; ++x)
+        s.bodies.push_back(
+            unit_box({(x - 4.5) * 2, 3.0 + 2 * y, (z - 4.5) * 2}, uniform_rotation(rng)));
+  return s;
+}
+
+// 100 links of 1 x 0.2 x 0.2 m along +x, ball joints at the link ends, the first link's free end
+// pinned to the world; it swings down under gravity. No ground.
+Scene chain100() {
+  Scene s{"chain100", {}, {}, false};
+  constexpr int k_links = 100;
+  for (int i = 0; i < k_links; ++i)
+    s.bodies.push_back({{0.5, 0.1, 0.1}, 1, {{i + 0.5, 0, 0}, {}}});
+  s.joints.push_back({0, -1, {0, 0, 0}});
+  for (int i = 0; i + 1 < k_links; ++i)
+    s.joints.push_back({i, i + 1, {i + 1.0, 0, 0}});
+  return s;
+}
+
+const std::vector<std::pair<std::string, std::function<Scene()>>>& registry() {
+  static const std::vector<std::pair<std::string, std::function<Scene()>>> scenes{
+      {"pyramid20", pyramid20},
+      {"stack10", stack10},
+      {"tower700", tower700},
+      {"pile1000", pile1000},
+      {"chain100", chain100}};
+  return scenes;
+}
+
+}  // namespace
+
+std::vector<std::string> scene_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, make] : registry())
+    names.push_back(name);
+  return names;
+}
+
+Scene make_scene(const std::string& name) {
+  for (const auto& [scene_name, make] : registry())
+    if (scene_name == name) return make();
+  throw std::invalid_argument("unknown scene '" + name + "'");
+}
+
+}  // namespace peers
