@@ -34,6 +34,10 @@ struct SolverSettings {
   /// n passes of nonlinear Gauss-Seidel on the joints' position errors after the positions are
   /// integrated (seed 002's Rectify), which adds no velocity.
   int position_iterations = 0;
+  /// Constraint force mixing of rigid joint rows under Baumgarte, relative to each row's
+  /// J M^-1 J^T: a joint yields by this fraction, which keeps PGS from pumping energy into long
+  /// chains (docs/joints.md); 0 for none. Unused when position_iterations > 0.
+  Real joint_softness = Real(0.01);
   friend bool operator==(const SolverSettings&, const SolverSettings&) = default;
 };
 

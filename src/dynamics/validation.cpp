@@ -115,6 +115,7 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
   if (auto p = check_non_negative(solver.max_push_speed, "/solver/max_push_speed")) return p;
   if (auto p = check_non_negative(solver.restitution_threshold, "/solver/restitution_threshold"))
     return p;
+  if (auto p = check_non_negative(solver.joint_softness, "/solver/joint_softness")) return p;
   if (solver.position_iterations < 0) return problem("/solver/position_iterations", "must be >= 0");
   if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
   if (auto p = check_finite(s.plane_normal, "/plane_normal")) return p;

@@ -80,6 +80,12 @@ class StoreSink final : public JointRowSink {
     switch (row.kind) {
       case JointRow::Kind::equality:
         spec.bias = -beta / dt_ * row.error;
+        // Baumgarte pumps energy into long chains when the iterations stop short of convergence;
+        // a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
+        if (beta > 0 && solver.joint_softness > 0)
+          spec.softness =
+              solver.joint_softness * inverse_effective_mass(row, mass_of(impl_, joint_.body_a),
+                                                             mass_of(impl_, joint_.body_b));
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;

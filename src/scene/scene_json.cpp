@@ -295,6 +295,8 @@ Json scene_json(const Scene& scene) {
     out["solver"]["restitution_threshold"] = number(solver.restitution_threshold);
   if (solver.position_iterations != defaults.position_iterations)
     out["solver"]["position_iterations"] = solver.position_iterations;
+  if (solver.joint_softness != defaults.joint_softness)
+    out["solver"]["joint_softness"] = number(solver.joint_softness);
   if (w.speculative_margin != WorldSettings{}.speculative_margin)
     out["speculative_margin"] = number(w.speculative_margin);
   put_unless_default(out, "plane_normal", w.plane_normal, WorldSettings{}.plane_normal);
@@ -431,7 +433,7 @@ BodySettings read_body(const JsonNode& node) {
 SolverSettings read_solver(const JsonNode& node) {
   node.expect_keys({"type", "iterations", "baumgarte", "slop", "warm_start", "friction_model",
                     "sor", "tolerance", "shuffle", "max_push_speed", "restitution_threshold",
-                    "position_iterations"});
+                    "position_iterations", "joint_softness"});
   SolverSettings solver;
   if (auto n = node.find("type"))
     solver.type = read_enum(*n, "solver type", solver_type_name, solver_type_from_name);
@@ -448,6 +450,7 @@ SolverSettings read_solver(const JsonNode& node) {
   if (auto n = node.find("max_push_speed")) solver.max_push_speed = n->real();
   if (auto n = node.find("restitution_threshold")) solver.restitution_threshold = n->real();
   if (auto n = node.find("position_iterations")) solver.position_iterations = n->integer();
+  if (auto n = node.find("joint_softness")) solver.joint_softness = n->real();
   return solver;
 }
 
