@@ -81,6 +81,36 @@ TEST(CustomConstraint, ReactionOfARestingBoxIsItsWeightTimesDt) {
   EXPECT_LT(world.position(id).y, 0.5);  // nothing holds it any more
 }
 
+// Custom rows come after contact rows in the store; their impulses must be read from there (they
+// were once read from row 0, the contacts' rows).
+TEST(CustomConstraint, ReactionIsItsOwnWhileContactsAreSolvedToo) {
+  World world;
+  BodySettings ground;
+  ground.type = BodyType::static_body;
+  ground.shapes = {ShapeSettings{Box{{10, Real(0.5), 10}}, {}}};
+  ground.position = {0, Real(-0.5), 0};
+  world.create_body(ground);
+  BodySettings resting;  // 10 kg on the ground: its contacts take 10 g dt
+  resting.mass = 10;
+  resting.position = {3, Real(0.5), 0};
+  world.create_body(resting);
+  BodySettings held;  // 3 kg held up in the air by the custom row
+  held.mass = 3;
+  held.position = {0, 5, 0};
+  const BodyId id = world.create_body(held);
+  const ConstraintId c = world.add_custom_constraint([id](const World&, Real, RowWriter& rows) {
+    ConstraintRow row;
+    row.body_a = id;
+    row.linear_a = Vec3::unit_y();
+    row.lo = 0;
+    rows.add(row);
+  });
+  for (int i = 0; i < 30; ++i)
+    world.step(Real(1.0 / 60));
+  ASSERT_GT(world.last_step_stats().contact_points, 0u);
+  EXPECT_NEAR(world.custom_constraint_impulses(c)[0], 3 * 9.81 / 60, 1e-4);
+}
+
 TEST(CustomConstraint, BadRowThrowsBeforeTheWorldChanges) {
   World world;
   const BodyId id = world.create_body(BodySettings{});
