@@ -17,6 +17,7 @@ std::vector<BuiltinScene> falling_scenes();
 std::vector<BuiltinScene> spinning_scenes();
 std::vector<BuiltinScene> stacking_scenes();
 std::vector<BuiltinScene> material_scenes();
+std::vector<BuiltinScene> joint_scenes();
 
 /// A dynamic body of one shape at a position, the common case of every family.
 BodySettings dynamic_body(std::string name, ShapeGeometry geometry, const Vec3& position);

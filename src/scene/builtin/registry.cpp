@@ -8,7 +8,7 @@ namespace {
 std::vector<builtin::BuiltinScene> all_scenes() {
   std::vector<builtin::BuiltinScene> scenes;
   for (auto family : {builtin::falling_scenes, builtin::spinning_scenes, builtin::stacking_scenes,
-                      builtin::material_scenes}) {
+                      builtin::material_scenes, builtin::joint_scenes}) {
     for (builtin::BuiltinScene& scene : family())
       scenes.push_back(std::move(scene));
   }

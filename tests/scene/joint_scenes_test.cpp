@@ -1,0 +1,234 @@
+// The joint scenes against the joints issue's acceptance (issue 6): every scene stays finite,
+// the pendulum's period, the cradle's momentum transfer, the resting chain's joint error, the
+// bridge under load, the ragdolls' limits, and the impossible constraints staying bounded. The
+// figures these tests measure are tabled in docs/results.md ("Joint scenes").
+
+#include <impulse/scene.h>
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace impulse {
+namespace {
+
+// Long scenes take minutes unoptimised; the Release run of the test command covers them.
+#ifdef NDEBUG
+constexpr bool k_optimised = true;
+#else
+constexpr bool k_optimised = false;
+#endif
+#define SKIP_UNLESS_OPTIMISED() \
+  if (!k_optimised) GTEST_SKIP() << "a long scene: run in the Release build"
+
+constexpr Real k_g = Real(9.81);
+
+World world_of(const std::string& name) {
+  return build_world(*builtin_scene(name), name);
+}
+
+bool all_finite(const World& world) {
+  for (const BodyId id : world.bodies()) {
+    if (!is_finite(world.position(id)) || !is_finite(world.linear_velocity(id))) return false;
+  }
+  return std::isfinite(world.kinetic_energy());
+}
+
+Real largest_joint_error(const World& world) {
+  Real worst = 0;
+  for (const JointId id : world.joints())
+    worst = std::max(worst, world.joint_state(id).error);
+  return worst;
+}
+
+class JointSceneEnergy : public testing::TestWithParam<const char*> {};
+
+TEST_P(JointSceneEnergy, StepsTwoSecondsFiniteWithoutGainingEnergy) {
+  SKIP_UNLESS_OPTIMISED();
+  const std::string name = GetParam();
+  World world = world_of(name);
+  const Real dt = world.settings().timestep;
+  const double start = world.kinetic_energy() + world.potential_energy();
+  // Energy may only come in through motors: at most max torque times the angle they can turn
+  // before their limit.
+  double motor_work = 0;
+  for (const JointId id : world.joints()) {
+    const JointSettings& s = world.joint_settings(id);
+    if (s.motor && s.limits)
+      motor_work += double(s.motor->max_force * (s.limits->hi - s.limits->lo));
+  }
+  double worst = 0;
+  for (int i = 0; i < int(std::lround(2 / dt)); ++i) {
+    world.step(dt);
+    ASSERT_TRUE(all_finite(world)) << "step " << i;
+    worst = std::max(worst, world.kinetic_energy() + world.potential_energy() - start);
+  }
+  // 1% of the potential energy's scale (plus 1 J) for what constraint drift correction adds.
+  EXPECT_LE(worst, motor_work + 0.01 * std::abs(world.potential_energy()) + 1)
+      << "energy rose by " << worst << " J";
+  RecordProperty("energy_gain_J", std::to_string(worst));
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, JointSceneEnergy,
+                         testing::Values("pendulum", "ragdolls", "catapult", "rope", "net",
+                                         "cradle"));
+// Not met today (docs/results.md, "Joint scenes"): the resting chain blows up within 2 s
+// (+3.9e5 J) and the loaded bridge gains 640 J, both from the joints' Baumgarte feedback at 10
+// iterations. `impossible` is left out on purpose: its constraints cannot hold, so the bias feeds
+// it energy by construction; its own test below checks that the energy stays bounded.
+INSTANTIATE_TEST_SUITE_P(DISABLED_NotYetMet, JointSceneEnergy,
+                         testing::Values("chain100", "bridge"));
+
+// The period from upward zero crossings of the bob's x about the pivot, interpolated in time.
+double pendulum_period(Real dt, int periods) {
+  World world = world_of("pendulum");
+  const BodyId bob = *world.find_body("bob");
+  std::vector<double> crossings;
+  Real last = world.position(bob).x;
+  for (int i = 0; crossings.size() < std::size_t(periods + 1) && i < int(60 / dt); ++i) {
+    world.step(dt);
+    const Real x = world.position(bob).x;
+    if (last < 0 && x >= 0) crossings.push_back((i + double(-last / (x - last))) * double(dt));
+    last = x;
+  }
+  if (crossings.size() < std::size_t(periods + 1)) return 0;
+  return (crossings.back() - crossings.front()) / periods;
+}
+
+TEST(JointScenes, PendulumPeriodIsTheSmallAngleFormulaWithinOnePercentAt240Hz) {
+  // 2 pi sqrt(L / g); the 5 degree amplitude lengthens it by theta^2 / 16 = 0.05%.
+  const double expected = 2 * k_pi * std::sqrt(1 / double(k_g));
+  const double at_240 = pendulum_period(Real(1.0 / 240), 5);
+  EXPECT_NEAR(at_240, expected, 0.01 * expected);
+  const double at_60 = pendulum_period(Real(1.0 / 60), 5);
+  RecordProperty("period_240Hz_error_percent", std::to_string(100 * (at_240 / expected - 1)));
+  RecordProperty("period_60Hz_error_percent", std::to_string(100 * (at_60 / expected - 1)));
+  EXPECT_GT(at_60, 0) << "no full swings at 1/60 s";
+}
+
+// Not met today: the last ball leaves at 0.64 m/s of the first's 1.62 (40%); docs/results.md.
+TEST(JointScenes, DISABLED_CradlePassesMoreThanNinetyPercentOfTheSpeedToTheLastBall) {
+  World world = world_of("cradle");
+  const Real dt = world.settings().timestep;
+  const BodyId first = *world.find_body("ball0");
+  const BodyId last = *world.find_body("ball4");
+  const BodyId second = *world.find_body("ball1");
+  // The first ball's speed on the step before anything else moves: just before impact.
+  Real before = 0;
+  int i = 0;
+  for (; i < int(2 / dt) && length(world.linear_velocity(second)) < Real(1e-3); ++i) {
+    before = length(world.linear_velocity(first));
+    world.step(dt);
+  }
+  // Released from 30 degrees on 1 m strings: sqrt(2 g L (1 - cos 30)); within one step's gain.
+  const Real free_fall = std::sqrt(2 * k_g * (1 - std::cos(k_pi / 6)));
+  EXPECT_NEAR(before, free_fall, k_g * dt);
+  Real after = 0;
+  for (int k = 0; k < int(0.5 / dt); ++k) {
+    world.step(dt);
+    after = std::max(after, length(world.linear_velocity(last)));
+  }
+  RecordProperty("first_ball_before_impact_m_s", std::to_string(before));
+  RecordProperty("last_ball_after_m_s", std::to_string(after));
+  EXPECT_GT(after, Real(0.9) * before) << "first " << before << " m/s, last " << after << " m/s";
+}
+
+// The resting chain's largest joint error after 10 s at 60 Hz.
+Real chain_error(SolverType solver, int iterations) {
+  Scene scene = *builtin_scene("chain100");
+  scene.settings.solver.type = solver;
+  scene.settings.solver.iterations = iterations;
+  World world = build_world(scene);
+  for (int i = 0; i < 600; ++i)
+    world.step(scene.settings.timestep);
+  return world.last_step_stats().max_joint_error;
+}
+
+// Not met today: the chain blows up under every solver at 10 iterations; docs/results.md.
+TEST(JointScenes, DISABLED_Chain100AtRestHoldsItsJointsWithinAMillimetreAtTenIterations) {
+  SKIP_UNLESS_OPTIMISED();
+  for (const SolverType solver : {SolverType::pgs, SolverType::block, SolverType::global_sparse}) {
+    const Real error = chain_error(solver, 10);
+    RecordProperty(std::string(solver_type_name(solver)) + "_10_iterations_m",
+                   std::to_string(error));
+    EXPECT_LT(error, Real(1e-3)) << solver_type_name(solver);
+  }
+}
+
+// The planks and loads hold; the 2 cm hinge error is not met today (0.19 m at the boxes' impact,
+// docs/results.md), so the test stays off until the joint solver work lands.
+TEST(JointScenes, DISABLED_BridgeHoldsItsLoad) {
+  World world = world_of("bridge");
+  const Real dt = world.settings().timestep;
+  Real worst_error = 0;
+  for (int i = 0; i < int(5 / dt); ++i) {
+    world.step(dt);
+    worst_error = std::max(worst_error, largest_joint_error(world));
+  }
+  for (const BodyId id : world.bodies()) {
+    const std::string& name = world.name(id);
+    // The arc's lowest hinge starts 2.1 m up; the posts stand on y = 0.
+    if (name.rfind("plank", 0) == 0 || name.rfind("load", 0) == 0) {
+      EXPECT_GT(world.position(id).y, 1) << name;
+    }
+  }
+  RecordProperty("worst_hinge_error_m", std::to_string(worst_error));
+  EXPECT_LT(worst_error, Real(0.02));
+}
+
+// Not met today: the elbow and knee limits open by up to 0.28 rad; docs/results.md.
+TEST(JointScenes, DISABLED_RagdollsLandOnThePileWithTheirLimitsHeld) {
+  SKIP_UNLESS_OPTIMISED();
+  World world = world_of("ragdolls");
+  const Real dt = world.settings().timestep;
+  std::vector<JointId> hinges;
+  for (const JointId id : world.joints()) {
+    if (world.joint_settings(id).type == JointType::hinge) hinges.push_back(id);
+  }
+  ASSERT_EQ(hinges.size(), 40u);
+  Real worst_angle = 0, lowest = 1e9;
+  for (int i = 0; i < int(10 / dt); ++i) {
+    world.step(dt);
+    ASSERT_TRUE(all_finite(world)) << "step " << i;
+    for (const JointId id : hinges)
+      worst_angle = std::max(worst_angle, world.joint_state(id).angular_error);
+    for (const BodyId id : world.bodies()) {
+      if (world.type(id) == BodyType::dynamic_body) lowest = std::min(lowest, world.position(id).y);
+    }
+  }
+  RecordProperty("worst_hinge_angular_error_rad", std::to_string(worst_angle));
+  RecordProperty("lowest_body_centre_m", std::to_string(lowest));
+  EXPECT_GT(lowest, Real(-0.1));  // the ground's top is y = 0
+  EXPECT_LT(worst_angle, Real(0.05));
+}
+
+TEST(JointScenes, ImpossibleConstraintsStayBoundedForTenThousandSteps) {
+  SKIP_UNLESS_OPTIMISED();
+  World world = world_of("impossible");
+  const Real dt = world.settings().timestep;
+  // Bounded: the kinetic energy saturates instead of growing. The tie's bias feeds energy in every
+  // step (its constraints cannot hold), so a divergent solve would show as a later peak well above
+  // the earlier one (the chain's blow-up grows by orders of magnitude); the second half's peak may
+  // be at most twice the first half's.
+  double first_half = 0, second_half = 0;
+  for (int i = 0; i < 10000; ++i) {
+    world.step(dt);
+    ASSERT_TRUE(all_finite(world)) << "step " << i;
+    double& peak = i < 5000 ? first_half : second_half;
+    peak = std::max(peak, world.kinetic_energy());
+  }
+  EXPECT_LT(second_half, 2 * first_half) << first_half << " J, then " << second_half << " J";
+  RecordProperty("peak_kinetic_energy_first_half_J", std::to_string(first_half));
+  RecordProperty("peak_kinetic_energy_second_half_J", std::to_string(second_half));
+  for (const JointId id : world.joints()) {
+    RecordProperty(world.joint_settings(id).name + "_error_m",
+                   std::to_string(world.joint_state(id).error));
+  }
+}
+
+}  // namespace
+}  // namespace impulse
