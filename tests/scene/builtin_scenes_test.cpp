@@ -1,4 +1,7 @@
-// Every built-in scene builds, steps and gains no energy: nothing explodes, nothing goes NaN.
+// Every built-in scene builds, steps and gains no energy: nothing explodes, nothing goes NaN. Two
+// scenes are meant to gain energy and are checked for that only as far as it is bounded: the
+// catapult's motor does work, and `impossible` holds constraints that cannot all be met, so their
+// Baumgarte feedback keeps pushing (tests/scene/joint_scenes_test.cpp bounds it over 10k steps).
 
 #include <impulse/scene.h>
 #include <impulse/world.h>
@@ -25,6 +28,7 @@ TEST(BuiltinScenes, EveryOneStepsForASecondWithoutGainingEnergy) {
       ASSERT_TRUE(is_finite(world.position(id))) << world.name(id);
       ASSERT_TRUE(is_finite(world.linear_velocity(id))) << world.name(id);
     }
+    if (name == "catapult" || name == "impossible") continue;
     // Contacts and friction only take energy out (speculative contacts add none; the bodies
     // start without overlap, so Baumgarte has nothing to push out but the slop it allows).
     EXPECT_LE(end, start + 1e-3 * std::abs(start) + 1)
