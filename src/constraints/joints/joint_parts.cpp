@@ -57,18 +57,23 @@ void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, Join
     return;
   }
   row.kind = JointRow::Kind::limit;
-  if (value - range.lo <= range.hi - value) {
-    row.error = value - range.lo;  // C = s - lo >= 0
-    row.slot = lo_slot;
-  } else {
+  // Both ends, each speculative: a coordinate moving fast toward the far end must not pass it
+  // within one step while only the nearer end has a row.
+  if (range.lo > -k_infinity) {
+    JointRow lo = row;
+    lo.error = value - range.lo;  // C = s - lo >= 0
+    lo.slot = lo_slot;
+    rows.add(lo);
+  }
+  if (range.hi < k_infinity) {
     row.error = range.hi - value;  // C = hi - s >= 0: J flips sign
     row.lin_a = -row.lin_a;
     row.ang_a = -row.ang_a;
     row.lin_b = -row.lin_b;
     row.ang_b = -row.ang_b;
     row.slot = std::uint8_t(lo_slot + 1);
+    rows.add(row);
   }
-  rows.add(row);
 }
 
 void add_motor_row(JointRow row, const Motor& motor, std::uint8_t slot, JointRowSink& rows) {

@@ -23,7 +23,7 @@ void add_point_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSin
 void add_rotation_lock_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSink& rows);
 
 /// Keeps the coordinate in `row` (its error the coordinate's value, J its rate) within range:
-/// an equality for a zero-width range, else one limit row for the nearer end (slots lo_slot and
+/// an equality for a zero-width range, else a limit row for each end (slots lo_slot and
 /// lo_slot + 1, so an impulse never carries from one end to the other). An infinite end has no
 /// row.
 void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, JointRowSink& rows);
