@@ -60,7 +60,8 @@ struct Motor {
 struct JointSettings {
   std::string name;
   JointType type = JointType::ball;
-  BodyId body_a;
+  BodyId body_a;               ///< null for the world (not for nail joints); the frame of six_dof
+                               ///< and prismatic axes is fixed in body_a
   BodyId body_b;               ///< null for the world (nail joints always)
   Vec3 anchor;                 ///< ball, nail, fixed, hinge, prismatic, cone_twist, six_dof
   Vec3 anchor_a, anchor_b;     ///< distance
@@ -102,8 +103,9 @@ struct JointBreakEvent {
   Vec3 torque;  ///< N m
 };
 
-/// Seed 000's single-axis locks as six_dof presets, between body and the world at anchor (world
-/// space): no motion along axis, everything else free; or no rotation about axis.
+/// Seed 000's single-axis locks as six_dof presets, between the world (body_a, so the axis stays
+/// fixed in the world) and body at anchor (world space): no motion along axis, everything else
+/// free; or no rotation about axis.
 JointSettings lock_translation(BodyId body, const Vec3& anchor, const Vec3& axis);
 JointSettings lock_rotation(BodyId body, const Vec3& anchor, const Vec3& axis);
 

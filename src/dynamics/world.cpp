@@ -482,13 +482,8 @@ void World::step(Real dt) {
   write_custom_rows(w);
   if (w.rows.size() > 0) {
     w.solver_masses.resize(w.motions.size());
-    for (std::size_t i = 0; i < w.motions.size(); ++i) {
-      const BodyMotion& m = w.motions[i];
-      // Zero unless dynamic and awake: a sleeping body holds still like a static one.
-      w.solver_masses[i] = w.sleep[i].asleep
-                               ? SolverBodyMass{}
-                               : SolverBodyMass{m.inv_mass, m.inv_inertia_world, m.plane_normal};
-    }
+    for (std::size_t i = 0; i < w.motions.size(); ++i)
+      w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
     w.rows.prepare(w.solver_masses);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
     store_contact_impulses(w);

@@ -82,6 +82,14 @@ struct World::Impl {
   JointRecord& joint(JointId id);
   const JointRecord& joint(JointId id) const;
 
+  /// What the solver sees of a body: its inverse mass and inertia, zero while it sleeps (a
+  /// sleeping body holds still like a static one), and the plane it moves in.
+  SolverBodyMass solver_mass(std::uint32_t slot) const {
+    const BodyMotion& m = motions[slot];
+    return sleep[slot].asleep ? SolverBodyMass{}
+                              : SolverBodyMass{m.inv_mass, m.inv_inertia_world, m.plane_normal};
+  }
+
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.
   static constexpr std::uint32_t k_world_slot = 0;
 };

@@ -33,16 +33,10 @@ bool is_acting(const World::Impl& impl, const World::Impl::JointRecord& joint) {
          (!impl.sleep[joint.body_a].asleep || !impl.sleep[joint.body_b].asleep);
 }
 
-SolverBodyMass mass_of(const World::Impl& impl, std::uint32_t slot) {
-  const BodyMotion& m = impl.motions[slot];
-  return impl.sleep[slot].asleep ? SolverBodyMass{}
-                                 : SolverBodyMass{m.inv_mass, m.inv_inertia_world};
-}
-
 // J M^-1 J^T of a row between two bodies.
 Real inverse_effective_mass(const JointRow& row, const SolverBodyMass& a, const SolverBodyMass& b) {
-  return a.inv_mass * length_squared(row.lin_a) + dot(row.ang_a, a.inv_inertia * row.ang_a) +
-         b.inv_mass * length_squared(row.lin_b) + dot(row.ang_b, b.inv_inertia * row.ang_b);
+  return dot(row.lin_a, a.linear_response(row.lin_a)) + dot(row.ang_a, a.inv_inertia * row.ang_a) +
+         dot(row.lin_b, b.linear_response(row.lin_b)) + dot(row.ang_b, b.inv_inertia * row.ang_b);
 }
 
 void rebuild_unconnected_pairs(World::Impl& impl) {
@@ -60,8 +54,9 @@ void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint)
   wake_body(impl, joint.body_b);
 }
 
-// Turns a joint's rows into solver rows: Baumgarte (or none while projecting), springs as soft
-// rows, limits speculative while not reached, motors bounded, warm starts by slot.
+// Turns a joint's rows into solver rows: Baumgarte (or none while
+// projecting), springs as soft rows, limits speculative while not
+// reached, motors bounded, warm starts by slot.
 class StoreSink final : public JointRowSink {
  public:
   StoreSink(World::Impl& impl, World::Impl::JointRecord& joint, Real dt, Real warm_scale)
@@ -80,16 +75,19 @@ class StoreSink final : public JointRowSink {
     switch (row.kind) {
       case JointRow::Kind::equality:
         spec.bias = -beta / dt_ * row.error;
-        // Baumgarte pumps energy into long chains when the iterations stop short of convergence;
-        // a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
+        // Baumgarte pumps energy into long chains when the
+        // iterations stop short of convergence; a little
+        // constraint force mixing (as ODE's CFM) damps it
+        // (docs/joints.md).
         if (beta > 0 && solver.joint_softness > 0)
           spec.softness =
-              solver.joint_softness * inverse_effective_mass(row, mass_of(impl_, joint_.body_a),
-                                                             mass_of(impl_, joint_.body_b));
+              solver.joint_softness * inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
+                                                             impl_.solver_mass(joint_.body_b));
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
-        // Not reached yet: it may approach the limit this step but not pass it.
+        // Not reached yet: it may approach the limit this step but
+        // not pass it.
         spec.bias = row.error > 0 ? -row.error / dt_ : -beta / dt_ * row.error;
         break;
       case JointRow::Kind::motor:
@@ -99,8 +97,8 @@ class StoreSink final : public JointRowSink {
         break;
     }
     if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0)) {
-      const Real k =
-          inverse_effective_mass(row, mass_of(impl_, joint_.body_a), mass_of(impl_, joint_.body_b));
+      const Real k = inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
+                                            impl_.solver_mass(joint_.body_b));
       if (k > 0) {
         const SoftRow soft = soft_row(1 / k, row.spring.frequency, row.spring.damping_ratio, dt_);
         spec.softness = soft.softness;
@@ -118,7 +116,8 @@ class StoreSink final : public JointRowSink {
   Real dt_, warm_scale_;
 };
 
-// Collects a joint's rows as they are, for projection and error measurement.
+// Collects a joint's rows as they are, for projection and error
+// measurement.
 class RowList final : public JointRowSink {
  public:
   void add(const JointRow& row) override { rows_[count_++] = row; }
@@ -129,7 +128,8 @@ class RowList final : public JointRowSink {
   std::size_t count_ = 0;
 };
 
-// Whether a row's error is a violation to undo: rigid equalities and passed limits.
+// Whether a row's error is a violation to undo: rigid equalities
+// and passed limits.
 Real violation(const JointRow& row) {
   if (row.spring.frequency > 0) return 0;
   switch (row.kind) {
@@ -159,18 +159,31 @@ const World::Impl::JointRecord& World::Impl::joint(JointId id) const {
 
 JointId add_joint(World::Impl& impl, const JointSettings& settings) {
   throw_if_problem(find_problem(settings), "joint settings");
-  const std::uint32_t a = impl.slot(settings.body_a);
+  if (settings.type == JointType::nail && settings.body_a.is_null())
+    throw InvalidArgument(
+        "joint settings: /body_a: a nail pins body_a to the "
+        "world: name it");
   if (settings.type == JointType::nail && !settings.body_b.is_null())
-    throw InvalidArgument("joint settings: /body_b: a nail pins body_a to the world: no body_b");
+    throw InvalidArgument(
+        "joint settings: /body_b: a nail pins body_a to the "
+        "world: no body_b");
+  const std::uint32_t a =
+      settings.body_a.is_null() ? World::Impl::k_world_slot : impl.slot(settings.body_a);
   const std::uint32_t b =
       settings.body_b.is_null() ? World::Impl::k_world_slot : impl.slot(settings.body_b);
-  if (a == b) throw InvalidArgument("joint settings: /body_b: a joint between a body and itself");
+  if (a == b)
+    throw InvalidArgument(
+        "joint settings: /body_b: a joint between a body and "
+        "itself");
   if (!is_dynamic(impl, a) && !is_dynamic(impl, b))
-    throw InvalidArgument("joint settings: /body_a: neither body is dynamic, nothing can move");
+    throw InvalidArgument(
+        "joint settings: /body_a: neither body is dynamic, "
+        "nothing can move");
   if (!settings.name.empty() && impl.joint_names.contains(settings.name))
     throw InvalidArgument("joint settings: /name: a joint named '" + settings.name +
                           "' exists already");
-  JointSettings unit = settings;  // axes within tolerance of unit length, made exact
+  JointSettings unit = settings;  // axes within tolerance of unit
+                                  // length, made exact
   unit.axis = normalize(settings.axis);
   unit.frame = normalize(settings.frame);
 
@@ -261,7 +274,8 @@ void store_joint_impulses(World::Impl& impl, Real dt) {
       force += impl.rows.j_lin_a[i] * (lambda / dt);
       torque += impl.rows.j_ang_a[i] * (lambda / dt);
     }
-    // About the anchor rather than the centre of mass: what a breakable weld feels.
+    // About the anchor rather than the centre of mass: what a
+    // breakable weld feels.
     const Vec3 r_a = rotate(impl.motions[joint.body_a].orientation, joint.model.anchor_a);
     joint.state.force = force;
     joint.state.torque = torque - cross(r_a, force);
@@ -285,10 +299,11 @@ void project_joint_positions(World::Impl& impl) {
       if (!is_acting(impl, joint)) continue;
       RowList list;
       write_joint_rows(joint.model, geometry_of(impl, joint), list);
-      const SolverBodyMass mass_a = mass_of(impl, joint.body_a),
-                           mass_b = mass_of(impl, joint.body_b);
-      // Gauss-Seidel over the rows on the geometry of this visit: each row sees the moves the
-      // earlier ones made through its Jacobian (linearised), then the poses move once.
+      const SolverBodyMass mass_a = impl.solver_mass(joint.body_a),
+                           mass_b = impl.solver_mass(joint.body_b);
+      // Gauss-Seidel over the rows on the geometry of this visit:
+      // each row sees the moves the earlier ones made through its
+      // Jacobian (linearised), then the poses move once.
       Vec3 move_a, turn_a, move_b, turn_b;
       for (const JointRow& row : list.rows()) {
         if (row.kind == JointRow::Kind::motor || row.spring.frequency > 0) continue;
@@ -298,9 +313,9 @@ void project_joint_positions(World::Impl& impl) {
                            dot(row.lin_b, move_b) + dot(row.ang_b, turn_b);
         Real impulse = -error / k;
         if (row.kind == JointRow::Kind::limit) impulse = std::max(impulse, Real(0));
-        move_a += row.lin_a * (mass_a.inv_mass * impulse);
+        move_a += mass_a.linear_response(row.lin_a) * impulse;
         turn_a += mass_a.inv_inertia * row.ang_a * impulse;
-        move_b += row.lin_b * (mass_b.inv_mass * impulse);
+        move_b += mass_b.linear_response(row.lin_b) * impulse;
         turn_b += mass_b.inv_inertia * row.ang_b * impulse;
       }
       for (const auto& [slot, move, turn] :
@@ -323,7 +338,8 @@ void measure_joint_errors(World::Impl& impl) {
     if (joint.state.broken) continue;
     RowList list;
     write_joint_rows(joint.model, geometry_of(impl, joint), list);
-    // The rows of a joint run along orthogonal axes: their violations add as a vector's parts.
+    // The rows of a joint run along orthogonal axes: their
+    // violations add as a vector's parts.
     for (const JointRow& row : list.rows()) {
       Real& error = row.angular ? joint.state.angular_error : joint.state.error;
       error += violation(row) * violation(row);

@@ -565,13 +565,10 @@ TEST(Joints, SixDofAngularLimitsBeyondNinetyDegreesHold) {
   }
 }
 
-// Disabled: the preset's axis turns with the body. lock_translation makes the body body_a (the
-// world can only be body_b), and six_dof's linear axes are fixed in body_a's frame, so a spinning
-// body's locked axis spins with it (measured: 18 m/s along world y within 2 s). Fixing it needs
-// the frame on the world's side: a world body_a (include/impulse/joint.h, world_joints.cpp).
-TEST(Joints, DISABLED_LockTranslationStopsMotionAlongItsAxis) {
-  // Thrown and spun, under gravity along the locked axis: it neither falls nor rises.
-  World world(no_sleep());
+TEST(Joints, LockTranslationStopsMotionAlongItsAxis) {
+  // Thrown and spun, under gravity along the locked axis: it neither falls nor rises. The axis
+  // stays in the world (the preset makes the world body_a) while the body spins.
+  World world(rigid());
   BodySettings s = box({0, 1, 0}, {Real(0.3), Real(0.2), Real(0.1)});
   s.linear_velocity = {1, 0, Real(0.5)};
   s.angular_velocity = {Real(0.3), 1, Real(0.7)};
@@ -662,6 +659,25 @@ TEST(Joints, RemovingABodyRemovesItsJoints) {
   EXPECT_TRUE(world.joints().empty());
   world.step(Real(1.0 / 60));  // b falls on alone
   EXPECT_NEAR(world.linear_velocity(b).y, -k_g / 60, 1e-6);
+}
+
+// In a plane world the joints' position projection moves bodies only within their plane, as the
+// velocity solve does (both see the plane-projected inverse mass).
+TEST(Joints, ProjectionKeepsAPlaneWorldInItsPlane) {
+  WorldSettings settings = no_sleep();
+  settings.plane_normal = Vec3::unit_z();
+  settings.solver.position_iterations = 2;
+  World world(settings);
+  const BodyId arm = world.create_body(box({1, 0, 0}, {Real(0.5), Real(0.1), Real(0.1)}));
+  JointSettings pivot = joint_of(JointType::ball, arm, {}, {0, 0, Real(0.05)});  // off the plane
+  world.create_joint(pivot);
+  for (int i = 0; i < 120; ++i)
+    world.step(Real(1.0 / 60));
+  EXPECT_EQ(world.position(arm).z, 0);
+  const Quat q = world.orientation(arm);
+  EXPECT_NEAR(q.x, 0, 1e-6);
+  EXPECT_NEAR(q.y, 0, 1e-6);
+  EXPECT_LT(world.position(arm).y, Real(-0.5));  // it swung down
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace {
 JointSettings single_axis_lock(BodyId body, const Vec3& anchor, const Vec3& axis) {
   JointSettings s;
   s.type = JointType::six_dof;
-  s.body_a = body;
+  s.body_b = body;  // the world is body_a: the frame, and so the locked axis, stays in the world
   s.anchor = anchor;
   s.frame = frame_from_axis(normalize(axis));
   s.linear.fill({AxisMotion::Mode::free, {}, {}});
