@@ -475,6 +475,7 @@ void World::step(Real dt) {
   stats.integrate_velocities_ms = milliseconds_since(stage);
 
   stage = Clock::now();
+  resolve_contact_impacts(w, dt);
   w.rows.clear();
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);

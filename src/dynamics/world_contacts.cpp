@@ -1,5 +1,6 @@
 #include "dynamics/world_contacts.h"
 
+#include "constraints/impact_pass.h"
 #include "dynamics/sleep.h"
 #include "dynamics/world_joints.h"
 
@@ -8,6 +9,20 @@ namespace {
 
 bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
   return impl.motions[slot].type == BodyType::dynamic_body;
+}
+
+ContactRowSettings row_settings(const World::Impl& impl, Real dt) {
+  return {dt, impl.last_dt > 0 ? dt / impl.last_dt : Real(1), length(impl.settings.gravity),
+          &impl.settings.solver};
+}
+
+bool pair_is_awake(const World::Impl& impl, const ContactManifold& m) {  // a sleeping pair rests
+  return !impl.sleep[m.body_a].asleep || !impl.sleep[m.body_b].asleep;
+}
+
+ContactMaterial material_of(const World::Impl& impl, std::uint32_t slot) {
+  const BodySettings& s = impl.records[slot].settings;
+  return {s.friction, s.restitution};
 }
 
 }  // namespace
@@ -50,9 +65,19 @@ void find_contacts(World::Impl& impl, Real dt) {
   });
 }
 
+void resolve_contact_impacts(World::Impl& impl, Real dt) {
+  resolve_impacts(
+      impl.contacts.manifolds(), impl.motions, impl.velocities,
+      [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
+      [&](const ContactManifold& m) {
+        return combine_materials(material_of(impl, m.body_a), material_of(impl, m.body_b))
+            .restitution;
+      },
+      [&](std::uint32_t slot) { return impl.solver_mass(slot); }, row_settings(impl, dt));
+}
+
 void write_contact_rows(World::Impl& impl, Real dt) {
-  const ContactRowSettings settings{dt, impl.last_dt > 0 ? dt / impl.last_dt : Real(1),
-                                    length(impl.settings.gravity), &impl.settings.solver};
+  const ContactRowSettings settings = row_settings(impl, dt);
   // Contact points per body: the constant friction model divides a body's mass among them.
   std::vector<std::uint32_t>& points = impl.contact_points_per_body;
   points.assign(impl.motions.size(), 0);
@@ -62,13 +87,8 @@ void write_contact_rows(World::Impl& impl, Real dt) {
   }
   write_contact_rows(
       impl.contacts.manifolds(), impl.motions, impl.velocities,
-      [&](const ContactManifold& m) {  // a sleeping pair writes no rows
-        return !impl.sleep[m.body_a].asleep || !impl.sleep[m.body_b].asleep;
-      },
-      [&](std::uint32_t slot) {
-        const BodySettings& s = impl.records[slot].settings;
-        return ContactMaterial{s.friction, s.restitution};
-      },
+      [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
+      [&](std::uint32_t slot) { return material_of(impl, slot); },
       [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.contact_ranges);
 }
 

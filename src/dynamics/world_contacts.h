@@ -16,6 +16,10 @@ void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displac
 /// Moves every movable body's shapes, then updates pairs, manifolds and the cache.
 void find_contacts(World::Impl& impl, Real dt);
 /// Appends the contact rows, from the velocities after this step's forces (as Box2D does).
+/// Restitution's collision pass (constraints/impact_pass.h) on this step's velocities, before
+/// the contact rows are written.
+void resolve_contact_impacts(World::Impl& impl, Real dt);
+
 void write_contact_rows(World::Impl& impl, Real dt);
 /// Stores the solved impulses in the cache: the next step's warm start.
 void store_contact_impulses(World::Impl& impl);

@@ -107,24 +107,24 @@ TEST(JointScenes, PendulumPeriodIsTheSmallAngleFormulaWithinOnePercentAt240Hz) {
   EXPECT_GT(at_60, 0) << "no full swings at 1/60 s";
 }
 
-// Not met today: the last ball leaves at 0.64 m/s of the first's 1.62 (40%); docs/results.md.
-TEST(JointScenes, DISABLED_CradlePassesMoreThanNinetyPercentOfTheSpeedToTheLastBall) {
+// The impact runs down the row within one step (the restitution pass, constraints/impact_pass.h).
+TEST(JointScenes, CradlePassesMoreThanNinetyPercentOfTheSpeedToTheLastBall) {
   World world = world_of("cradle");
   const Real dt = world.settings().timestep;
   const BodyId first = *world.find_body("ball0");
   const BodyId last = *world.find_body("ball4");
-  const BodyId second = *world.find_body("ball1");
-  // The first ball's speed on the step before anything else moves: just before impact.
+  // The first ball's speed on the step before the last one moves: just before impact. (The
+  // hanging balls settle on their joints at first, well under 5 cm/s.)
   Real before = 0;
   int i = 0;
-  for (; i < int(2 / dt) && length(world.linear_velocity(second)) < Real(1e-3); ++i) {
+  for (; i < int(2 / dt) && length(world.linear_velocity(last)) < Real(0.05); ++i) {
     before = length(world.linear_velocity(first));
     world.step(dt);
   }
   // Released from 30 degrees on 1 m strings: sqrt(2 g L (1 - cos 30)); within one step's gain.
   const Real free_fall = std::sqrt(2 * k_g * (1 - std::cos(k_pi / 6)));
   EXPECT_NEAR(before, free_fall, k_g * dt);
-  Real after = 0;
+  Real after = length(world.linear_velocity(last));
   for (int k = 0; k < int(0.5 / dt); ++k) {
     world.step(dt);
     after = std::max(after, length(world.linear_velocity(last)));
