@@ -341,6 +341,52 @@ Scene net() {
   return scene;
 }
 
+// Seed 000's 2D point-mass demo: a 12 x 8 sheet of 0.2 kg point masses 0.25 m apart in the plane
+// z = 0 (the world keeps every body in it: plane_normal), joined to its neighbours by rigid rods
+// and braced by diagonal rods on alternate cells, its top corners nailed; released sideways so
+// it swings and folds within the plane.
+Scene cloth2d() {
+  Scene scene;
+  scene.name = "cloth2d";
+  scene.settings.sleeping = false;
+  scene.settings.plane_normal = Vec3::unit_z();
+  constexpr int k_columns = 12, k_rows = 8;
+  constexpr Real k_pitch = Real(0.25), k_top = 4;
+  const auto name = [](int i, int k) {
+    return "mass" + std::to_string(i) + "_" + std::to_string(k);
+  };
+  const auto at = [&](int i, int k) {
+    return Vec3{Real(i) * k_pitch, k_top - Real(k) * k_pitch, 0};
+  };
+  for (int k = 0; k < k_rows; ++k) {
+    for (int i = 0; i < k_columns; ++i) {
+      BodySettings mass =
+          with_mass(dynamic_body(name(i, k), Sphere{Real(0.03)}, at(i, k)), Real(0.2));
+      mass.particle = true;
+      mass.linear_velocity = {Real(1.5), 0, 0};
+      scene.bodies.push_back(mass);
+    }
+  }
+  const auto rod = [&](int i, int k, int i2, int k2) {
+    SceneJoint j = joint("rod" + std::to_string(i) + "_" + std::to_string(k) + "-" +
+                             std::to_string(i2) + "_" + std::to_string(k2),
+                         JointType::distance, name(i, k), name(i2, k2));
+    j.settings.anchor_a = at(i, k);
+    j.settings.anchor_b = at(i2, k2);
+    scene.joints.push_back(j);
+  };
+  for (int k = 0; k < k_rows; ++k) {
+    for (int i = 0; i < k_columns; ++i) {
+      if (i + 1 < k_columns) rod(i, k, i + 1, k);
+      if (k + 1 < k_rows) rod(i, k, i, k + 1);
+      if (i + 1 < k_columns && k + 1 < k_rows && (i + k) % 2 == 0) rod(i, k, i + 1, k + 1);
+    }
+  }
+  for (const int i : {0, k_columns - 1})
+    scene.joints.push_back(nail("corner" + std::to_string(i), name(i, 0), at(i, 0)));
+  return scene;
+}
+
 // Newton's cradle: five 1 kg balls of radius 0.1 m (restitution 1, friction 0) touching in a row,
 // each hung 1 m below a pair of world points 0.5 m either side in z by two rigid distance joints:
 // the V keeps each in the xy plane. The first is pulled out 30 degrees: it strikes at
@@ -396,9 +442,11 @@ Scene impossible() {
 }  // namespace
 
 std::vector<BuiltinScene> joint_scenes() {
-  return {{"pendulum", pendulum}, {"chain100", chain100}, {"bridge", bridge},
-          {"ragdolls", ragdolls}, {"catapult", catapult}, {"rope", rope},
-          {"net", net},           {"cradle", cradle},     {"impossible", impossible}};
+  return {{"pendulum", pendulum}, {"chain100", chain100},
+          {"bridge", bridge},     {"ragdolls", ragdolls},
+          {"catapult", catapult}, {"rope", rope},
+          {"net", net},           {"cloth2d", cloth2d},
+          {"cradle", cradle},     {"impossible", impossible}};
 }
 
 }  // namespace impulse::builtin
