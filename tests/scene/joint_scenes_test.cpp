@@ -13,23 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "support/scenes.h"
+
 namespace impulse {
 namespace {
 
-// Long scenes take minutes unoptimised; the Release run of the test command covers them.
-#ifdef NDEBUG
-constexpr bool k_optimised = true;
-#else
-constexpr bool k_optimised = false;
-#endif
-#define SKIP_UNLESS_OPTIMISED() \
-  if (!k_optimised) GTEST_SKIP() << "a long scene: run in the Release build"
+using testing::world_of;
 
 constexpr Real k_g = Real(9.81);
-
-World world_of(const std::string& name) {
-  return build_world(*builtin_scene(name), name);
-}
 
 bool all_finite(const World& world) {
   for (const BodyId id : world.bodies()) {
@@ -45,7 +36,7 @@ Real largest_joint_error(const World& world) {
   return worst;
 }
 
-class JointSceneEnergy : public testing::TestWithParam<const char*> {};
+class JointSceneEnergy : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(JointSceneEnergy, StepsTwoSecondsFiniteWithoutGainingEnergy) {
   SKIP_UNLESS_OPTIMISED();
@@ -74,8 +65,8 @@ TEST_P(JointSceneEnergy, StepsTwoSecondsFiniteWithoutGainingEnergy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, JointSceneEnergy,
-                         testing::Values("pendulum", "ragdolls", "catapult", "rope", "net",
-                                         "cradle", "chain100", "bridge", "cloth2d"));
+                         ::testing::Values("pendulum", "ragdolls", "catapult", "rope", "net",
+                                           "cradle", "chain100", "bridge", "cloth2d"));
 // `impossible` is left out on purpose: its constraints cannot hold, so the bias feeds it energy by
 // construction; its own test below checks that the energy stays bounded. (Without the default
 // joint softness the resting chain gained 3.9e5 J in 2 s and the loaded bridge 640 J.)

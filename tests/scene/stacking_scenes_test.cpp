@@ -12,21 +12,12 @@
 
 #include "scene/builtin/builtin_scenes.h"
 
+#include "support/scenes.h"
+
 namespace impulse {
 namespace {
 
-// Long scenes take minutes unoptimised; the Release run of the test command covers them.
-#ifdef NDEBUG
-constexpr bool k_optimised = true;
-#else
-constexpr bool k_optimised = false;
-#endif
-#define SKIP_UNLESS_OPTIMISED() \
-  if (!k_optimised) GTEST_SKIP() << "a long scene: run in the Release build"
-
-World world_of(const std::string& name) {
-  return build_world(*builtin_scene(name), name);
-}
+using testing::world_of;
 
 std::vector<BodyId> dynamic_bodies(const World& world) {
   std::vector<BodyId> ids;
