@@ -75,19 +75,13 @@ class StoreSink final : public JointRowSink {
     switch (row.kind) {
       case JointRow::Kind::equality:
         spec.bias = -beta / dt_ * row.error;
-        // Baumgarte pumps energy into long chains when the
-        // iterations stop short of convergence; a little
-        // constraint force mixing (as ODE's CFM) damps it
-        // (docs/joints.md).
-        if (beta > 0 && solver.joint_softness > 0)
-          spec.softness =
-              solver.joint_softness * inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
-                                                             impl_.solver_mass(joint_.body_b));
+        // Baumgarte pumps energy into long chains when the iterations stop short of
+        // convergence; a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
+        if (beta > 0) spec.softness = solver.joint_softness * inverse_effective_mass(row);
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
-        // Not reached yet: it may approach the limit this step but
-        // not pass it.
+        // Not reached yet: it may approach the limit this step but not pass it.
         spec.bias = row.error > 0 ? -row.error / dt_ : -beta / dt_ * row.error;
         break;
       case JointRow::Kind::motor:
@@ -97,8 +91,7 @@ class StoreSink final : public JointRowSink {
         break;
     }
     if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0)) {
-      const Real k = inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
-                                            impl_.solver_mass(joint_.body_b));
+      const Real k = inverse_effective_mass(row);
       if (k > 0) {
         const SoftRow soft = soft_row(1 / k, row.spring.frequency, row.spring.damping_ratio, dt_);
         spec.softness = soft.softness;
@@ -111,6 +104,11 @@ class StoreSink final : public JointRowSink {
   }
 
  private:
+  Real inverse_effective_mass(const JointRow& row) const {
+    return impulse::inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
+                                           impl_.solver_mass(joint_.body_b));
+  }
+
   World::Impl& impl_;
   World::Impl::JointRecord& joint_;
   Real dt_, warm_scale_;
