@@ -89,11 +89,12 @@ struct JointId {
 
 /// What a joint did in the last step.
 struct JointState {
-  Vec3 force;              ///< N, the joint's force on body_a (body_b gets the opposite)
-  Vec3 torque;             ///< N m, the joint's torque on body_a about the anchor on body_a
-  Real error = 0;          ///< m, largest linear violation after the step (anchors apart, limits)
-  Real angular_error = 0;  ///< rad, largest angular violation after the step
-  bool broken = false;     ///< broke (now or earlier): it no longer acts
+  Vec3 force;               ///< N, the joint's force on body_a (body_b gets the opposite)
+  Vec3 torque;              ///< N m, the joint's torque on body_a about the anchor on body_a
+  Real error = 0;           ///< m, largest linear violation after the step (anchors apart, limits)
+  Real angular_error = 0;   ///< rad, largest angular violation after the step
+  Vec3 anchor_a, anchor_b;  ///< m, where each body's anchor is in the world after the step
+  bool broken = false;      ///< broke (now or earlier): it no longer acts
 };
 
 /// A joint that broke in the last step: its load passed break_force or break_torque.

@@ -203,6 +203,9 @@ JointId add_joint(World::Impl& impl, const JointSettings& settings) {
   joint.model = make_joint_model(unit, pose_of(impl, a), pose_of(impl, b));
   joint.model.settings.body_a = settings.body_a;
   joint.model.settings.body_b = settings.body_b;
+  const JointGeometry g = geometry_of(impl, joint);
+  joint.state.anchor_a = g.p_a;
+  joint.state.anchor_b = g.p_b;
   impl.live_joints.push_back(index);
   if (!settings.name.empty()) impl.joint_names.emplace(settings.name, index);
   rebuild_unconnected_pairs(impl);
@@ -333,9 +336,12 @@ void measure_joint_errors(World::Impl& impl) {
   for (const std::uint32_t j : impl.live_joints) {
     World::Impl::JointRecord& joint = impl.joints[j];
     joint.state.error = joint.state.angular_error = 0;
+    const JointGeometry g = geometry_of(impl, joint);
+    joint.state.anchor_a = g.p_a;
+    joint.state.anchor_b = g.p_b;
     if (joint.state.broken) continue;
     RowList list;
-    write_joint_rows(joint.model, geometry_of(impl, joint), list);
+    write_joint_rows(joint.model, g, list);
     // The rows of a joint run along orthogonal axes: their
     // violations add as a vector's parts.
     for (const JointRow& row : list.rows()) {

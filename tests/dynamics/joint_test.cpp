@@ -664,6 +664,23 @@ TEST(Joints, RemovingABodyRemovesItsJoints) {
   EXPECT_NEAR(world.linear_velocity(b).y, -k_g / 60, 1e-6);
 }
 
+// A joint reports where its anchors are: the nail's world point, and the body's point, as far
+// from it as the error says.
+TEST(Joints, StateReportsTheAnchorsWhereTheyAre) {
+  World world(no_sleep());
+  const BodyId bob = world.create_body(ball({1, 0, 0}));
+  JointSettings nail = joint_of(JointType::nail, bob, {}, {0, 0, 0});
+  const JointId id = world.create_joint(nail);
+  EXPECT_EQ(world.joint_state(id).anchor_a, Vec3(0, 0, 0));  // as created
+  for (int i = 0; i < 30; ++i)
+    world.step(Real(1.0 / 60));
+  const JointState& state = world.joint_state(id);
+  EXPECT_EQ(state.anchor_b, Vec3(0, 0, 0));
+  EXPECT_NEAR(distance(state.anchor_a, state.anchor_b), state.error, 1e-6);
+  // The bob's anchor is 1 m from its centre, toward the nail.
+  EXPECT_NEAR(distance(state.anchor_a, world.center_of_mass(bob)), 1, 1e-5);
+}
+
 // In a plane world the joints' position projection moves bodies only within their plane, as the
 // velocity solve does (both see the plane-projected inverse mass).
 TEST(Joints, ProjectionKeepsAPlaneWorldInItsPlane) {
