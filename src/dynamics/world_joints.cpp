@@ -77,7 +77,7 @@ class StoreSink final : public JointRowSink {
         spec.bias = -beta / dt_ * row.error;
         // Baumgarte pumps energy into long chains when the iterations stop short of
         // convergence; a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
-        if (beta > 0) spec.softness = solver.joint_softness * inverse_effective_mass(row);
+        if (beta > 0) spec.softness = solver.joint_softness * softness_scale(row);
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
@@ -104,6 +104,17 @@ class StoreSink final : public JointRowSink {
   }
 
  private:
+  // What joint_softness is relative to: the row's translational J M^-1 J^T, or its rotational
+  // one for a purely angular row. Not the whole of it: a linear row's lever (r_a + d) x n grows
+  // with the error d, and a softness that grew with it would let a stretched joint go slack.
+  Real softness_scale(const JointRow& row) const {
+    const SolverBodyMass a = impl_.solver_mass(joint_.body_a), b = impl_.solver_mass(joint_.body_b);
+    const Real linear =
+        dot(row.lin_a, a.linear_response(row.lin_a)) + dot(row.lin_b, b.linear_response(row.lin_b));
+    if (linear > 0) return linear;
+    return dot(row.ang_a, a.inv_inertia * row.ang_a) + dot(row.ang_b, b.inv_inertia * row.ang_b);
+  }
+
   Real inverse_effective_mass(const JointRow& row) const {
     return impulse::inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
                                            impl_.solver_mass(joint_.body_b));
