@@ -52,8 +52,9 @@ int main(int argc, char** argv) {
                  "After the capture, draw and time this many frames")
       ->check(CLI::NonNegativeNumber);
   std::string replay_file;
-  cli.add_option("--replay", replay_file, "Play a replay of `impulse run --record` (its scene)")
-      ->excludes("--scene");
+  cli.add_option("--replay", replay_file, "Play a replay written by `impulse run --record`")
+      ->excludes("--scene")
+      ->excludes("--screenshot");
   CLI11_PARSE(cli, argc, argv);
 
   try {
