@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "replay_writer.h"
 #include "run_summary.h"
 #include "trace_writer.h"
 
@@ -27,6 +28,7 @@ struct RunOptions {
   int threads = 1;
   bool json = false;
   std::string trace_file;
+  std::string record_file;
   std::optional<double> tolerance;
   std::optional<double> sor;
   bool no_warm_start = false;
@@ -70,6 +72,8 @@ int run(const RunOptions& options) {
   result.step_ms.reserve(std::size_t(options.steps));
   std::optional<impulse::cli::TraceWriter> trace;
   if (!options.trace_file.empty()) trace.emplace(options.trace_file);
+  std::optional<impulse::cli::ReplayWriter> replay;
+  if (!options.record_file.empty()) replay.emplace(options.record_file, scene, world);
   const auto dt = scene.settings.timestep;
   for (int i = 0; i < options.steps; ++i) {
     const auto start = std::chrono::steady_clock::now();
@@ -78,6 +82,7 @@ int run(const RunOptions& options) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
     if (trace) trace->write(i + 1, world.last_step_stats().solve);
+    if (replay) replay->write(i + 1, world);
     for (const impulse::JointBreakEvent& event : world.joint_events())
       result.joint_breaks.push_back({i + 1, event});
   }
@@ -118,6 +123,9 @@ int run_command_line(int argc, char** argv) {
   run_cmd->add_flag("--json", options.json, "Print the summary as one JSON object");
   run_cmd->add_option("--trace", options.trace_file,
                       "Write the solver's residual per step and iteration (CSV)");
+  run_cmd->add_option(
+      "--record", options.record_file,
+      "Write every body's transform and the contacts per step (a replay, JSON lines)");
   run_cmd->add_option("--tolerance", options.tolerance,
                       "Stop iterating under this relative residual (0: never)");
   run_cmd->add_option("--sor", options.sor, "Successive over-relaxation factor, (0, 2)");

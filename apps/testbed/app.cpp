@@ -58,11 +58,24 @@ void App::load(const std::string& name_or_file) {
   }
 }
 
+void App::play(Replay replay) {
+  replay_.emplace(std::move(replay));
+  simulation_.paused = true;  // hidden meanwhile
+  drag_.forget();
+  view_.reset(replay_->world());
+}
+
+void App::close_replay() {
+  replay_.reset();
+  view_.reset(simulation_.world());
+}
+
 void App::record_steps(int steps) {
   if (steps > 0) history_.record(simulation_.world());
 }
 
 void App::apply(const SceneRequests& requests) {
+  if (replay_ && (requests.load || requests.reset)) close_replay();
   if (requests.load) load(*requests.load);
   if (requests.reset) {
     simulation_.reset();
@@ -74,13 +87,24 @@ void App::apply(const SceneRequests& requests) {
   }
 }
 
+void App::apply(const ReplayRequests& requests) {
+  if (requests.close) close_replay();
+  if (!requests.open) return;
+  try {
+    play(load_replay(*requests.open));
+    replay_panel_.error.clear();
+  } catch (const Error& e) {
+    replay_panel_.error = e.what();
+  }
+}
+
 void App::handle_mouse(int width, int height) {
   const ImGuiIO& io = ImGui::GetIO();
   World& world = simulation_.world();
   const Ray ray = view_.camera.ray_through(io.MousePos.x, io.MousePos.y, width, height);
   if (!io.WantCaptureMouse) {
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))
-      orbiting_ = !drag_.grab(world, ray, k_pick_range);
+      orbiting_ = replay_ || !drag_.grab(world, ray, k_pick_range);  // a replay is only seen
     view_.camera.zoom(io.MouseWheel);
   }
   if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
@@ -97,6 +121,12 @@ void App::handle_mouse(int width, int height) {
 
 void App::handle_keys(int width, int height) {
   if (ImGui::GetIO().WantCaptureKeyboard) return;
+  if (replay_) {  // the same keys run the replay: play, a frame on, back to the start
+    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) replay_->playing = !replay_->playing;
+    if (ImGui::IsKeyPressed(GLFW_KEY_N)) replay_->seek(replay_->frame() + 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) replay_->seek(0);
+    return;
+  }
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     shooter_.shoot(simulation_.world(), view_.camera.ray_through(mouse.x, mouse.y, width, height));
@@ -126,16 +156,24 @@ void App::run() {
     handle_keys(width, height);
     apply(scene_panel(scene_panel_, simulation_, drag_, shooter_));
     solver_panel(simulation_.world());
+    apply(replay_panel(replay_panel_, replay_ ? &*replay_ : nullptr));
     debug_panel(view_.options);
     plots_panel(history_, simulation_.world());
     ImGui::Render();
 
-    record_steps(simulation_.advance(frame_time));
+    if (replay_)
+      replay_->advance(frame_time);
+    else
+      record_steps(simulation_.advance(frame_time));
 
     overlay.clear();
     if (const auto drag = drag_.anchor_and_target(simulation_.world()))
       overlay.line(drag->first, drag->second, {1.0f, 1.0f, 1.0f});
-    view_.draw(simulation_.world(), width, height, overlay);
+    if (replay_)
+      view_.draw(replay_->world(), replay_->contacts(), false, width, height, overlay);
+    else
+      view_.draw(simulation_.world(), simulation_.world().debug_contacts(), true, width, height,
+                 overlay);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glfwSwapBuffers(window_.get());
   }

@@ -3,11 +3,15 @@
 
 #include <impulse/scene.h>
 
+#include <optional>
+#include <string>
+
 #include "ball_shooter.h"
 #include "glfw_window.h"
 #include "history.h"
 #include "mouse_drag.h"
 #include "panels.h"
+#include "replay_player.h"
 #include "scene_view.h"
 #include "simulation.h"
 
@@ -26,6 +30,9 @@ class App {
  public:
   /// Throws std::runtime_error when no window can be opened.
   explicit App(Scene scene);
+  /// Shows the replay instead of the scene until it is closed; throws SceneError when its scene
+  /// builds no world.
+  void play(Replay replay);
   /// Runs until the window is closed.
   void run();
 
@@ -35,6 +42,8 @@ class App {
   void handle_mouse(int width, int height);
   void handle_keys(int width, int height);
   void apply(const SceneRequests& requests);
+  void apply(const ReplayRequests& requests);
+  void close_replay();
   void record_steps(int steps);
 
   GlfwWindow window_;
@@ -45,6 +54,8 @@ class App {
   BallShooter shooter_;
   History history_;
   ScenePanelState scene_panel_;
+  std::optional<ReplayPlayer> replay_;  // shown instead of the simulation while set
+  ReplayPanelState replay_panel_;
   bool orbiting_ = false;  // a left drag that grabbed no body turns the camera
 };
 

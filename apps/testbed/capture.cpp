@@ -19,7 +19,8 @@ CaptureResult capture(const CaptureRequest& request) {
   OffscreenTarget target(request.width, request.height);
   target.bind();
   const LineBatch no_overlay;
-  view.draw(simulation.world(), request.width, request.height, no_overlay);
+  view.draw(simulation.world(), simulation.world().debug_contacts(), true, request.width,
+            request.height, no_overlay);
   if (!write_png(request.file, target.read()))
     throw std::runtime_error("cannot write " + request.file);
 
@@ -27,7 +28,8 @@ CaptureResult capture(const CaptureRequest& request) {
   if (request.timed_frames > 0) {
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < request.timed_frames; ++i) {
-      view.draw(simulation.world(), request.width, request.height, no_overlay);
+      view.draw(simulation.world(), simulation.world().debug_contacts(), true, request.width,
+                request.height, no_overlay);
       glFinish();  // the frame is drawn, not merely queued
     }
     const std::chrono::duration<double, std::milli> elapsed =

@@ -11,7 +11,12 @@ constexpr Color k_friction_impulse_color{1.0f, 0.6f, 0.1f};
 constexpr Color k_leaf_color{0.3f, 0.9f, 0.4f};
 constexpr Color k_node_color{0.7f, 0.4f, 0.9f};
 constexpr Color k_com_color{1.0f, 1.0f, 1.0f};
+constexpr Color k_joint_color{0.4f, 1.0f, 0.6f};
+constexpr Color k_joint_gap_color{1.0f, 0.1f, 0.1f};
+constexpr Color k_broken_joint_color{0.45f, 0.45f, 0.45f};
 constexpr Real k_point_size = Real(0.04);  // m
+constexpr Real k_anchor_size = Real(0.08);
+constexpr Real k_visible_gap = Real(1e-3);  // m: anchors closer than this look joined anyway
 constexpr Real k_normal_length = Real(0.3);
 
 }  // namespace
@@ -43,6 +48,23 @@ void add_debug_lines(const World& world, const std::vector<DebugContact>& contac
       if (world.type(id) == BodyType::dynamic_body)
         lines.cross_mark(world.center_of_mass(id), Real(0.15), k_com_color);
     }
+  }
+}
+
+void add_joint_lines(const World& world, LineBatch& lines) {
+  for (const JointId id : world.joints()) {
+    const JointSettings& settings = world.joint_settings(id);
+    const JointState& state = world.joint_state(id);
+    const Color color = state.broken ? k_broken_joint_color : k_joint_color;
+    // A null body is the world: its anchor is fixed, with no centre of mass to draw from.
+    if (!settings.body_a.is_null())
+      lines.line(world.center_of_mass(settings.body_a), state.anchor_a, color);
+    if (!settings.body_b.is_null())
+      lines.line(world.center_of_mass(settings.body_b), state.anchor_b, color);
+    lines.cross_mark(state.anchor_a, k_anchor_size, color);
+    lines.cross_mark(state.anchor_b, k_anchor_size, color);
+    if (distance(state.anchor_a, state.anchor_b) > k_visible_gap)
+      lines.line(state.anchor_a, state.anchor_b, state.broken ? color : k_joint_gap_color);
   }
 }
 

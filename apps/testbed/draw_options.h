@@ -14,6 +14,7 @@ struct DrawOptions {
   bool aabbs = false;           // the broadphase tree's leaves: each shape's fat box
   bool tree = false;            // its internal nodes
   bool centers_of_mass = false;
+  bool joints = false;  // anchors, the lines to them from the centres of mass, and the gaps
 };
 
 }  // namespace impulse::testbed

@@ -1,6 +1,6 @@
 #pragma once
-// The figures the plots show: a window of the last steps' energies, penetration and stage times,
-// and the residuals of the last solve.
+// The figures the plots show: a window of the last steps' energies, penetration, joint error and
+// stage times, and the residuals of the last solve.
 
 #include <impulse/world.h>
 
@@ -32,6 +32,7 @@ class Series {
 struct History {
   Series kinetic_energy, potential_energy;  // J
   Series max_penetration;                   // m
+  Series max_joint_error;                   // m
   Series collide_ms, integrate_velocities_ms, solve_ms, integrate_positions_ms;
   std::vector<float> residuals;  // of the last solve, one per iteration
 

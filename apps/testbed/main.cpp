@@ -6,11 +6,13 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "app.h"
 #include "capture.h"
 #include "glfw_window.h"
+#include "replay.h"
 #include "simulation.h"
 
 namespace {
@@ -49,12 +51,19 @@ int main(int argc, char** argv) {
   cli.add_option("--time-frames", request.timed_frames,
                  "After the capture, draw and time this many frames")
       ->check(CLI::NonNegativeNumber);
+  std::string replay_file;
+  cli.add_option("--replay", replay_file, "Play a replay written by `impulse run --record`")
+      ->excludes("--scene")
+      ->excludes("--screenshot");
   CLI11_PARSE(cli, argc, argv);
 
   try {
-    request.scene = impulse::testbed::find_scene(scene_name);
+    std::optional<impulse::testbed::Replay> replay;
+    if (!replay_file.empty()) replay = impulse::testbed::load_replay(replay_file);
+    request.scene = replay ? replay->scene : impulse::testbed::find_scene(scene_name);
     if (!request.file.empty()) return run_capture(request);
     impulse::testbed::App app(std::move(request.scene));
+    if (replay) app.play(std::move(*replay));
     app.run();
     return k_exit_ok;
   } catch (const impulse::Error& e) {

@@ -110,6 +110,36 @@ void solver_panel(World& world) {
   ImGui::End();
 }
 
+ReplayRequests replay_panel(ReplayPanelState& state, ReplayPlayer* player) {
+  ReplayRequests requests;
+  ImGui::SetNextWindowPos(ImVec2(320, 420), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(k_panel_width, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Replay");
+  ImGui::InputText("replay", &state.file_path);
+  ImGui::SameLine();
+  if (ImGui::Button("Open") && !state.file_path.empty()) requests.open = state.file_path;
+  if (!state.error.empty()) ImGui::TextWrapped("%s", state.error.c_str());
+  if (player != nullptr) {
+    ImGui::Separator();
+    ImGui::Text("%s, %d steps", player->replay().scene.name.c_str(), player->frame_count());
+    if (ImGui::Button(player->playing ? "pause (P)" : "play (P)")) {
+      if (!player->playing && player->frame() + 1 >= player->frame_count()) player->seek(0);
+      player->playing = !player->playing;
+    }
+    ImGui::SameLine();
+    requests.close = ImGui::Button("close: back to the scene");
+    int frame = player->frame();
+    if (ImGui::SliderInt("frame", &frame, 0, std::max(player->frame_count() - 1, 0)))
+      player->seek(frame);
+    ImGui::SliderFloat("time scale", &player->time_scale, 0.05f, 2.0f, "%.2f");
+    if (const ReplayFrame* current = player->current())
+      ImGui::Text("step %d, t = %.3f s, %zu contacts", current->step, current->time,
+                  current->contacts.size());
+  }
+  ImGui::End();
+  return requests;
+}
+
 void debug_panel(DrawOptions& options) {
   ImGui::SetNextWindowPos(ImVec2(320, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(k_panel_width, 0), ImGuiCond_FirstUseEver);
@@ -126,6 +156,7 @@ void debug_panel(DrawOptions& options) {
   ImGui::Checkbox("AABBs (tree leaves)", &options.aabbs);
   ImGui::Checkbox("tree nodes", &options.tree);
   ImGui::Checkbox("centres of mass", &options.centers_of_mass);
+  ImGui::Checkbox("joints", &options.joints);
   ImGui::End();
 }
 
@@ -137,6 +168,7 @@ void plots_panel(const History& history, const World& world) {
   plot("kinetic", history.kinetic_energy, "J");
   plot("potential", history.potential_energy, "J");
   plot("penetration", history.max_penetration, "m");
+  plot("joint error", history.max_joint_error, "m");
   const auto& residuals = history.residuals;
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%zu iterations, last %.3g", residuals.size(),

@@ -23,16 +23,17 @@ void SceneView::reset(const World& world) {
   camera.frame(box.expanded(1));
 }
 
-void SceneView::draw(const World& world, int width, int height, const LineBatch& overlay) {
+void SceneView::draw(const World& world, const std::vector<DebugContact>& contacts, bool stepped,
+                     int width, int height, const LineBatch& overlay) {
   const float aspect = float(width) / float(std::max(height, 1));
   renderer_.begin(width, height, camera.view(), camera.projection(aspect));
-  const std::vector<DebugContact> contacts = world.debug_contacts();
   drawer_.draw(world, renderer_, options, find_islands(world, contacts));
   grid_.clear();
   if (options.grid) grid_.grid(k_grid_lift, 20, 1, k_grid_color);
   renderer_.draw_lines(grid_, false);
   debug_.clear();
   add_debug_lines(world, contacts, options, debug_);
+  if (options.joints && stepped) add_joint_lines(world, debug_);
   renderer_.draw_lines(debug_, true);
   renderer_.draw_lines(overlay, true);
 }

@@ -4,6 +4,8 @@
 
 #include <impulse/world.h>
 
+#include <vector>
+
 #include "camera.h"
 #include "draw_options.h"
 #include "line_batch.h"
@@ -17,7 +19,10 @@ class SceneView {
   /// Drops the meshes of the last world and frames the new one's dynamic bodies.
   void reset(const World& world);
   /// Draws into the bound framebuffer; overlay: lines drawn over everything (e.g. the drag).
-  void draw(const World& world, int width, int height, const LineBatch& overlay);
+  /// contacts: the world's own (debug_contacts) or a replay's; stepped: false for a replay's
+  /// world, which is posed but never stepped, so that its joint states are not of this pose.
+  void draw(const World& world, const std::vector<DebugContact>& contacts, bool stepped, int width,
+            int height, const LineBatch& overlay);
 
   OrbitCamera camera;
   DrawOptions options;

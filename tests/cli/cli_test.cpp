@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #ifdef IMPULSE_CLI_PATH
 
@@ -154,6 +156,54 @@ TEST(Cli, BadSceneFilesExitTwoWithOneLineNamingFileAndPath) {
 
 TEST(Cli, UnreadableFileIsBadInput) {
   const CommandResult r = run_cli("run /nonexistent/dir/scene.json");
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_EQ(count_lines(r.err), 1);
+}
+
+// The replay of docs/replay.md: a header line, then a line per step whose transforms are the run's.
+TEST(Cli, RecordWritesAHeaderAndOneLinePerStepEndingWhereTheRunEnds) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("impulse_replay_" + std::to_string(::getpid()) + ".jsonl");
+  const CommandResult r = run_cli("run pyramid --steps 10 --json --record " + file.string());
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json summary = nlohmann::json::parse(r.out);
+  std::ifstream in(file);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(nlohmann::json::parse(line));
+  std::filesystem::remove(file);
+  ASSERT_EQ(lines.size(), 11u);
+
+  const nlohmann::json& header = lines.front();
+  const Scene scene = *builtin_scene("pyramid");
+  EXPECT_EQ(header["format"], "impulse-replay");
+  EXPECT_EQ(header["version"], 1);
+  EXPECT_EQ(header["name"], "pyramid");
+  EXPECT_EQ(header["timestep"], summary["timestep"]);
+  ASSERT_EQ(header["body_names"].size(), scene.bodies.size());
+  EXPECT_EQ(header["body_names"][1], summary["bodies"][1]["name"]);
+  EXPECT_EQ(parse_scene(header["scene"].dump()), scene);  // the shapes, as the scene file has them
+
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i]["step"], i);
+    EXPECT_EQ(lines[i]["bodies"].size(), scene.bodies.size());
+  }
+  const nlohmann::json& last = lines.back();
+  EXPECT_EQ(last["time"], summary["time"]);
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {  // bit for bit: both print the shortest
+    EXPECT_EQ(last["bodies"][b]["position"], summary["bodies"][b]["position"]) << b;
+    EXPECT_EQ(last["bodies"][b]["orientation"], summary["bodies"][b]["orientation"]) << b;
+  }
+  ASSERT_FALSE(last["contacts"].empty());  // the pyramid stands on its ground
+  for (const auto& contact : last["contacts"]) {
+    EXPECT_LT(contact["a"].get<std::size_t>(), scene.bodies.size());
+    EXPECT_LT(contact["b"].get<std::size_t>(), scene.bodies.size());
+    EXPECT_EQ(contact["normal"].size(), 3u);
+  }
+}
+
+TEST(Cli, RecordToAnUnwritableFileIsBadInput) {
+  const CommandResult r = run_cli("run free-fall --steps 1 --record /nonexistent/dir/replay.jsonl");
   EXPECT_EQ(r.exit_status, 2);
   EXPECT_EQ(count_lines(r.err), 1);
 }
