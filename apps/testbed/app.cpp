@@ -1,5 +1,7 @@
 #include "app.h"
 
+#include "feature_labels.h"
+
 #include <impulse/error.h>
 
 #include <backends/imgui_impl_glfw.h>
@@ -159,6 +161,8 @@ void App::run() {
     apply(replay_panel(replay_panel_, replay_ ? &*replay_ : nullptr));
     debug_panel(view_.options);
     plots_panel(history_, simulation_.world());
+    if (view_.options.feature_ids && !replay_)
+      draw_feature_labels(simulation_.world().debug_contacts(), view_.camera);
     ImGui::Render();
 
     if (replay_)

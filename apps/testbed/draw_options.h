@@ -10,6 +10,7 @@ struct DrawOptions {
   bool contact_points = false;
   bool contact_normals = false;
   bool contact_impulses = false;
+  bool feature_ids = false;     // each contact's feature id as a label, green when warm-started
   float impulse_scale = 0.02f;  // m of arrow per N s
   bool aabbs = false;           // the broadphase tree's leaves: each shape's fat box
   bool tree = false;            // its internal nodes

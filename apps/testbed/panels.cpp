@@ -150,6 +150,7 @@ void debug_panel(DrawOptions& options) {
   ImGui::Checkbox("contact points", &options.contact_points);
   ImGui::Checkbox("contact normals", &options.contact_normals);
   ImGui::Checkbox("impulses", &options.contact_impulses);
+  ImGui::Checkbox("feature ids", &options.feature_ids);
   if (options.contact_impulses)
     ImGui::SliderFloat("m per N s", &options.impulse_scale, 0.001f, 1, "%.3f",
                        ImGuiSliderFlags_Logarithmic);
