@@ -1,5 +1,7 @@
 #include "debug_draw.h"
 
+#include <numbers>
+
 namespace impulse::testbed {
 namespace {
 
@@ -18,6 +20,46 @@ constexpr Real k_point_size = Real(0.04);  // m
 constexpr Real k_anchor_size = Real(0.08);
 constexpr Real k_visible_gap = Real(1e-3);  // m: anchors closer than this look joined anyway
 constexpr Real k_normal_length = Real(0.3);
+constexpr Real k_frame_size = Real(0.25);  // m: the joint frame's axes and its limit marks
+constexpr Color k_limit_color{1.0f, 0.8f, 0.2f};
+constexpr int k_arc_segments = 16;
+
+// The joint frame's axes at the anchor (x red, y green, z blue), and its limits: a hinge's angle
+// range as an arc about x from the y axis, a slider's range along x, a cone's rim, a twist range.
+void add_frame_and_limits(const JointSettings& s, const JointState& state, LineBatch& lines) {
+  const Vec3 at = state.anchor_a;
+  const Quat& f = state.frame_a;
+  const Vec3 x = rotate(f, Vec3::unit_x()), y = rotate(f, Vec3::unit_y());
+  lines.line(at, at + x * k_frame_size, {1.0f, 0.3f, 0.3f});
+  lines.line(at, at + y * k_frame_size, {0.3f, 1.0f, 0.3f});
+  lines.line(at, at + rotate(f, Vec3::unit_z()) * k_frame_size, {0.3f, 0.5f, 1.0f});
+  const auto arc = [&](const Vec3& center, const Vec3& axis, const Vec3& from, Range range) {
+    Vec3 last = center + rotate(Quat::from_axis_angle(axis, range.lo), from);
+    for (int k = 1; k <= k_arc_segments; ++k) {
+      const Real angle = range.lo + (range.hi - range.lo) * Real(k) / k_arc_segments;
+      const Vec3 next = center + rotate(Quat::from_axis_angle(axis, angle), from);
+      lines.line(last, next, k_limit_color);
+      last = next;
+    }
+  };
+  switch (s.type) {
+    case JointType::hinge:
+      if (s.limits) arc(at, x, y * k_frame_size, *s.limits);
+      break;
+    case JointType::prismatic:
+      if (s.limits) lines.line(at + x * s.limits->lo, at + x * s.limits->hi, k_limit_color);
+      break;
+    case JointType::cone_twist: {
+      // The rim: where b's twist axis may reach, swing_limit off a's x.
+      const Vec3 tip = rotate(Quat::from_axis_angle(y, s.swing_limit), x * k_frame_size);
+      arc(at, x, tip, {-std::numbers::pi_v<Real>, std::numbers::pi_v<Real>});
+      arc(at, x, y * (k_frame_size / 2), s.twist_limits);
+      break;
+    }
+    default:
+      break;
+  }
+}
 
 }  // namespace
 
@@ -65,6 +107,7 @@ void add_joint_lines(const World& world, LineBatch& lines) {
     lines.cross_mark(state.anchor_b, k_anchor_size, color);
     if (distance(state.anchor_a, state.anchor_b) > k_visible_gap)
       lines.line(state.anchor_a, state.anchor_b, state.broken ? color : k_joint_gap_color);
+    if (!state.broken) add_frame_and_limits(settings, state, lines);
   }
 }
 

@@ -94,7 +94,10 @@ struct JointState {
   Real error = 0;           ///< m, largest linear violation after the step (anchors apart, limits)
   Real angular_error = 0;   ///< rad, largest angular violation after the step
   Vec3 anchor_a, anchor_b;  ///< m, where each body's anchor is in the world after the step
-  bool broken = false;      ///< broke (now or earlier): it no longer acts
+  /// Each body's copy of the joint frame in the world after the step (equal at creation); its x
+  /// axis is the hinge, slider, twist or distance axis, its angles are measured from its y axis.
+  Quat frame_a, frame_b;
+  bool broken = false;  ///< broke (now or earlier): it no longer acts
 };
 
 /// A joint that broke in the last step: its load passed break_force or break_torque.

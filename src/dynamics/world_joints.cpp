@@ -23,6 +23,14 @@ JointGeometry geometry_of(const World::Impl& impl, const World::Impl::JointRecor
   return joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
 }
 
+// Where the joint is in the world, for its state.
+void place_joint(JointState& state, const JointGeometry& g) {
+  state.anchor_a = g.p_a;
+  state.anchor_b = g.p_b;
+  state.frame_a = g.frame_a;
+  state.frame_b = g.frame_b;
+}
+
 bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
   return impl.motions[slot].type == BodyType::dynamic_body;
 }
@@ -214,9 +222,7 @@ JointId add_joint(World::Impl& impl, const JointSettings& settings) {
   joint.model = make_joint_model(unit, pose_of(impl, a), pose_of(impl, b));
   joint.model.settings.body_a = settings.body_a;
   joint.model.settings.body_b = settings.body_b;
-  const JointGeometry g = geometry_of(impl, joint);
-  joint.state.anchor_a = g.p_a;
-  joint.state.anchor_b = g.p_b;
+  place_joint(joint.state, geometry_of(impl, joint));
   impl.live_joints.push_back(index);
   if (!settings.name.empty()) impl.joint_names.emplace(settings.name, index);
   rebuild_unconnected_pairs(impl);
@@ -348,8 +354,7 @@ void measure_joint_errors(World::Impl& impl) {
     World::Impl::JointRecord& joint = impl.joints[j];
     joint.state.error = joint.state.angular_error = 0;
     const JointGeometry g = geometry_of(impl, joint);
-    joint.state.anchor_a = g.p_a;
-    joint.state.anchor_b = g.p_b;
+    place_joint(joint.state, g);
     if (joint.state.broken) continue;
     RowList list;
     write_joint_rows(joint.model, g, list);
