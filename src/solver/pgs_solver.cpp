@@ -8,7 +8,6 @@
 #include "solver/pgs_solver.h"
 
 #include "solver/residual.h"
-#include "solver/row_order.h"
 
 #include <algorithm>
 
@@ -18,8 +17,11 @@ namespace {
 Real visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
   const Real w = row_error(rows, i, v);
   const Real old_lambda = rows.lambda[i];
-  const Real new_lambda =
-      std::clamp(old_lambda - sor * w * rows.inv_eff_mass[i], rows.lower(i), rows.upper(i));
+  // The bounds once: a friction row's are mu times its normal row's impulse.
+  const std::int32_t normal = rows.normal_row[i];
+  const Real bound = normal < 0 ? Real(0) : rows.mu[i] * rows.lambda[std::size_t(normal)];
+  const Real lo = normal < 0 ? rows.lo[i] : -bound, hi = normal < 0 ? rows.hi[i] : bound;
+  const Real new_lambda = std::clamp(old_lambda - sor * w * rows.inv_eff_mass[i], lo, hi);
   const Real delta = new_lambda - old_lambda;
   rows.lambda[i] = new_lambda;
   apply_row_impulse(rows, i, delta, v);
@@ -49,10 +51,10 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
-  RowOrder order(rows.size(), settings.shuffle);
+  order_.reset(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;
-    for (const std::uint32_t i : order.next())
+    for (const std::uint32_t i : order_.next())
       max_delta = std::max(max_delta, pgs_visit_row(rows, i, bodies.velocities, settings.sor));
     if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
                          stats))

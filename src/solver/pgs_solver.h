@@ -1,5 +1,6 @@
 #pragma once
 
+#include "solver/row_order.h"
 #include "solver/solver.h"
 
 namespace impulse {
@@ -13,6 +14,9 @@ class PgsSolver final : public Solver {
   SolverType type() const override { return SolverType::pgs; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
+
+ private:
+  RowOrder order_;  // kept: no allocation per solve
 };
 
 }  // namespace impulse
