@@ -56,9 +56,8 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
     Real max_delta = 0;
     for (const std::uint32_t i : order_.next())
       max_delta = std::max(max_delta, pgs_visit_row(rows, i, bodies.velocities, settings.sor));
-    if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
-                         stats))
-      break;
+    const auto measure = [&] { return measure_residual(rows, bodies.velocities, b_norm); };
+    if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }
 }
 

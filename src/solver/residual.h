@@ -130,4 +130,18 @@ Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSett
 bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,
                       SolveStats& stats);
 
+/// Ends iteration `iteration` (from 0): counts it, and measures (measure() gives the
+/// ResidualMeasure) and records it when something reads the figure: after every iteration when
+/// the solve stops on a tolerance, else only after the last one, since a measure costs about as
+/// much as an iteration (stats.h, SolveStats::residuals). Says whether to stop (record_iteration).
+template <class Measure>
+bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
+                   SolveStats& stats) {
+  if (settings.tolerance <= 0 && iteration + 1 < settings.iterations) {
+    ++stats.iterations;
+    return false;
+  }
+  return record_iteration(measure(), max_delta, settings, stats);
+}
+
 }  // namespace impulse
