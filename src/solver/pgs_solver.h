@@ -1,5 +1,6 @@
 #pragma once
 
+#include "solver/lanes.h"
 #include "solver/row_order.h"
 #include "solver/solver.h"
 
@@ -16,7 +17,14 @@ class PgsSolver final : public Solver {
              SolveStats& stats) override;
 
  private:
-  RowOrder order_;  // kept: no allocation per solve
+  /// Copies the rows' J and B and the velocities into the lanes below, for the sweeps.
+  void pack(const RowStore& rows, std::span<const BodyVelocity> v);
+  /// Copies the packed velocities back.
+  void unpack(std::span<BodyVelocity> v) const;
+
+  // Kept from solve to solve: no allocation once warmed up.
+  RowOrder order_;
+  std::vector<Lanes> jacobian_, response_, velocity_;
 };
 
 }  // namespace impulse
