@@ -10,8 +10,10 @@ namespace impulse {
 
 using Lanes = Real __attribute__((vector_size(4 * sizeof(Real))));
 
-inline Lanes to_lanes(const Vec3& v) {
-  return Lanes{v.x, v.y, v.z, 0};
+/// Writes v into out (an out-parameter: with double, a 32-byte vector returned by value would
+/// change the ABI without AVX).
+inline void to_lanes(const Vec3& v, Lanes& out) {
+  out = Lanes{v.x, v.y, v.z, 0};
 }
 
 inline Vec3 to_vec3(const Lanes& l) {

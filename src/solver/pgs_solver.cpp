@@ -99,19 +99,19 @@ void PgsSolver::pack(const RowStore& rows, std::span<const BodyVelocity> v) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     Lanes* j = &jacobian_[4 * i];
     Lanes* r = &response_[4 * i];
-    j[0] = to_lanes(rows.j_lin_a[i]);
-    j[1] = to_lanes(rows.j_ang_a[i]);
-    j[2] = to_lanes(rows.j_lin_b[i]);
-    j[3] = to_lanes(rows.j_ang_b[i]);
-    r[0] = to_lanes(rows.b_lin_a[i]);
-    r[1] = to_lanes(rows.b_ang_a[i]);
-    r[2] = to_lanes(rows.b_lin_b[i]);
-    r[3] = to_lanes(rows.b_ang_b[i]);
+    to_lanes(rows.j_lin_a[i], j[0]);
+    to_lanes(rows.j_ang_a[i], j[1]);
+    to_lanes(rows.j_lin_b[i], j[2]);
+    to_lanes(rows.j_ang_b[i], j[3]);
+    to_lanes(rows.b_lin_a[i], r[0]);
+    to_lanes(rows.b_ang_a[i], r[1]);
+    to_lanes(rows.b_lin_b[i], r[2]);
+    to_lanes(rows.b_ang_b[i], r[3]);
   }
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
-    velocity_[2 * k] = to_lanes(v[k].linear);
-    velocity_[2 * k + 1] = to_lanes(v[k].angular);
+    to_lanes(v[k].linear, velocity_[2 * k]);
+    to_lanes(v[k].angular, velocity_[2 * k + 1]);
   }
 }
 
