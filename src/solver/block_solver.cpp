@@ -112,9 +112,8 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
       for (std::size_t i = begin; i < end; ++i)
         max_delta = std::max(max_delta, std::abs(rows.lambda[i] - before_[i - begin]));
     }
-    if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
-                         stats))
-      break;
+    const auto measure = [&] { return measure_residual(rows, bodies.velocities, b_norm); };
+    if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }
 }
 

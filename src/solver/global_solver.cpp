@@ -78,7 +78,8 @@ void projected_gauss_seidel(const Matrix& a, const Vector& b, RowStore& rows,
       max_delta = std::max(max_delta, std::abs(clamped - lambda[i]));
       lambda[i] = clamped;
     }
-    if (record_iteration(measure_rows(rows, w_of, b_norm), max_delta, settings, stats)) break;
+    const auto measure = [&] { return measure_rows(rows, w_of, b_norm); };
+    if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }
 }
 

@@ -54,9 +54,8 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
       apply_row_impulse(rows, i, delta_[i], bodies.velocities);
       max_delta = std::max(max_delta, std::abs(delta_[i]));
     }
-    if (record_iteration(measure_residual(rows, bodies.velocities, b_norm), max_delta, settings,
-                         stats))
-      break;
+    const auto measure = [&] { return measure_residual(rows, bodies.velocities, b_norm); };
+    if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }
 }
 

@@ -4,19 +4,6 @@
 #include <cmath>
 
 namespace impulse {
-namespace {
-
-// A bound counts as active within this relative distance: clamping makes bounds exact, but a
-// friction bound moves with its normal impulse after the friction row was clamped.
-constexpr Real k_bound_tolerance = Real(1e-5);
-
-bool at_bound(Real lambda, Real bound) {
-  return is_finite(bound) &&
-         std::abs(lambda - bound) <= k_bound_tolerance * std::max(Real(1), std::abs(bound));
-}
-
-}  // namespace
-
 void SolveStats::reset() {
   std::vector<Real> keep = std::move(residuals);
   keep.clear();
@@ -28,17 +15,6 @@ void begin_stats(SolveStats& stats, const RowStore& rows) {
   stats.reset();
   stats.rows = rows.size();
   stats.degenerate_rows = rows.degenerate_rows();
-}
-
-Real row_residual(const RowStore& rows, std::size_t i, Real w) {
-  const Real lambda = rows.lambda[i];
-  const Real lo = rows.lower(i), hi = rows.upper(i);
-  if (rows.inv_eff_mass[i] == 0) return 0;  // a degenerate row is skipped, not solved
-  const bool at_lo = at_bound(lambda, lo), at_hi = at_bound(lambda, hi);
-  if (at_lo && at_hi) return 0;  // a zero-width range (friction under zero load) takes any w
-  if (at_lo) return std::min(w, Real(0));
-  if (at_hi) return std::max(w, Real(0));
-  return w;
 }
 
 Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free) {

@@ -18,8 +18,9 @@ namespace impulse {
 /// Starts a solve's stats: cleared, with the row counts of the store.
 void begin_stats(SolveStats& stats, const RowStore& rows);
 
-/// J_i v for row i.
-inline Real row_velocity(const RowStore& rows, std::size_t i, std::span<const BodyVelocity> v) {
+/// J_i v for row i (always inlined: it is the inner loop of every row solver).
+[[gnu::always_inline]] inline Real row_velocity(const RowStore& rows, std::size_t i,
+                                                std::span<const BodyVelocity> v) {
   const BodyVelocity& a = v[rows.body_a[i]];
   const BodyVelocity& b = v[rows.body_b[i]];
   return dot(rows.j_lin_a[i], a.linear) + dot(rows.j_ang_a[i], a.angular) +
@@ -29,13 +30,14 @@ inline Real row_velocity(const RowStore& rows, std::size_t i, std::span<const Bo
 /// w_i = J_i v - bias_i + softness_i lambda_i: row i's velocity error, zero on a converged free
 /// row, rigid or soft; summed in T (the block solver's small solves work in double).
 template <typename T = Real>
-T row_error(const RowStore& rows, std::size_t i, std::span<const BodyVelocity> v) {
+[[gnu::always_inline]] inline T row_error(const RowStore& rows, std::size_t i,
+                                          std::span<const BodyVelocity> v) {
   return T(row_velocity(rows, i, v)) - T(rows.bias[i]) + T(rows.softness[i]) * T(rows.lambda[i]);
 }
 
 /// v += B_i * delta: the velocity change of an impulse delta on row i.
-inline void apply_row_impulse(const RowStore& rows, std::size_t i, Real delta,
-                              std::span<BodyVelocity> v) {
+[[gnu::always_inline]] inline void apply_row_impulse(const RowStore& rows, std::size_t i,
+                                                     Real delta, std::span<BodyVelocity> v) {
   BodyVelocity& a = v[rows.body_a[i]];
   BodyVelocity& b = v[rows.body_b[i]];
   a.linear += delta * rows.b_lin_a[i];
@@ -44,8 +46,25 @@ inline void apply_row_impulse(const RowStore& rows, std::size_t i, Real delta,
   b.angular += delta * rows.b_ang_b[i];
 }
 
-/// The violation of row i's conditions given its velocity error w_i (row_error).
-Real row_residual(const RowStore& rows, std::size_t i, Real w);
+/// A bound counts as active within this relative distance: clamping makes bounds exact, but a
+/// friction bound moves with its normal impulse after the friction row was clamped.
+constexpr Real k_bound_tolerance = Real(1e-5);
+
+inline bool at_bound(Real lambda, Real bound) {
+  return is_finite(bound) &&
+         std::abs(lambda - bound) <= k_bound_tolerance * std::max(Real(1), std::abs(bound));
+}
+
+/// The violation of a box row's conditions given its velocity error w, impulse lambda and current
+/// bounds [lo, hi]; inline, with the bounds passed in, because it runs for every row every
+/// iteration (measure_rows).
+inline Real box_residual(Real w, Real lambda, Real lo, Real hi) {
+  const bool at_lo = at_bound(lambda, lo), at_hi = at_bound(lambda, hi);
+  if (at_lo && at_hi) return 0;  // a zero-width range (friction under zero load) takes any w
+  if (at_lo) return std::min(w, Real(0));
+  if (at_hi) return std::max(w, Real(0));
+  return w;
+}
 
 /// The violation of the disc conditions of the pair whose first row is i, given its velocity
 /// errors w: inside the disc, w itself; on the rim, the part of w along the impulse that does not
@@ -81,9 +100,11 @@ ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_no
       add(r.t2, 0);
       continue;
     }
-    const Real outside =
-        std::max({rows.lambda[i] - rows.upper(i), rows.lower(i) - rows.lambda[i], Real(0)});
-    add(row_residual(rows, i, w_of(i)), outside * rows.diagonal[i]);
+    // Bounds read once: a friction row's follow its normal row's impulse, an indirect load.
+    const Real lambda = rows.lambda[i], lo = rows.lower(i), hi = rows.upper(i);
+    const Real outside = std::max({lambda - hi, lo - lambda, Real(0)});
+    const Real r = rows.inv_eff_mass[i] == 0 ? Real(0) : box_residual(w_of(i), lambda, lo, hi);
+    add(r, outside * rows.diagonal[i]);
   }
   m.relative_residual = Real(std::sqrt(sum)) / b_norm;
   return m;
@@ -110,5 +131,19 @@ Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSett
 /// residual, or with no impulse changing by more than tolerance times the largest impulse.
 bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,
                       SolveStats& stats);
+
+/// Ends iteration `iteration` (from 0): counts it, and measures (measure() gives the
+/// ResidualMeasure) and records it when something reads the figure: after every iteration when
+/// the solve stops on a tolerance, else only after the last one, since a measure costs about as
+/// much as an iteration (stats.h, SolveStats::residuals). Says whether to stop (record_iteration).
+template <class Measure>
+bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
+                   SolveStats& stats) {
+  if (settings.tolerance <= 0 && iteration + 1 < settings.iterations) {
+    ++stats.iterations;
+    return false;
+  }
+  return record_iteration(measure(), max_delta, settings, stats);
+}
 
 }  // namespace impulse

@@ -13,9 +13,15 @@ namespace impulse {
 
 class RowOrder {
  public:
-  RowOrder(std::size_t count, bool shuffle)
-      : order_(count), shuffle_(shuffle), rng_(0x5eed0000u + count) {
+  RowOrder() = default;
+  RowOrder(std::size_t count, bool shuffle) { reset(count, shuffle); }
+  /// Starts the orders of a new solve of count rows or blocks; keeps the buffer, so a solver that
+  /// holds its RowOrder allocates nothing once warmed up.
+  void reset(std::size_t count, bool shuffle) {
+    order_.resize(count);
     std::iota(order_.begin(), order_.end(), std::uint32_t(0));
+    shuffle_ = shuffle;
+    rng_.seed(0x5eed0000u + count);
   }
   /// The visiting order of the next iteration.
   const std::vector<std::uint32_t>& next() {
@@ -25,7 +31,7 @@ class RowOrder {
 
  private:
   std::vector<std::uint32_t> order_;
-  bool shuffle_;
+  bool shuffle_ = false;
   std::mt19937 rng_;
 };
 

@@ -1,0 +1,100 @@
+// Issue 8: once a scene has warmed up, a step allocates nothing. Counted through a replaced global
+// operator new, which only counts while a test asks it to (the rest of the test binary is free to
+// allocate).
+
+#include <impulse/scene.h>
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+
+std::atomic<bool> g_counting{false};
+std::atomic<std::size_t> g_allocations{0};
+
+void* allocate(std::size_t size) {
+  if (g_counting.load(std::memory_order_relaxed))
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+
+void* allocate_aligned(std::size_t size, std::align_val_t alignment) {
+  if (g_counting.load(std::memory_order_relaxed))
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  const auto align = static_cast<std::size_t>(alignment);
+  const std::size_t rounded = (std::max<std::size_t>(size, 1) + align - 1) / align * align;
+  if (void* p = std::aligned_alloc(align, rounded)) return p;
+  throw std::bad_alloc();
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  return allocate(size);
+}
+void* operator new[](std::size_t size) {
+  return allocate(size);
+}
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  return allocate_aligned(size, alignment);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return allocate_aligned(size, alignment);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+
+namespace impulse {
+namespace {
+
+constexpr Real k_dt = Real(1) / 60;
+
+std::size_t allocations_while_stepping(World& world, int steps) {
+  g_allocations = 0;
+  g_counting = true;
+  for (int i = 0; i < steps; ++i)
+    world.step(k_dt);
+  g_counting = false;
+  return g_allocations;
+}
+
+// The peers benchmark's pyramid: 210 boxes awake (sleeping off), every stage of the step at work.
+TEST(Allocation, WarmedUpPyramidStepsWithoutAllocating) {
+  World world = build_world(*builtin_scene("pyramid"), "pyramid");
+  WorldSettings settings = world.settings();
+  settings.sleeping = false;
+  world.set_settings(settings);
+  for (int i = 0; i < 60; ++i)
+    world.step(k_dt);
+  EXPECT_EQ(allocations_while_stepping(world, 60), 0u);
+}
+
+}  // namespace
+}  // namespace impulse
