@@ -14,7 +14,8 @@ void History::record(const World& world) {
   potential_energy.push(float(world.potential_energy()));
   max_penetration.push(float(stats.max_penetration));
   max_joint_error.push(float(stats.max_joint_error));
-  collide_ms.push(float(stats.collide_ms));
+  broadphase_ms.push(float(stats.broadphase_ms));
+  narrowphase_ms.push(float(stats.narrowphase_ms));
   integrate_velocities_ms.push(float(stats.integrate_velocities_ms));
   solve_ms.push(float(stats.solve_ms));
   integrate_positions_ms.push(float(stats.integrate_positions_ms));
@@ -22,8 +23,9 @@ void History::record(const World& world) {
 }
 
 void History::clear() {
-  for (Series* s : {&kinetic_energy, &potential_energy, &max_penetration, &max_joint_error,
-                    &collide_ms, &integrate_velocities_ms, &solve_ms, &integrate_positions_ms})
+  for (Series* s :
+       {&kinetic_energy, &potential_energy, &max_penetration, &max_joint_error, &broadphase_ms,
+        &narrowphase_ms, &integrate_velocities_ms, &solve_ms, &integrate_positions_ms})
     s->clear();
   residuals.clear();
 }

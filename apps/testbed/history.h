@@ -33,7 +33,7 @@ struct History {
   Series kinetic_energy, potential_energy;  // J
   Series max_penetration;                   // m
   Series max_joint_error;                   // m
-  Series collide_ms, integrate_velocities_ms, solve_ms, integrate_positions_ms;
+  Series broadphase_ms, narrowphase_ms, integrate_velocities_ms, solve_ms, integrate_positions_ms;
   std::vector<float> residuals;  // of the last solve, one per iteration
 
   /// Adds the figures of the step just taken.

@@ -178,7 +178,8 @@ void plots_panel(const History& history, const World& world) {
                    ImVec2(0, 60));
   ImGui::Separator();
   ImGui::TextUnformatted("step time split");
-  plot("collide", history.collide_ms, "ms");
+  plot("broadphase", history.broadphase_ms, "ms");
+  plot("narrowphase", history.narrowphase_ms, "ms");
   plot("integrate v", history.integrate_velocities_ms, "ms");
   plot("solve", history.solve_ms, "ms");
   plot("integrate x", history.integrate_positions_ms, "ms");

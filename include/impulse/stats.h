@@ -38,7 +38,9 @@ struct SolveStats {
 
 /// What the last step did and how long each stage took.
 struct StepStats {
-  double collide_ms = 0;  ///< broadphase, narrowphase and the contact cache
+  double collide_ms = 0;      ///< broadphase, narrowphase and the contact cache: the sum of
+  double broadphase_ms = 0;   ///< moving the shapes' fat boxes and finding new pairs
+  double narrowphase_ms = 0;  ///< manifolds, the cache, and waking what they touch
   double integrate_velocities_ms = 0;
   double solve_ms = 0;
   double integrate_positions_ms = 0;

@@ -63,7 +63,7 @@ void ContactManager::move_shape(std::uint32_t shape, const Transform& pose,
   broadphase_.move_proxy(record.proxy, shape_bounds(record.shape, pose), displacement);
 }
 
-void ContactManager::merge_new_pairs() {
+void ContactManager::find_new_pairs() {
   broadphase_.update_pairs(new_pairs_);
   // Both lists are sorted: one merge keeps pairs_ sorted and free of duplicates.
   merged_pairs_.clear();

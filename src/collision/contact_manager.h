@@ -60,11 +60,19 @@ class ContactManager {
   /// the fat box that way and widens the speculative margin of its pairs.
   void move_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
 
-  /// Finds the new candidate pairs, drops those whose fat boxes parted, and treats every pair as
-  /// filter(body_a, body_b) says (a PairUpdate). The narrowphase uses margin (m) plus both shapes'
-  /// displacements as the speculative margin; its points are matched to last step's.
+  /// find_new_pairs (the broadphase), then collide_pairs (the narrowphase and the cache).
   template <class Filter>
-  void update(Real margin, Filter&& filter);
+  void update(Real margin, Filter&& filter) {
+    find_new_pairs();
+    collide_pairs(margin, filter);
+  }
+  /// Merges the candidate pairs the moved shapes' fat boxes found into the sorted pair list.
+  void find_new_pairs();
+  /// Drops the pairs whose fat boxes parted and treats every other as filter(body_a, body_b) says
+  /// (a PairUpdate). The narrowphase uses margin (m) plus both shapes' displacements as the
+  /// speculative margin; its points are matched to last step's.
+  template <class Filter>
+  void collide_pairs(Real margin, Filter&& filter);
 
   std::span<ContactManifold> manifolds() { return manifolds_; }
   std::span<const ContactManifold> manifolds() const { return manifolds_; }
@@ -89,7 +97,6 @@ class ContactManager {
     std::uint64_t key() const { return std::uint64_t(shape_a) << 32 | shape_b; }
   };
 
-  void merge_new_pairs();
   bool fat_boxes_overlap(const Pair& pair) const;
   void collide_pair(Pair& pair, Real margin);
   void keep_pair(Pair& pair);
@@ -108,8 +115,7 @@ class ContactManager {
 };
 
 template <class Filter>
-void ContactManager::update(Real margin, Filter&& filter) {
-  merge_new_pairs();
+void ContactManager::collide_pairs(Real margin, Filter&& filter) {
   std::swap(manifolds_, previous_);
   manifolds_.clear();
   counts_ = {};

@@ -457,7 +457,10 @@ void World::step(Real dt) {
 
   auto stage = Clock::now();
   collect_awake(w);
-  find_contacts(w, dt);
+  find_pairs(w, dt);
+  stats.broadphase_ms = milliseconds_since(stage);
+  const auto narrowphase = Clock::now();
+  find_contacts(w);
   wake_touched_islands(w);
   wake_jointed_islands(w);
   collect_awake(w);
@@ -467,6 +470,7 @@ void World::step(Real dt) {
   stats.contact_points = counts.points;
   stats.cache_hits = counts.matched;
   stats.max_penetration = max_penetration(w.contacts.manifolds());
+  stats.narrowphase_ms = milliseconds_since(narrowphase);
   stats.collide_ms = milliseconds_since(stage);
 
   stage = Clock::now();

@@ -51,18 +51,23 @@ void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displac
                              displacement);
 }
 
-void find_contacts(World::Impl& impl, Real dt) {
+void find_pairs(World::Impl& impl, Real dt) {
   for (const std::uint32_t slot : impl.awake_slots) {
     if (impl.motions[slot].type == BodyType::static_body) continue;
     move_body_shapes(impl, slot, impl.velocities[slot].linear * dt);
   }
+  impl.contacts.find_new_pairs();
+}
+
+void find_contacts(World::Impl& impl) {
   // Contacts need a dynamic body (static and kinematic bodies push, they are not pushed), and a
   // pair at rest keeps its contacts while it sleeps. Jointed bodies collide only when asked to.
-  impl.contacts.update(impl.settings.speculative_margin, [&](std::uint32_t a, std::uint32_t b) {
-    if (!is_dynamic(impl, a) && !is_dynamic(impl, b)) return PairUpdate::ignore;
-    if (joint_blocks_contacts(impl, a, b)) return PairUpdate::ignore;
-    return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
-  });
+  impl.contacts.collide_pairs(
+      impl.settings.speculative_margin, [&](std::uint32_t a, std::uint32_t b) {
+        if (!is_dynamic(impl, a) && !is_dynamic(impl, b)) return PairUpdate::ignore;
+        if (joint_blocks_contacts(impl, a, b)) return PairUpdate::ignore;
+        return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
+      });
 }
 
 void resolve_contact_impacts(World::Impl& impl, Real dt) {

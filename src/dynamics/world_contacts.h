@@ -13,8 +13,10 @@ void remove_body_shapes(World::Impl& impl, std::uint32_t slot);
 /// Moves a body's shapes to its pose; displacement (m) is its expected motion this step.
 void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement);
 
-/// Moves every movable body's shapes, then updates pairs, manifolds and the cache.
-void find_contacts(World::Impl& impl, Real dt);
+/// The broadphase: moves every awake movable body's shapes and finds the new candidate pairs.
+void find_pairs(World::Impl& impl, Real dt);
+/// The narrowphase: manifolds for the pairs that need them, matched to the cache.
+void find_contacts(World::Impl& impl);
 /// Appends the contact rows, from the velocities after this step's forces (as Box2D does).
 /// Restitution's collision pass (constraints/impact_pass.h) on this step's velocities, before
 /// the contact rows are written.
