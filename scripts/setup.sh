@@ -6,6 +6,8 @@ packages=(
   googletest libgtest-dev libbenchmark-dev
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   clang-format clang-tidy
+  # the fuzzers (scripts/fuzz.sh): clang and its libFuzzer and sanitizer runtimes
+  clang libclang-rt-dev
   gnuplot-nox
   # the testbed (optional target) and its headless capture test
   libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri

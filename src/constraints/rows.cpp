@@ -43,7 +43,9 @@ SoftRow soft_row(Real effective_mass, Real frequency_hz, Real damping_ratio, Rea
 
 std::uint32_t RowStore::add(const RowSpec& row) {
   require(!row.cone || row.normal_row >= 0, "a cone row must be a friction row (normal_row >= 0)");
-  require(is_finite(row.softness) && row.softness >= 0, "a row's softness must be finite and >= 0");
+  // Not finite is not a misuse: bodies whose state went non-finite give such rows, and prepare
+  // leaves them inert like any row with non-finite data.
+  require(!(row.softness < 0), "a row's softness must not be negative");
   require(row.softness == 0 || row.normal_row < 0, "a friction row cannot be soft");
   if (pair_open_) {
     const std::size_t first = size() - 1;
@@ -105,7 +107,7 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies) {
                   dot(j_lin_b[i], b_lin_b[i]) + dot(j_ang_b[i], b_ang_b[i]);
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
     // J = 0) would divide by zero. Such a row is inert rather than fatal.
-    const bool usable = is_finite(diagonal[i]) && diagonal[i] > 0;
+    const bool usable = is_finite(diagonal[i]) && diagonal[i] > 0 && is_finite(softness[i]);
     inv_eff_mass[i] = usable ? Real(1) / (diagonal[i] + softness[i]) : Real(0);
     if (!usable) ++degenerate_rows_;
   }

@@ -95,8 +95,8 @@ class RowStore {
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
   /// (the rows of one joint) that the block solver treats together. Throws std::invalid_argument
   /// for a cone row that is not a friction row, a row after a cone row that is not its partner
-  /// (same bodies, normal_row and mu, no cone flag), a softness that is negative or not finite, or
-  /// a soft friction row (the disc and friction bounds assume rigid tangent rows).
+  /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
+  /// (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
   /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
@@ -105,9 +105,9 @@ class RowStore {
   void end_block();
 
   /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of every
-  /// row from the bodies' masses. A row whose J M^-1 J^T is not positive and finite gets inverse
-  /// effective mass 0, so the solvers leave it alone, whatever its softness, and is counted in
-  /// degenerate_rows(). Also computes the disc step of every cone pair. Throws
+  /// row from the bodies' masses. A row whose J M^-1 J^T is not positive and finite, or whose
+  /// softness is not finite, gets inverse effective mass 0, so the solvers leave it alone, and is
+  /// counted in degenerate_rows(). Also computes the disc step of every cone pair. Throws
   /// std::invalid_argument when a cone pair lacks its second row.
   void prepare(const std::vector<SolverBodyMass>& bodies);
 

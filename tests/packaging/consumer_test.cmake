@@ -12,6 +12,7 @@ endfunction()
 
 run_step(${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${work}/prefix)
 run_step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/consumer -B ${work}/build
-         -DCMAKE_PREFIX_PATH=${work}/prefix -DCMAKE_BUILD_TYPE=Release)
+         -DCMAKE_PREFIX_PATH=${work}/prefix -DCMAKE_BUILD_TYPE=Release
+         "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 run_step(${CMAKE_COMMAND} --build ${work}/build)
 run_step(${work}/build/consumer)
