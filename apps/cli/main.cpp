@@ -66,6 +66,8 @@ void apply_overrides(impulse::Scene& scene, const RunOptions& options, const std
 int run(const RunOptions& options) {
   impulse::Scene scene = resolve_scene(options.scene);
   apply_overrides(scene, options, options.scene);
+  // A trace lists the residual after every iteration; results do not change.
+  if (!options.trace_file.empty()) scene.settings.solver.record_residuals = true;
   impulse::World world = impulse::build_world(scene, options.scene);
 
   impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}};

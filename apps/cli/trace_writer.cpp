@@ -12,8 +12,8 @@ TraceWriter::TraceWriter(const std::string& path) : out_(path) {
 
 void TraceWriter::write(int step, const SolveStats& stats) {
   out_ << step << ",0," << stats.initial_residual << "," << stats.rows << ",,\n";
-  // A fixed-count solve measures only its last iteration's residual (stats.h): the residuals are
-  // the last ones of the solve, numbered as such.
+  // The command asks for every iteration's residual (record_residuals); should a solve have
+  // recorded fewer, they are its last iterations' and numbered as such.
   const std::size_t first = std::size_t(stats.iterations) - stats.residuals.size() + 1;
   for (std::size_t k = 0; k < stats.residuals.size(); ++k) {
     out_ << step << "," << first + k << "," << stats.residuals[k] << "," << stats.rows << ",";

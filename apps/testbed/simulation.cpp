@@ -13,9 +13,21 @@ Scene find_scene(const std::string& name_or_file) {
   return load_scene(name_or_file);
 }
 
-Simulation::Simulation(Scene scene) : scene_(std::move(scene)), world_(build_world(scene_)) {}
+namespace {
 
-void Simulation::load(Scene scene) {
+// The residual plot shows every iteration of the last solve, so the solver measures each.
+Scene plotted(Scene scene) {
+  scene.settings.solver.record_residuals = true;
+  return scene;
+}
+
+}  // namespace
+
+Simulation::Simulation(Scene scene)
+    : scene_(plotted(std::move(scene))), world_(build_world(scene_)) {}
+
+void Simulation::load(Scene loaded) {
+  Scene scene = plotted(std::move(loaded));
   World world = build_world(scene, scene.name);  // first, so that a refused scene changes nothing
   scene_ = std::move(scene);
   world_ = std::move(world);

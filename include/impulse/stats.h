@@ -20,9 +20,9 @@ struct SolveStats {
   std::size_t rows = 0;
   int iterations = 0;
   /// Relative residual (seed 000 eq. 4) after each iteration when the solve stops on a tolerance
-  /// (SolverSettings::tolerance > 0); with a fixed count (tolerance 0) only after the last
-  /// iteration, one entry: measuring every row costs about as much as an iteration. The final
-  /// figures below are measured either way.
+  /// (SolverSettings::tolerance > 0) or SolverSettings::record_residuals is set; else only after
+  /// the last iteration, one entry: measuring every row costs about as much as an iteration. The
+  /// final figures below are measured either way.
   std::vector<Real> residuals;
   Real initial_residual = 0;  ///< relative residual at the warm start, before iterating
   Real final_residual = 0;

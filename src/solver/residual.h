@@ -134,12 +134,14 @@ bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSett
 
 /// Ends iteration `iteration` (from 0): counts it, and measures (measure() gives the
 /// ResidualMeasure) and records it when something reads the figure: after every iteration when
-/// the solve stops on a tolerance, else only after the last one, since a measure costs about as
-/// much as an iteration (stats.h, SolveStats::residuals). Says whether to stop (record_iteration).
+/// the solve stops on a tolerance or record_residuals asks, else only after the last one, since a
+/// measure costs about as much as an iteration (stats.h, SolveStats::residuals). Says whether to
+/// stop (record_iteration).
 template <class Measure>
 bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
                    SolveStats& stats) {
-  if (settings.tolerance <= 0 && iteration + 1 < settings.iterations) {
+  if (settings.tolerance <= 0 && !settings.record_residuals &&
+      iteration + 1 < settings.iterations) {
     ++stats.iterations;
     return false;
   }

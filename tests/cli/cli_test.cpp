@@ -120,6 +120,21 @@ TEST(Cli, ExportedSceneRunsLikeTheBuiltin) {
   std::filesystem::remove(file);
 }
 
+// --trace lists every iteration's residual (the solver is asked to measure each) and changes no
+// result: the same state as a run without it.
+TEST(Cli, TraceListsEveryIterationAndChangesNothing) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("impulse_trace_" + std::to_string(::getpid()) + ".csv");
+  const auto traced = nlohmann::json::parse(
+      run_cli("run pyramid --steps 3 --iterations 7 --json --trace " + file.string()).out);
+  const auto plain =
+      nlohmann::json::parse(run_cli("run pyramid --steps 3 --iterations 7 --json").out);
+  EXPECT_EQ(traced["state_hash"], plain["state_hash"]);
+  // A header, then per step the warm start (iteration 0) and iterations 1 to 7.
+  EXPECT_EQ(count_lines(read_file(file)), 1 + 3 * 8);
+  std::filesystem::remove(file);
+}
+
 TEST(Cli, OverridesAreAppliedAndBadOnesRefused) {
   const auto j = nlohmann::json::parse(
       run_cli("run free-fall --steps 1 --solver jacobi --iterations 7 --json").out);
