@@ -26,19 +26,17 @@ Real disc_pair_step(Real a11, Real a12, Real a22) {
   return is_finite(k_max) && k_max > 0 && a11 > 0 && a22 > 0 ? Real(1) / k_max : Real(0);
 }
 
-SoftRow soft_row(Real effective_mass, Real frequency_hz, Real damping_ratio, Real dt) {
-  require(is_finite(effective_mass) && effective_mass > 0,
-          "soft_row: the effective mass must be > 0");
+SoftRow soft_row(Real inverse_effective_mass, Real frequency_hz, Real damping_ratio, Real dt) {
+  require(is_finite(inverse_effective_mass) && inverse_effective_mass >= 0,
+          "soft_row: the inverse effective mass must be >= 0");
   require(is_finite(frequency_hz) && frequency_hz > 0,
           "soft_row: the frequency must be > 0 (a rigid row needs no spring)");
   require(is_finite(damping_ratio) && damping_ratio >= 0,
           "soft_row: the damping ratio must be >= 0");
   require(is_finite(dt) && dt > 0, "soft_row: the time step must be > 0");
-  const Real omega = Real(2 * k_pi) * frequency_hz;
-  const Real stiffness = effective_mass * omega * omega;
-  const Real damping = 2 * effective_mass * damping_ratio * omega;
-  const Real denominator = damping + dt * stiffness;
-  return {Real(1) / (dt * denominator), dt * stiffness / denominator};
+  const Real omega_dt = Real(2 * k_pi) * frequency_hz * dt;
+  const Real per_mass = 2 * damping_ratio + omega_dt;
+  return {inverse_effective_mass / (omega_dt * per_mass), omega_dt / per_mass};
 }
 
 std::uint32_t RowStore::add(const RowSpec& row) {

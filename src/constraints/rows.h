@@ -65,15 +65,18 @@ struct SoftRow {
   Real bias_factor;  ///< the caller sets bias = -bias_factor / dt * C for a position error C
 };
 
-/// The soft row that makes a constraint of effective mass m (J M^-1 J^T inverted) behave as a
-/// spring of the given frequency (Hz) and damping ratio over a step dt. With omega = 2 pi f,
-/// k = m omega^2 and c = 2 m zeta omega, implicit Euler of m C'' = -k C - c C' gives
-///   gamma = 1 / (dt (c + dt k)),  bias_factor = dt k / (c + dt k)
+/// The soft row that makes a constraint of inverse effective mass w (J M^-1 J^T, so its mass is
+/// m = 1 / w) behave as a spring of the given frequency (Hz) and damping ratio over a step dt.
+/// With omega = 2 pi f, k = m omega^2 and c = 2 m zeta omega, implicit Euler of m C'' = -k C - c C'
+/// gives
+///   gamma = 1 / (dt (c + dt k)) = w / (dt omega (2 zeta + dt omega)),
+///   bias_factor = dt k / (c + dt k) = dt omega / (2 zeta + dt omega)
 /// (Catto, GDC 2011 "Soft constraints"; ODE's ERP is bias_factor and its CFM is gamma dt, since
-/// ODE's lambda is a force).
-/// A rigid row needs no spring: throws std::invalid_argument for f <= 0, zeta < 0, m <= 0 or
+/// ODE's lambda is a force). Written in w, the mass cancels: a row that moves nothing (w = 0) or
+/// almost nothing stays finite, where 1 / w would overflow.
+/// A rigid row needs no spring: throws std::invalid_argument for f <= 0, zeta < 0, w < 0 or
 /// dt <= 0 (or any of them not finite).
-SoftRow soft_row(Real effective_mass, Real frequency_hz, Real damping_ratio, Real dt);
+SoftRow soft_row(Real inverse_effective_mass, Real frequency_hz, Real damping_ratio, Real dt);
 
 /// The impulses of a tangent pair, N s.
 struct TangentPair {

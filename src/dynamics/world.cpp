@@ -144,6 +144,14 @@ BodyId World::create_body(const BodySettings& settings) {
     motion.inertia_local = mass.inertia;
     motion.inv_inertia_local = settings.particle ? Mat33::zero() : inverse_symmetric(mass.inertia);
     motion.local_center = mass.center;
+    // Single precision: a mass or size far out of range overflows the inertia or its inverse.
+    // (An inertia whose determinant underflows inverts to zero: the body would never turn.)
+    const Mat33& inv = motion.inv_inertia_local;
+    const bool turns = settings.particle || (inv(0, 0) > 0 && inv(1, 1) > 0 && inv(2, 2) > 0);
+    if (!is_finite(motion.inv_mass) || !is_finite(motion.inertia_local) || !is_finite(inv) ||
+        !turns)
+      throw InvalidArgument(
+          "body settings: /mass: the inertia or its inverse overflows single precision");
   }
   motion.orientation = normalize(settings.orientation);
   motion.center = settings.position + rotate(motion.orientation, motion.local_center);

@@ -98,13 +98,13 @@ class StoreSink final : public JointRowSink {
         spec.hi = row.max_force * dt_;
         break;
     }
-    if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0)) {
-      const Real k = inverse_effective_mass(row);
-      if (k > 0) {
-        const SoftRow soft = soft_row(1 / k, row.spring.frequency, row.spring.damping_ratio, dt_);
-        spec.softness = soft.softness;
-        spec.bias = -soft.bias_factor / dt_ * row.error;
-      }
+    const Real w = inverse_effective_mass(row);
+    // (w is not finite only where the Jacobian is not: prepare leaves such a row inert.)
+    if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0) &&
+        is_finite(w)) {
+      const SoftRow soft = soft_row(w, row.spring.frequency, row.spring.damping_ratio, dt_);
+      spec.softness = soft.softness;
+      spec.bias = -soft.bias_factor / dt_ * row.error;
     }
     spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
     joint_.row_slots[joint_.row_count++] = row.slot;

@@ -30,6 +30,11 @@ TEST(ErrorMessages, NameTheEntryTheFieldAndTheProblem) {
   point.shapes[0].geometry = ConvexHull{std::vector<Vec3>(4, Vec3{1, 2, 3})};
   EXPECT_EQ(message_of<InvalidArgument>([&] { world.create_body(point); }),
             "body settings: /shapes/0: convex hull: the points span no volume (they all coincide)");
+  BodySettings dust;  // a 1 um sphere of 1e-30 kg: the inverse of its inertia overflows a float
+  dust.shapes[0].geometry = Sphere{Real(1e-6)};
+  dust.mass = Real(1e-30);
+  EXPECT_EQ(message_of<InvalidArgument>([&] { world.create_body(dust); }),
+            "body settings: /mass: the inertia or its inverse overflows single precision");
   EXPECT_EQ(message_of<InvalidArgument>([&] { world.step(0); }),
             "step: dt must be a finite number > 0");
   for (int i = 0; i < 3; ++i)
