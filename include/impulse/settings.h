@@ -41,6 +41,13 @@ struct SolverSettings {
   /// J M^-1 J^T: a joint yields by this fraction, which keeps PGS from pumping energy into long
   /// chains (docs/joints.md); 0 for none. Unused when position_iterations > 0.
   Real joint_softness = Real(0.01);
+  /// Iterations of a second solve after the positions move, with contacts' position-correcting
+  /// bias (Baumgarte's push-out) dropped and the first solve's impulses as its start: the
+  /// correction moves the bodies but leaves them no velocity (Box2D v3's relax step, in effect
+  /// split impulses), so a stack gains no energy from its own correction. Joints keep their bias
+  /// (their drift is joint_softness's and position_iterations' business). 0: Baumgarte's velocity
+  /// stays, as in seeds 000 and 001.
+  int relax_iterations = 2;
   friend bool operator==(const SolverSettings&, const SolverSettings&) = default;
 };
 

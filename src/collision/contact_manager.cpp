@@ -7,7 +7,9 @@
 namespace impulse {
 namespace {
 
-// Points without feature ids (none on both sides) match an old point within this distance (m).
+// A point whose feature id has no match takes the nearest old point within this distance (m):
+// where two faces lie flush, a turn of a micro-radian can change which features a clipped corner
+// comes from, and a stack must not lose its warm start to that.
 constexpr Real k_match_distance = Real(0.02);
 
 bool has_features(const FeatureId& id) {
@@ -124,22 +126,22 @@ void ContactManager::match(ContactManifold& fresh, const Pair& pair) const {
   const std::span<const ContactManifold> old(previous_.data() + pair.first, pair.count);
   for (int k = 0; k < fresh.count; ++k) {
     ContactState& point = fresh.points[std::size_t(k)];
-    const ContactState* best = nullptr;
-    Real best_distance_sq = k_match_distance * k_match_distance;
+    const ContactState* by_id = nullptr;
+    const ContactState* nearest = nullptr;
+    Real nearest_distance_sq = k_match_distance * k_match_distance;
     for (const ContactManifold& m : old) {
       for (int j = 0; j < m.count; ++j) {
         const ContactState& candidate = m.points[std::size_t(j)];
-        if (has_features(point.point.id)) {
-          if (candidate.point.id == point.point.id) best = &candidate;
-          continue;
-        }
+        if (has_features(point.point.id) && candidate.point.id == point.point.id)
+          by_id = &candidate;
         const Real d = length_squared(candidate.point.position - point.point.position);
-        if (!has_features(candidate.point.id) && d <= best_distance_sq) {
-          best = &candidate;
-          best_distance_sq = d;
+        if (d <= nearest_distance_sq) {
+          nearest = &candidate;
+          nearest_distance_sq = d;
         }
       }
     }
+    const ContactState* best = by_id ? by_id : nearest;
     if (!best) continue;
     point.normal_impulse = best->normal_impulse;
     point.friction_impulse = best->friction_impulse;

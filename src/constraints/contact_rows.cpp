@@ -45,6 +45,12 @@ RowSpec contact_row(std::uint32_t body_a, std::uint32_t body_b, const Vec3& dire
   return row;
 }
 
+// Baumgarte's push-out speed for a penetration deeper than the slop.
+Real push_out_velocity(Real depth, const ContactRowSettings& settings) {
+  const SolverSettings& s = *settings.solver;
+  return std::min(s.baumgarte * (depth - s.slop) / settings.dt, s.max_push_speed);
+}
+
 // The normal row's target velocity: push out what exceeds the slop (Baumgarte, capped), let a
 // speculative contact close its gap within the step and no more, and reflect an approach faster
 // than the threshold by the restitution when the contact closes this step.
@@ -53,7 +59,7 @@ Real normal_target_velocity(Real depth, Real approach_velocity, Real restitution
   const SolverSettings& s = *settings.solver;
   Real target = 0;
   if (depth > s.slop)
-    target = std::min(s.baumgarte * (depth - s.slop) / settings.dt, s.max_push_speed);
+    target = push_out_velocity(depth, settings);
   else if (depth < 0)
     target = depth / settings.dt;
   const bool closes = approach_velocity * settings.dt <= depth;
@@ -133,6 +139,9 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     const Lever& l = levers[std::size_t(k)];
     RowSpec row = contact_row(manifold.body_a, manifold.body_b, n, l.ra, l.rb);
     row.bias = normal_target_velocity(c.point.depth, dot(l.dv, n), material.restitution, settings);
+    if (c.point.depth > settings.solver->slop &&
+        row.bias == push_out_velocity(c.point.depth, settings))
+      row.position_bias = row.bias;
     row.lo = 0;
     row.lambda = c.normal_impulse * settings.warm_scale;
     rows.add(row);

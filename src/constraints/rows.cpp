@@ -66,6 +66,7 @@ std::uint32_t RowStore::add(const RowSpec& row) {
   diagonal.push_back(0);
   inv_eff_mass.push_back(0);
   bias.push_back(row.bias);
+  position_bias.push_back(row.position_bias);
   softness.push_back(row.softness);
   lo.push_back(row.lo);
   hi.push_back(row.hi);
@@ -141,7 +142,8 @@ void RowStore::clear() {
     v->clear();
   for (auto* v : {&j_lin_a, &j_ang_a, &j_lin_b, &j_ang_b, &b_lin_a, &b_ang_a, &b_lin_b, &b_ang_b})
     v->clear();
-  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &softness, &lo, &hi, &mu, &lambda, &disc_step})
+  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &position_bias, &softness, &lo, &hi, &mu,
+                  &lambda, &disc_step})
     v->clear();
   normal_row.clear();
   cone.clear();

@@ -48,6 +48,9 @@ struct RowSpec {
   std::uint32_t body_a = 0, body_b = 0;  ///< solver body indices
   Vec3 j_lin_a, j_ang_a, j_lin_b, j_ang_b;
   Real bias = 0;  ///< target constraint velocity J v (m/s or rad/s)
+  /// The part of bias that corrects a position error (Baumgarte): the relax solve drops it, so
+  /// the correction moves the bodies without leaving them that velocity.
+  Real position_bias = 0;
   /// CFM gamma, (m/s)/(N s): the row's condition is J v + softness * lambda = bias; 0 for a rigid
   /// row; see soft_row()
   Real softness = 0;
@@ -141,6 +144,7 @@ class RowStore {
   std::vector<Real> diagonal;                            // J M^-1 J^T
   std::vector<Real> inv_eff_mass;  // 1 / (diagonal + softness), or 0 for a degenerate row
   std::vector<Real> bias;
+  std::vector<Real> position_bias;
   std::vector<Real> softness;  // CFM gamma (RowSpec::softness)
   std::vector<Real> lo, hi;
   std::vector<std::int32_t> normal_row;

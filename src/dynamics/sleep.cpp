@@ -9,9 +9,12 @@ bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
   return impl.motions[slot].type == BodyType::dynamic_body;
 }
 
+// Overlapping, or held apart by the last step's impulse: a body that a speculative contact
+// stopped exactly at the surface rests there without ever overlapping.
 bool touching(const ContactManifold& m) {
   for (int k = 0; k < m.count; ++k) {
-    if (m.points[std::size_t(k)].point.depth >= 0) return true;
+    const ContactState& c = m.points[std::size_t(k)];
+    if (c.point.depth >= 0 || c.normal_impulse > 0) return true;
   }
   return false;
 }

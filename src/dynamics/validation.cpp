@@ -117,6 +117,7 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
     return p;
   if (auto p = check_non_negative(solver.joint_softness, "/solver/joint_softness")) return p;
   if (solver.position_iterations < 0) return problem("/solver/position_iterations", "must be >= 0");
+  if (solver.relax_iterations < 0) return problem("/solver/relax_iterations", "must be >= 0");
   if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
   if (auto p = check_finite(s.plane_normal, "/plane_normal")) return p;
   if (s.plane_normal != Vec3::zero() && std::abs(length(s.plane_normal) - 1) > k_unit_tolerance)

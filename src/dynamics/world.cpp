@@ -489,6 +489,7 @@ void World::step(Real dt) {
   stage = Clock::now();
   resolve_contact_impacts(w, dt);
   w.rows.clear();
+  bool relax = w.settings.solver.relax_iterations > 0;
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
   write_joint_rows(w, dt);
@@ -498,17 +499,32 @@ void World::step(Real dt) {
     for (std::size_t i = 0; i < w.motions.size(); ++i)
       w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
     w.rows.prepare(w.solver_masses);
+    if (relax) w.free_velocities = w.velocities;
     w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
+    // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities,
+    // then the solve starts again from the free velocities without Baumgarte's bias.
+    if (relax) {
+      integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+      w.velocities = w.free_velocities;
+      for (std::size_t i = 0; i < w.rows.size(); ++i)
+        w.rows.bias[i] -= w.rows.position_bias[i];
+      SolverSettings settings = w.settings.solver;
+      settings.warm_start = true;  // from the first solve's impulses
+      settings.iterations = settings.relax_iterations;
+      settings.record_residuals = false;
+      w.solver->solve(w.rows, {w.velocities, w.solver_masses}, settings, w.relax_stats);
+    }
     store_contact_impulses(w);
     store_joint_impulses(w, dt);
     store_custom_impulses(w);
   } else {
     stats.solve.reset();
+    relax = false;
   }
   stats.solve_ms = milliseconds_since(stage);
 
   stage = Clock::now();
-  integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+  if (!relax) integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
   project_joint_positions(w);
   measure_joint_errors(w);
   update_sleep(w, dt);

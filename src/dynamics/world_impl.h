@@ -23,6 +23,8 @@ struct World::Impl {
   std::vector<BodyRecord> records;
   std::vector<BodyMotion> motions;
   std::vector<BodyVelocity> velocities;
+  std::vector<BodyVelocity> free_velocities;  // before the solve, for the relax solve
+  SolveStats relax_stats;
   std::vector<BodySleep> sleep;
   std::vector<std::uint32_t> awake_slots;  // live and not asleep, in creation order: this step's
   std::vector<std::uint32_t> free_slots;

@@ -79,6 +79,51 @@ template <class Access>
   return std::max(std::abs(next.t1 - old1), std::abs(next.t2 - old2));
 }
 
+// Projected Gauss-Seidel within the group on its own matrix until the impulses settle (a few
+// sweeps of k^2 flops each), then the change applied once.
+Real visit_group(RowStore& rows, const PackedAccess& access, const RowGroup& group, Real sor) {
+  constexpr int k_max_sweeps = 32;
+  const std::size_t first = group.first, k = group.count;
+  std::array<Real, RowGroup::k_max_rows> lambda{}, w{};
+  Real scale = 0;
+  for (std::size_t r = 0; r < k; ++r) {
+    lambda[r] = rows.lambda[first + r];
+    w[r] = access.error(first + r);
+    scale = std::max(scale, std::abs(lambda[r]));
+  }
+  for (int sweep = 0; sweep < k_max_sweeps; ++sweep) {
+    Real largest = 0;
+    for (std::size_t r = 0; r < k; ++r) {
+      const std::size_t i = first + r;
+      const Real next = std::clamp(lambda[r] - w[r] * rows.inv_eff_mass[i], rows.lo[i], rows.hi[i]);
+      const Real delta = next - lambda[r];
+      if (delta == 0) continue;
+      lambda[r] = next;
+      for (std::size_t c = 0; c < k; ++c)
+        w[c] += group.a[c * RowGroup::k_max_rows + r] * delta;
+      largest = std::max(largest, std::abs(delta));
+      scale = std::max(scale, std::abs(next));
+    }
+    if (largest <= Real(1e-6) * scale) break;
+  }
+  Real largest = 0;
+  for (std::size_t r = 0; r < k; ++r) {
+    const std::size_t i = first + r;
+    const Real old = rows.lambda[i];
+    const Real next = std::clamp(old + sor * (lambda[r] - old), rows.lo[i], rows.hi[i]);
+    rows.lambda[i] = next;
+    access.apply(i, next - old);
+    largest = std::max(largest, std::abs(next - old));
+  }
+  return largest;
+}
+
+// A row that may join a group: one-sided with fixed bounds, usable, not friction.
+bool groupable(const RowStore& rows, std::size_t i) {
+  return rows.normal_row[i] < 0 && rows.cone[i] == 0 && !rows.disc_second(i) &&
+         rows.inv_eff_mass[i] > 0 && rows.lo[i] == 0 && rows.hi[i] == k_infinity;
+}
+
 template <class Access>
 [[gnu::always_inline]] inline Real visit(RowStore& rows, const Access& access, std::size_t i,
                                          Real sor) {
@@ -115,6 +160,36 @@ void PgsSolver::pack(const RowStore& rows, std::span<const BodyVelocity> v) {
   }
 }
 
+void PgsSolver::find_groups(const RowStore& rows) {
+  groups_.clear();
+  group_of_.assign(rows.size(), k_no_group);
+  const auto same_pair = [&rows](std::size_t i, std::size_t j) {
+    return rows.body_a[i] == rows.body_a[j] && rows.body_b[i] == rows.body_b[j];
+  };
+  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
+    const std::size_t end = rows.block_begin[block + 1];
+    for (std::size_t i = rows.block_begin[block]; i < end;) {
+      std::size_t run = i;
+      while (run < end && run - i < RowGroup::k_max_rows && groupable(rows, run) &&
+             same_pair(i, run))
+        ++run;
+      if (run - i < 2) {
+        i = std::max(run, i + 1);
+        continue;
+      }
+      RowGroup group{std::uint32_t(i), std::uint32_t(run - i), {}};
+      for (std::size_t r = 0; r < group.count; ++r) {
+        for (std::size_t c = 0; c < group.count; ++c)
+          group.a[r * RowGroup::k_max_rows + c] = rows.coupling(i + r, i + c);
+        group.a[r * RowGroup::k_max_rows + r] += rows.softness[i + r];
+        group_of_[i + r] = std::uint32_t(groups_.size());
+      }
+      groups_.push_back(group);
+      i = run;
+    }
+  }
+}
+
 void PgsSolver::unpack(std::span<BodyVelocity> v) const {
   for (std::size_t k = 0; k < v.size(); ++k)
     v[k] = {to_vec3(velocity_[2 * k]), to_vec3(velocity_[2 * k + 1])};
@@ -124,12 +199,20 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
                       SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   pack(rows, bodies.velocities);
+  find_groups(rows);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data()};
   order_.reset(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;
-    for (const std::uint32_t i : order_.next())
-      max_delta = std::max(max_delta, visit(rows, access, i, settings.sor));
+    for (const std::uint32_t i : order_.next()) {
+      const std::uint32_t group = group_of_[i];
+      Real delta = 0;
+      if (group == k_no_group)
+        delta = visit(rows, access, i, settings.sor);
+      else if (groups_[group].first == i)
+        delta = visit_group(rows, access, groups_[group], settings.sor);
+      max_delta = std::max(max_delta, delta);
+    }
     const auto measure = [&] {
       unpack(bodies.velocities);
       return measure_residual(rows, bodies.velocities, b_norm);

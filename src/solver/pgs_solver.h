@@ -4,11 +4,23 @@
 #include "solver/row_order.h"
 #include "solver/solver.h"
 
+#include <array>
+
 namespace impulse {
 
 /// One projected Gauss-Seidel visit of row i with over-relaxation sor; returns the largest impulse
 /// change (magnitude). The first row of a disc pair visits the pair; its second row does nothing.
 Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor);
+
+/// Consecutive one-sided rows of one block between the same two bodies (a manifold's normal
+/// rows), which PGS visits together: their small LCP is solved to convergence on the velocities of
+/// the visit. Row by row, four coplanar contact points share a load only as far as the sweeps get,
+/// and what they leave unbalanced turns the box: a stack rocks on it (docs/solvers.md).
+struct RowGroup {
+  static constexpr std::uint32_t k_max_rows = 4;
+  std::uint32_t first, count;
+  std::array<Real, k_max_rows * k_max_rows> a;  // J M^-1 J^T + softness, row-major
+};
 
 class PgsSolver final : public Solver {
  public:
@@ -21,10 +33,16 @@ class PgsSolver final : public Solver {
   void pack(const RowStore& rows, std::span<const BodyVelocity> v);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
+  /// Finds the groups (below) and assembles their matrices.
+  void find_groups(const RowStore& rows);
+
+  static constexpr std::uint32_t k_no_group = ~std::uint32_t(0);
 
   // Kept from solve to solve: no allocation once warmed up.
   RowOrder order_;
   std::vector<Lanes> jacobian_, response_, velocity_;
+  std::vector<RowGroup> groups_;
+  std::vector<std::uint32_t> group_of_;  // per row: its group, or k_no_group
 };
 
 }  // namespace impulse
