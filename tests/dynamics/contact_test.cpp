@@ -143,24 +143,28 @@ TEST(Contacts, SmallFastBoxDoesNotPassThroughThinGround) {
   }
 }
 
-TEST(Contacts, ColumnOfFiveBoxesStandsForFiveSeconds) {
+// The contacts issue's column: ten unit boxes, sleeping off, 10 PGS iterations at 60 Hz, 10 s.
+// Jolt drifts 77 mm, Bullet 579 mm; the goal is 1 mm. Every point keeps its warm start.
+TEST(Contacts, ColumnOfTenBoxesStandsWithinAMillimetreForTenSeconds) {
   WorldSettings settings;
   settings.sleeping = false;
   World world(settings);
   world.create_body(ground_box());
   std::vector<BodyId> boxes;
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < 10; ++i)
     boxes.push_back(world.create_body(body_of(Box{}, {0, Real(0.5) + Real(i), 0})));
-  for (int i = 0; i < 300; ++i)
+  for (int i = 0; i < 600; ++i) {
     world.step(Real(1) / 60);
-  for (int i = 0; i < 5; ++i) {
-    const Vec3 p = world.position(boxes[std::size_t(i)]);
-    // Standing, within the drift of ten PGS iterations (a 10-high column is the contacts
-    // issue's open work: see docs/results.md).
-    EXPECT_LT(std::hypot(p.x, p.z), Real(0.03)) << "box " << i;
-    EXPECT_NEAR(p.y, Real(0.5) + Real(i), Real(0.05)) << "box " << i;
+    if (i > 0) {
+      ASSERT_EQ(world.last_step_stats().cache_hits, 40u) << "step " << i;
+    }
   }
-  EXPECT_LT(world.last_step_stats().max_penetration, Real(0.02));
+  for (int i = 0; i < 10; ++i) {
+    const Vec3 p = world.position(boxes[std::size_t(i)]);
+    EXPECT_LT(std::hypot(p.x, p.z), Real(0.001)) << "box " << i;
+    EXPECT_NEAR(p.y, Real(0.5) + Real(i), Real(0.02)) << "box " << i;
+  }
+  EXPECT_LT(world.last_step_stats().max_penetration, Real(0.01));
 }
 
 // A floor of 2 * n * n right triangles over [-n/2, n/2]^2 at y = 0.

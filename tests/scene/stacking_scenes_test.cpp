@@ -39,6 +39,29 @@ void run(World& world, int steps) {
     world.step(world.settings().timestep);
 }
 
+// The largest horizontal move of any of the bodies (m) since start.
+Real largest_horizontal_move(const World& world, const std::vector<BodyId>& ids,
+                             const std::vector<Vec3>& start) {
+  Real largest = 0;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const Vec3 d = world.position(ids[k]) - start[k];
+    largest = std::max(largest, std::hypot(d.x, d.z));
+  }
+  return largest;
+}
+
+// The contacts issue's drift measure: sleeping off, dt 1/60, 10 iterations, 10 s; the largest
+// horizontal move of any box.
+Real drift_over_ten_seconds(const std::string& name) {
+  Scene scene = *builtin_scene(name);
+  scene.settings.sleeping = false;
+  World world = build_world(scene, name);
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  const std::vector<Vec3> start = positions(world, boxes);
+  run(world, 600);
+  return largest_horizontal_move(world, boxes, start);
+}
+
 TEST(StackingScenes, Seed001TenStackWithCachingComesToRestAndStays) {
   World world = world_of("seed001-stack10");
   const std::vector<BodyId> boxes = dynamic_bodies(world);
@@ -76,6 +99,29 @@ TEST(StackingScenes, Seed001HeavyOnLightStandsDownToThreePercent) {
 TEST(StackingScenes, Seed001LightOnHeavyStandsDownToOnePercent) {
   for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01)})
     EXPECT_TRUE(two_stack_stands(ratio, false)) << "density ratio " << ratio;
+}
+
+// Jolt drifts 25 mm and 38 mm on these (the figures, measured on this kind of machine);
+// Impulse must drift less. Measured here: 8.1 mm and 20.5 mm (docs/results.md).
+TEST(StackingScenes, PyramidDriftsLessThanJoltOverTenSeconds) {
+  SKIP_UNLESS_OPTIMISED();
+  EXPECT_LT(drift_over_ten_seconds("pyramid"), Real(0.025));
+}
+
+TEST(StackingScenes, Tower700DriftsLessThanJoltOverTenSeconds) {
+  SKIP_UNLESS_OPTIMISED();
+  EXPECT_LT(drift_over_ten_seconds("tower700"), Real(0.038));
+}
+
+TEST(StackingScenes, PyramidHoldsWithinACentimetreAndSleepsWithinAMinute) {
+  SKIP_UNLESS_OPTIMISED();
+  World world = world_of("pyramid");
+  const std::vector<BodyId> boxes = dynamic_bodies(world);
+  const std::vector<Vec3> start = positions(world, boxes);
+  run(world, 3600);
+  EXPECT_LT(largest_horizontal_move(world, boxes, start), Real(0.01));
+  for (const BodyId id : boxes)
+    EXPECT_TRUE(world.is_asleep(id)) << world.name(id);
 }
 
 TEST(StackingScenes, Tower700StandsForThirtySeconds) {
