@@ -251,11 +251,17 @@ void group_into_manifolds(std::vector<Candidate>& candidates, std::vector<Contac
   const auto deeper = [](const Candidate& x, const Candidate& y) {
     return x.point.depth < y.point.depth;
   };
+  // A non-finite pose gives non-finite candidates, which would gather no group, not even their own.
+  candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                  [](const Candidate& c) {
+                                    return !is_finite(c.normal) || !is_finite(c.point.depth);
+                                  }),
+                   candidates.end());
   auto begin = candidates.begin();
   while (begin != candidates.end()) {
     std::iter_swap(begin, std::max_element(begin, candidates.end(), deeper));
     const Vec3 normal = begin->normal;
-    const auto end = std::partition(begin, candidates.end(), [&](const Candidate& c) {
+    const auto end = std::partition(begin + 1, candidates.end(), [&](const Candidate& c) {
       return dot(c.normal, normal) > group_cosine;
     });
     group.clear();
