@@ -85,7 +85,8 @@ class StoreSink final : public JointRowSink {
         spec.bias = -beta / dt_ * row.error;
         // Baumgarte pumps energy into long chains when the iterations stop short of
         // convergence; a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
-        if (beta > 0) spec.softness = solver.joint_softness * softness_scale(row);
+        if (beta > 0 && !impl_.solver->solves_bilateral_rows_exactly())
+          spec.softness = solver.joint_softness * softness_scale(row);
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;

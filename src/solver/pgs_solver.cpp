@@ -200,16 +200,38 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   pack(rows, bodies.velocities);
   find_groups(rows);
+  direct_ = equalities_.prepare(rows);
+  if (direct_) {
+    for (const std::uint32_t i : equalities_.rows())
+      group_of_[i] = k_in_block;
+    block_error_.resize(equalities_.rows().size());
+    block_delta_.resize(equalities_.rows().size());
+  }
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data()};
+  // The bilateral rows at once, exactly (equality_block.h), after each sweep of the others.
+  const auto visit_equalities = [&] {
+    const std::vector<std::uint32_t>& block = equalities_.rows();
+    for (std::size_t k = 0; k < block.size(); ++k)
+      block_error_[k] = access.error(block[k]);
+    equalities_.solve(block_error_, block_delta_);
+    Real largest = 0;
+    for (std::size_t k = 0; k < block.size(); ++k) {
+      const Real delta = settings.sor * Real(block_delta_[k]);
+      rows.lambda[block[k]] += delta;
+      access.apply(block[k], delta);
+      largest = std::max(largest, std::abs(delta));
+    }
+    return largest;
+  };
   order_.reset(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-    Real max_delta = 0;
+    Real max_delta = direct_ ? visit_equalities() : Real(0);
     for (const std::uint32_t i : order_.next()) {
       const std::uint32_t group = group_of_[i];
       Real delta = 0;
       if (group == k_no_group)
         delta = visit(rows, access, i, settings.sor);
-      else if (groups_[group].first == i)
+      else if (group != k_in_block && groups_[group].first == i)
         delta = visit_group(rows, access, groups_[group], settings.sor);
       max_delta = std::max(max_delta, delta);
     }

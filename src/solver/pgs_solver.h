@@ -1,5 +1,6 @@
 #pragma once
 
+#include "solver/equality_block.h"
 #include "solver/lanes.h"
 #include "solver/row_order.h"
 #include "solver/solver.h"
@@ -25,6 +26,7 @@ struct RowGroup {
 class PgsSolver final : public Solver {
  public:
   SolverType type() const override { return SolverType::pgs; }
+  bool solves_bilateral_rows_exactly() const override { return true; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
 
@@ -42,7 +44,11 @@ class PgsSolver final : public Solver {
   RowOrder order_;
   std::vector<Lanes> jacobian_, response_, velocity_;
   std::vector<RowGroup> groups_;
-  std::vector<std::uint32_t> group_of_;  // per row: its group, or k_no_group
+  std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_group, or k_in_block
+  static constexpr std::uint32_t k_in_block = k_no_group - 1;
+  EqualityBlock equalities_;  // solved after each sweep, when prepared
+  bool direct_ = false;
+  std::vector<double> block_error_, block_delta_;
 };
 
 }  // namespace impulse

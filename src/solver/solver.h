@@ -26,6 +26,9 @@ class Solver {
  public:
   virtual ~Solver() = default;
   virtual SolverType type() const = 0;
+  /// Whether bilateral rows (lo = -inf, hi = +inf) come out exact from every solve: then a
+  /// Baumgarte bias cannot pump energy into them and joints need no softness to damp it.
+  virtual bool solves_bilateral_rows_exactly() const { return false; }
   /// Solves the prepared rows (RowStore::prepare) and updates the velocities.
   virtual void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                      SolveStats& stats) = 0;
