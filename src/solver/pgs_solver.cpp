@@ -211,8 +211,11 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   // The bilateral rows at once, exactly (equality_block.h), after each sweep of the others.
   const auto visit_equalities = [&] {
     const std::vector<std::uint32_t>& block = equalities_.rows();
-    for (std::size_t k = 0; k < block.size(); ++k)
-      block_error_[k] = access.error(block[k]);
+    // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
+    for (std::size_t k = 0; k < block.size(); ++k) {
+      const Real error = access.error(block[k]);
+      block_error_[k] = is_finite(error) ? double(error) : 0.0;
+    }
     equalities_.solve(block_error_, block_delta_);
     Real largest = 0;
     for (std::size_t k = 0; k < block.size(); ++k) {
