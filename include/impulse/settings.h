@@ -38,8 +38,9 @@ struct SolverSettings {
   /// integrated (seed 002's Rectify), which adds no velocity.
   int position_iterations = 0;
   /// Constraint force mixing of rigid joint rows under Baumgarte, relative to each row's
-  /// J M^-1 J^T: a joint yields by this fraction, which keeps PGS from pumping energy into long
-  /// chains (docs/joints.md); 0 for none. Unused when position_iterations > 0.
+  /// J M^-1 J^T: a joint yields by this fraction, which keeps row-by-row solvers from pumping
+  /// energy into long chains (docs/joints.md); 0 for none. Unused when position_iterations > 0,
+  /// and by pgs, which solves joints' equality rows exactly.
   Real joint_softness = Real(0.01);
   /// Iterations of a second solve after the positions move, with contacts' position-correcting
   /// bias (Baumgarte's push-out) dropped and the first solve's impulses as its start: the
