@@ -51,6 +51,7 @@ bool EqualityBlock::prepare(const RowStore& rows) {
     for (std::size_t p = first; p < end; ++p) {
       for (std::size_t q = first; q < end; ++q) {
         const Side &sp = sides[p], &sq = sides[q];
+        if (sp.row < sq.row) continue;  // the factorisation reads the lower triangle only
         triplets_.emplace_back(
             sp.row, sq.row, coupling_through(rows, rows_[sp.row], sp.is_b, rows_[sq.row], sq.is_b));
       }
@@ -64,7 +65,11 @@ bool EqualityBlock::prepare(const RowStore& rows) {
   const auto n = Eigen::Index(rows_.size());
   a_.resize(n, n);
   a_.setFromTriplets(triplets_.begin(), triplets_.end());
-  ldlt_.compute(a_);
+  if (sides_ != analysed_sides_) {
+    ldlt_.analyzePattern(a_);
+    analysed_sides_ = sides_;
+  }
+  ldlt_.factorize(a_);
   rhs_.resize(n);
   x_.resize(n);
   return ldlt_.info() == Eigen::Success;

@@ -35,9 +35,13 @@ class EqualityBlock {
   struct Side {
     std::uint32_t body, row;  // row: the index in the block
     bool is_b;
+    friend bool operator==(const Side&, const Side&) = default;
   };
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;
+  // The pattern of the last analysis: while the rows couple the same way (a scene's joints from
+  // step to step), only the numbers are factored again, not the fill-reducing ordering.
+  std::vector<Side> analysed_sides_;
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseMatrix<double> a_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
