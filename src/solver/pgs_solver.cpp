@@ -11,6 +11,7 @@
 #include "solver/residual.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace impulse {
 namespace {
@@ -79,19 +80,76 @@ template <class Access>
   return std::max(std::abs(next.t1 - old1), std::abs(next.t2 - old2));
 }
 
-// Projected Gauss-Seidel within the group on its own matrix until the impulses settle (a few
-// sweeps of k^2 flops each), then the change applied once.
+constexpr std::size_t k_g = RowGroup::k_max_rows;
+
+// The Cholesky factor of the group's matrix, its diagonal raised by a relative 1e-5.
+void factor_group(RowGroup& group) {
+  const std::size_t k = group.count;
+  group.factored = true;
+  for (std::size_t j = 0; j < k; ++j) {
+    Real d = group.a[j * k_g + j] * Real(1 + 1e-5);
+    for (std::size_t p = 0; p < j; ++p)
+      d -= group.factor[j * k_g + p] * group.factor[j * k_g + p];
+    if (!(d > 0)) {
+      group.factored = false;
+      return;
+    }
+    const Real diagonal = std::sqrt(d);
+    group.factor[j * k_g + j] = diagonal;
+    for (std::size_t i = j + 1; i < k; ++i) {
+      Real s = group.a[i * k_g + j];
+      for (std::size_t p = 0; p < j; ++p)
+        s -= group.factor[i * k_g + p] * group.factor[j * k_g + p];
+      group.factor[i * k_g + j] = s / diagonal;
+    }
+  }
+}
+
+// x = -(L L^T)^-1 w.
+void solve_factored(const RowGroup& group, const std::array<Real, k_g>& w,
+                    std::array<Real, k_g>& x) {
+  const std::size_t k = group.count;
+  for (std::size_t i = 0; i < k; ++i) {
+    Real s = -w[i];
+    for (std::size_t p = 0; p < i; ++p)
+      s -= group.factor[i * k_g + p] * x[p];
+    x[i] = s / group.factor[i * k_g + i];
+  }
+  for (std::size_t i = k; i-- > 0;) {
+    Real s = x[i];
+    for (std::size_t p = i + 1; p < k; ++p)
+      s -= group.factor[p * k_g + i] * x[p];
+    x[i] = s / group.factor[i * k_g + i];
+  }
+}
+
+// The group's impulses that zero its rows' velocity errors given everything else: first the
+// direct solve, kept if every row still pushes (a box resting flat: the common case); else
+// projected Gauss-Seidel within the group on its own matrix until the impulses settle (a few
+// sweeps of k^2 flops each). The change is applied once.
 Real visit_group(RowStore& rows, const PackedAccess& access, const RowGroup& group, Real sor) {
   constexpr int k_max_sweeps = 32;
   const std::size_t first = group.first, k = group.count;
-  std::array<Real, RowGroup::k_max_rows> lambda{}, w{};
+  std::array<Real, k_g> lambda{}, w{};
   Real scale = 0;
   for (std::size_t r = 0; r < k; ++r) {
     lambda[r] = rows.lambda[first + r];
     w[r] = access.error(first + r);
     scale = std::max(scale, std::abs(lambda[r]));
   }
-  for (int sweep = 0; sweep < k_max_sweeps; ++sweep) {
+  bool solved = false;
+  if (group.factored) {
+    std::array<Real, k_g> step{};
+    solve_factored(group, w, step);
+    solved = true;
+    for (std::size_t r = 0; r < k; ++r)
+      solved = solved && lambda[r] + step[r] >= rows.lo[first + r];
+    if (solved) {
+      for (std::size_t r = 0; r < k; ++r)
+        lambda[r] += step[r];
+    }
+  }
+  for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
     Real largest = 0;
     for (std::size_t r = 0; r < k; ++r) {
       const std::size_t i = first + r;
@@ -177,13 +235,14 @@ void PgsSolver::find_groups(const RowStore& rows) {
         i = std::max(run, i + 1);
         continue;
       }
-      RowGroup group{std::uint32_t(i), std::uint32_t(run - i), {}};
+      RowGroup group{std::uint32_t(i), std::uint32_t(run - i), {}, {}, false};
       for (std::size_t r = 0; r < group.count; ++r) {
         for (std::size_t c = 0; c < group.count; ++c)
           group.a[r * RowGroup::k_max_rows + c] = rows.coupling(i + r, i + c);
         group.a[r * RowGroup::k_max_rows + r] += rows.softness[i + r];
         group_of_[i + r] = std::uint32_t(groups_.size());
       }
+      factor_group(group);
       groups_.push_back(group);
       i = run;
     }

@@ -21,6 +21,10 @@ struct RowGroup {
   static constexpr std::uint32_t k_max_rows = 4;
   std::uint32_t first, count;
   std::array<Real, k_max_rows * k_max_rows> a;  // J M^-1 J^T + softness, row-major
+  // The Cholesky factor (lower, row-major) of a with its diagonal raised by a relative 1e-5, for
+  // the all-rows-pushing case (four coplanar points make a singular); false if it failed.
+  std::array<Real, k_max_rows * k_max_rows> factor;
+  bool factored;
 };
 
 class PgsSolver final : public Solver {
