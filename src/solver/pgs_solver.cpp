@@ -123,10 +123,84 @@ void solve_factored(const RowGroup& group, const std::array<Real, k_g>& w,
   }
 }
 
+// Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
+// other rows carry none: A_SS x = -(w_S - A_SN lambda_N), by Cholesky with the diagonal raised as
+// factor_group's. Returns the new impulses of the set in x; false if the factorisation fails.
+bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set, std::size_t m,
+                  const std::array<bool, k_g>& in_set, const std::array<Real, k_g>& lambda,
+                  const std::array<Real, k_g>& w, std::array<Real, k_g>& x) {
+  std::array<Real, k_g * k_g> l{};
+  for (std::size_t j = 0; j < m; ++j) {
+    Real d = group.a[set[j] * k_g + set[j]] * Real(1 + 1e-5);
+    for (std::size_t p = 0; p < j; ++p)
+      d -= l[j * k_g + p] * l[j * k_g + p];
+    if (!(d > 0)) return false;
+    l[j * k_g + j] = std::sqrt(d);
+    for (std::size_t i = j + 1; i < m; ++i) {
+      Real s = group.a[set[i] * k_g + set[j]];
+      for (std::size_t p = 0; p < j; ++p)
+        s -= l[i * k_g + p] * l[j * k_g + p];
+      l[i * k_g + j] = s / l[j * k_g + j];
+    }
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t r = set[i];
+    Real s = -w[r];
+    for (std::size_t c = 0; c < group.count; ++c) {
+      if (!in_set[c]) s += group.a[r * k_g + c] * lambda[c];  // the others' impulses removed
+    }
+    for (std::size_t p = 0; p < i; ++p)
+      s -= l[i * k_g + p] * x[p];
+    x[i] = s / l[i * k_g + i];
+  }
+  for (std::size_t i = m; i-- > 0;) {
+    Real s = x[i];
+    for (std::size_t p = i + 1; p < m; ++p)
+      s -= l[p * k_g + i] * x[p];
+    x[i] = s / l[i * k_g + i];
+  }
+  for (std::size_t i = 0; i < m; ++i)
+    x[i] += lambda[set[i]];
+  return true;
+}
+
+// The second guess after the all-rows solve failed: the rows it left pushing push, the others
+// carry nothing. Kept if it is the LCP's solution (every pushing row pushes, every other row
+// separates); a contact coming off one edge, the next most common case.
+bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<Real, k_g>& guess,
+                  std::array<Real, k_g>& lambda, const std::array<Real, k_g>& w) {
+  const std::size_t k = group.count;
+  std::array<std::size_t, k_g> set{};
+  std::array<bool, k_g> in_set{};
+  std::size_t m = 0;
+  for (std::size_t r = 0; r < k; ++r) {
+    in_set[r] = guess[r] > rows.lo[group.first + r];
+    if (in_set[r]) set[m++] = r;
+  }
+  if (m == 0 || m == k) return false;
+  std::array<Real, k_g> x{};
+  if (!solve_subset(group, set, m, in_set, lambda, w, x)) return false;
+  std::array<Real, k_g> next{};  // lo is 0 for every groupable row
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!(x[i] >= 0)) return false;  // (NaN too)
+    next[set[i]] = x[i];
+  }
+  for (std::size_t r = 0; r < k; ++r) {
+    if (in_set[r]) continue;
+    Real separating = w[r];  // the error with the new impulses: it must not be closing
+    for (std::size_t c = 0; c < k; ++c)
+      separating += group.a[r * k_g + c] * (next[c] - lambda[c]);
+    if (separating < 0) return false;
+  }
+  lambda = next;
+  return true;
+}
+
 // The group's impulses that zero its rows' velocity errors given everything else: first the
-// direct solve, kept if every row still pushes (a box resting flat: the common case); else
-// projected Gauss-Seidel within the group on its own matrix until the impulses settle (a few
-// sweeps of k^2 flops each). The change is applied once.
+// direct solve, kept if every row still pushes (a box resting flat: the common case); then the
+// same with the rows that did not push left out; else projected Gauss-Seidel within the group on
+// its own matrix until the impulses settle (a few sweeps of k^2 flops each). The change is
+// applied once.
 Real visit_group(RowStore& rows, const PackedAccess& access, const RowGroup& group, Real sor) {
   constexpr int k_max_sweeps = 32;
   const std::size_t first = group.first, k = group.count;
@@ -142,12 +216,14 @@ Real visit_group(RowStore& rows, const PackedAccess& access, const RowGroup& gro
     std::array<Real, k_g> step{};
     solve_factored(group, w, step);
     solved = true;
-    for (std::size_t r = 0; r < k; ++r)
-      solved = solved && lambda[r] + step[r] >= rows.lo[first + r];
-    if (solved) {
-      for (std::size_t r = 0; r < k; ++r)
-        lambda[r] += step[r];
+    for (std::size_t r = 0; r < k; ++r) {
+      step[r] += lambda[r];
+      solved = solved && step[r] >= rows.lo[first + r];
     }
+    if (solved)
+      lambda = step;
+    else
+      solved = solve_active(rows, group, step, lambda, w);
   }
   for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
     Real largest = 0;
