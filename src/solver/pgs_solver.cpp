@@ -3,7 +3,9 @@
 // the accumulated impulse (not the increment) is clamped to the bounds, and the velocities are
 // updated at once so the next row sees them. A disc pair (cone friction) is visited as one: both
 // tangent rows step from the same velocities with the pair's one step, the accumulated impulse
-// vector is clamped to the disc (seed 003), and the change is applied.
+// vector is clamped to the disc (seed 003), and the change is applied. A manifold's normal rows
+// are visited as one small LCP (RowGroup), and the bilateral rows as one exact sparse solve at the
+// start of each sweep (EqualityBlock): docs/solvers.md.
 
 #include "solver/pgs_solver.h"
 
