@@ -63,6 +63,11 @@ struct WorldSettings {
   /// this (unit) normal and turns only about it (seed 000's 2D demos). Length 1 within 1e-3;
   /// normalised when set. Static and kinematic bodies are not held to it.
   Vec3 plane_normal;
+  /// m/s and rad/s: every moving body's speed is held to these before forces act and before it
+  /// moves. Far above what a scene means, they keep an absurd but finite velocity (a spin of
+  /// 1e19 rad/s) from overflowing the state in one step. > 0.
+  Real max_linear_speed = Real(1e4);
+  Real max_angular_speed = Real(1e4);
   SolverSettings solver;
   friend bool operator==(const WorldSettings&, const WorldSettings&) = default;
 };

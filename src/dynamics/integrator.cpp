@@ -1,5 +1,8 @@
 #include "dynamics/integrator.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace impulse {
 namespace {
 
@@ -45,6 +48,23 @@ void integrate_velocities(std::span<const std::uint32_t> slots, std::span<BodyMo
     v.angular *= Real(1) / (Real(1) + dt * m.angular_damping);
     m.force = Vec3::zero();
     m.torque = Vec3::zero();
+  }
+}
+
+void clamp_velocities(std::span<const std::uint32_t> slots, std::span<BodyVelocity> velocities,
+                      Real max_linear_speed, Real max_angular_speed) {
+  // Scaled by the largest component first: the square of a speed of 1e19 overflows a float.
+  const auto clamp = [](Vec3& v, Real max_speed) {
+    const Real largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+    if (!(largest > 0) || !is_finite(largest)) return;
+    const Vec3 direction = v / largest;
+    const Real length_of_direction = length(direction);
+    if (largest * length_of_direction > max_speed)
+      v = direction * (max_speed / length_of_direction);
+  };
+  for (const std::uint32_t i : slots) {
+    clamp(velocities[i].linear, max_linear_speed);
+    clamp(velocities[i].angular, max_angular_speed);
   }
 }
 

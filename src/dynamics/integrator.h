@@ -20,6 +20,10 @@ struct IntegrationSettings {
 void integrate_velocities(std::span<const std::uint32_t> slots, std::span<BodyMotion> motions,
                           std::span<BodyVelocity> velocities, const IntegrationSettings& settings);
 
+/// Scales down any linear or angular velocity among `slots` faster than the given speeds.
+void clamp_velocities(std::span<const std::uint32_t> slots, std::span<BodyVelocity> velocities,
+                      Real max_linear_speed, Real max_angular_speed);
+
 /// x += dt v, q += dt/2 w * q (normalised) for the dynamic and kinematic bodies among `slots`.
 void integrate_positions(std::span<const std::uint32_t> slots, std::span<BodyMotion> motions,
                          std::span<const BodyVelocity> velocities, Real dt);

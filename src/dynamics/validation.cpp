@@ -119,6 +119,8 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
   if (solver.position_iterations < 0) return problem("/solver/position_iterations", "must be >= 0");
   if (solver.relax_iterations < 0) return problem("/solver/relax_iterations", "must be >= 0");
   if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
+  if (auto p = check_positive(s.max_linear_speed, "/max_linear_speed")) return p;
+  if (auto p = check_positive(s.max_angular_speed, "/max_angular_speed")) return p;
   if (auto p = check_finite(s.plane_normal, "/plane_normal")) return p;
   if (s.plane_normal != Vec3::zero() && std::abs(length(s.plane_normal) - 1) > k_unit_tolerance)
     return problem("/plane_normal", "must be zero (3D) or a unit vector (within 1e-3)");

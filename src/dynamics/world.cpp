@@ -482,6 +482,8 @@ void World::step(Real dt) {
   stats.collide_ms = milliseconds_since(stage);
 
   stage = Clock::now();
+  clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
+                   w.settings.max_angular_speed);
   integrate_velocities(w.awake_slots, w.motions, w.velocities,
                        {w.settings.gravity, dt, w.settings.gyroscopic});
   stats.integrate_velocities_ms = milliseconds_since(stage);
@@ -504,6 +506,8 @@ void World::step(Real dt) {
     // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities,
     // then the solve starts again from the free velocities without Baumgarte's bias.
     if (relax) {
+      clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
+                       w.settings.max_angular_speed);
       integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
       w.velocities = w.free_velocities;
       for (std::size_t i = 0; i < w.rows.size(); ++i)
@@ -524,6 +528,8 @@ void World::step(Real dt) {
   stats.solve_ms = milliseconds_since(stage);
 
   stage = Clock::now();
+  clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
+                   w.settings.max_angular_speed);
   if (!relax) integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
   project_joint_positions(w);
   measure_joint_errors(w);

@@ -301,6 +301,10 @@ Json scene_json(const Scene& scene) {
     out["solver"]["relax_iterations"] = solver.relax_iterations;
   if (w.speculative_margin != WorldSettings{}.speculative_margin)
     out["speculative_margin"] = number(w.speculative_margin);
+  if (w.max_linear_speed != WorldSettings{}.max_linear_speed)
+    out["max_linear_speed"] = number(w.max_linear_speed);
+  if (w.max_angular_speed != WorldSettings{}.max_angular_speed)
+    out["max_angular_speed"] = number(w.max_angular_speed);
   put_unless_default(out, "plane_normal", w.plane_normal, WorldSettings{}.plane_normal);
   Json& bodies = out["bodies"] = Json::array();
   for (const BodySettings& body : scene.bodies)
@@ -677,7 +681,8 @@ void check_unique_name(const JsonNode& node, const std::string& name, std::size_
 
 Scene read_scene(const JsonNode& root) {
   root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic",
-                    "speculative_margin", "plane_normal", "solver", "bodies", "joints"});
+                    "speculative_margin", "max_linear_speed", "max_angular_speed", "plane_normal",
+                    "solver", "bodies", "joints"});
   if (auto n = root.find("format"); n && n->string() != k_format)
     n->fail("unsupported format '" + n->string() + "' (this version reads " +
             std::string(k_format) + ")");
@@ -689,6 +694,8 @@ Scene read_scene(const JsonNode& root) {
   if (auto n = root.find("sleeping")) w.sleeping = n->boolean();
   if (auto n = root.find("gyroscopic")) w.gyroscopic = n->boolean();
   if (auto n = root.find("speculative_margin")) w.speculative_margin = n->real();
+  if (auto n = root.find("max_linear_speed")) w.max_linear_speed = n->real();
+  if (auto n = root.find("max_angular_speed")) w.max_angular_speed = n->real();
   if (auto n = root.find("plane_normal")) w.plane_normal = n->vec3();
   if (auto n = root.find("solver")) w.solver = read_solver(*n);
   if (auto problem = find_problem(w)) root.fail_at(problem->path, problem->message);
