@@ -13,4 +13,4 @@ ctest --test-dir build/release --output-on-failure -j"$(nproc)"
 bash scripts/build.sh Debug build/debug-asan -DIMPULSE_SANITIZE=ON -DIMPULSE_BUILD_TESTBED=OFF \
   -DIMPULSE_BUILD_BENCHMARKS=OFF
 ctest --test-dir build/debug-asan --output-on-failure -j"$(nproc)"
-bash scripts/fuzz.sh 60
+bash scripts/fuzz.sh 180 fixed
