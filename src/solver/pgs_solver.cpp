@@ -84,73 +84,37 @@ template <class Access>
 
 constexpr std::size_t k_g = RowGroup::k_max_rows;
 
-// The Cholesky factor of the group's matrix, its diagonal raised by a relative 1e-5.
-void factor_group(RowGroup& group) {
-  const std::size_t k = group.count;
-  group.factored = true;
-  for (std::size_t j = 0; j < k; ++j) {
-    Real d = group.a[j * k_g + j] * Real(1 + 1e-5);
-    for (std::size_t p = 0; p < j; ++p)
-      d -= group.factor[j * k_g + p] * group.factor[j * k_g + p];
-    if (!(d > 0)) {
-      group.factored = false;
-      return;
-    }
-    const Real diagonal = std::sqrt(d);
-    group.factor[j * k_g + j] = diagonal;
-    for (std::size_t i = j + 1; i < k; ++i) {
-      Real s = group.a[i * k_g + j];
-      for (std::size_t p = 0; p < j; ++p)
-        s -= group.factor[i * k_g + p] * group.factor[j * k_g + p];
-      group.factor[i * k_g + j] = s / diagonal;
-    }
-  }
-}
+using SmallMatrix = std::array<Real, k_g * k_g>;  // row-major, k_g x k_g
+using SmallVector = std::array<Real, k_g>;
 
-// x = -(L L^T)^-1 w.
-void solve_factored(const RowGroup& group, const std::array<Real, k_g>& w,
-                    std::array<Real, k_g>& x) {
-  const std::size_t k = group.count;
-  for (std::size_t i = 0; i < k; ++i) {
-    Real s = -w[i];
-    for (std::size_t p = 0; p < i; ++p)
-      s -= group.factor[i * k_g + p] * x[p];
-    x[i] = s / group.factor[i * k_g + i];
-  }
-  for (std::size_t i = k; i-- > 0;) {
-    Real s = x[i];
-    for (std::size_t p = i + 1; p < k; ++p)
-      s -= group.factor[p * k_g + i] * x[p];
-    x[i] = s / group.factor[i * k_g + i];
-  }
-}
+// The direct solves raise the diagonal by this relative amount: four coplanar contact points make
+// a group's matrix singular.
+constexpr Real k_group_regularisation = Real(1e-5);
 
-// Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
-// other rows carry none: A_SS x = -(w_S - A_SN lambda_N), by Cholesky with the diagonal raised as
-// factor_group's. Returns the new impulses of the set in x; false if the factorisation fails.
-bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set, std::size_t m,
-                  const std::array<bool, k_g>& in_set, const std::array<Real, k_g>& lambda,
-                  const std::array<Real, k_g>& w, std::array<Real, k_g>& x) {
-  std::array<Real, k_g * k_g> l{};
+// The Cholesky factor l (lower) of the m x m matrix a(i, j) with its diagonal raised by
+// k_group_regularisation; false if it is not positive definite.
+template <class Entry>
+bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
   for (std::size_t j = 0; j < m; ++j) {
-    Real d = group.a[set[j] * k_g + set[j]] * Real(1 + 1e-5);
+    Real d = a(j, j) * (1 + k_group_regularisation);
     for (std::size_t p = 0; p < j; ++p)
       d -= l[j * k_g + p] * l[j * k_g + p];
     if (!(d > 0)) return false;
     l[j * k_g + j] = std::sqrt(d);
     for (std::size_t i = j + 1; i < m; ++i) {
-      Real s = group.a[set[i] * k_g + set[j]];
+      Real s = a(i, j);
       for (std::size_t p = 0; p < j; ++p)
         s -= l[i * k_g + p] * l[j * k_g + p];
       l[i * k_g + j] = s / l[j * k_g + j];
     }
   }
+  return true;
+}
+
+// x = (l l^T)^-1 x for the first m entries, by forward and back substitution.
+void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
   for (std::size_t i = 0; i < m; ++i) {
-    const std::size_t r = set[i];
-    Real s = -w[r];
-    for (std::size_t c = 0; c < group.count; ++c) {
-      if (!in_set[c]) s += group.a[r * k_g + c] * lambda[c];  // the others' impulses removed
-    }
+    Real s = x[i];
     for (std::size_t p = 0; p < i; ++p)
       s -= l[i * k_g + p] * x[p];
     x[i] = s / l[i * k_g + i];
@@ -161,6 +125,31 @@ bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set
       s -= l[p * k_g + i] * x[p];
     x[i] = s / l[i * k_g + i];
   }
+}
+
+void factor_group(RowGroup& group) {
+  group.factored = factor_small(
+      group.count, [&](std::size_t i, std::size_t j) { return group.a[i * k_g + j]; },
+      group.factor);
+}
+
+// Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
+// other rows carry none: A_SS x = -(w_S - A_SN lambda_N). Returns the new impulses of the set in
+// x; false if the factorisation fails.
+bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set, std::size_t m,
+                  const std::array<bool, k_g>& in_set, const SmallVector& lambda,
+                  const SmallVector& w, SmallVector& x) {
+  SmallMatrix l{};
+  const auto entry = [&](std::size_t i, std::size_t j) { return group.a[set[i] * k_g + set[j]]; };
+  if (!factor_small(m, entry, l)) return false;
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t r = set[i];
+    x[i] = -w[r];
+    for (std::size_t c = 0; c < group.count; ++c) {
+      if (!in_set[c]) x[i] += group.a[r * k_g + c] * lambda[c];  // the others' impulses removed
+    }
+  }
+  solve_small(l, m, x);
   for (std::size_t i = 0; i < m; ++i)
     x[i] += lambda[set[i]];
   return true;
@@ -215,8 +204,10 @@ Real visit_group(RowStore& rows, const PackedAccess& access, const RowGroup& gro
   }
   bool solved = false;
   if (group.factored) {
-    std::array<Real, k_g> step{};
-    solve_factored(group, w, step);
+    SmallVector step{};
+    for (std::size_t r = 0; r < k; ++r)
+      step[r] = -w[r];
+    solve_small(group.factor, k, step);
     solved = true;
     for (std::size_t r = 0; r < k; ++r) {
       step[r] += lambda[r];
