@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 fixed="${2:-}"
-declare -A fixed_runs=([scene]=200000 [world]=5000)
+declare -A fixed_runs=([scene]=200000 [world]=4000)
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: skipped (no clang++)"
   exit 0
