@@ -3,10 +3,9 @@
 # default 60) from the committed corpus (tests/fuzz/corpus/<target>/). New inputs go to
 # build/fuzz/corpus/, never into the repository; a finding stops the run and fails the script
 # (its input is saved as build/fuzz/crash-*: add it to the corpus with a regression test).
-# The seed is fixed, so inputs come in the same order on any machine. With "fixed" as the second
-# argument each target also stops after a fixed number of inputs (the test command's run): then
-# the run is the same on every machine that finishes it within the time, and a green run here
-# means a green run in CI for the same code.
+# The seed is fixed. With "fixed" as the second argument each target also stops after a fixed
+# number of inputs (the test command's run), so a faster machine does no more fuzzing than a slower
+# one; the runs are alike, not identical (docs/reliability.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
