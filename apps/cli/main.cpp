@@ -25,6 +25,7 @@ struct RunOptions {
   int steps = 600;
   std::string solver;
   int iterations = 0;  // 0: the scene's own
+  int substeps = 0;    // 0: the scene's own
   int threads = 1;
   bool json = false;
   std::string trace_file;
@@ -46,6 +47,7 @@ impulse::Scene resolve_scene(const std::string& name_or_path) {
 
 void apply_solver_overrides(impulse::SolverSettings& solver, const RunOptions& options) {
   if (options.iterations > 0) solver.iterations = options.iterations;
+  if (options.substeps > 0) solver.substeps = options.substeps;
   if (options.tolerance) solver.tolerance = impulse::Real(*options.tolerance);
   if (options.sor) solver.sor = impulse::Real(*options.sor);
   if (options.no_warm_start) solver.warm_start = false;
@@ -117,6 +119,10 @@ int run_command_line(int argc, char** argv) {
   run_cmd->add_option("--solver", options.solver, "Solver type (overrides the scene's)");
   run_cmd
       ->add_option("--iterations", options.iterations, "Solver iterations (overrides the scene's)")
+      ->check(CLI::PositiveNumber);
+  run_cmd
+      ->add_option("--substeps", options.substeps,
+                   "Sub-steps per step, each over timestep / n (overrides the scene's)")
       ->check(CLI::PositiveNumber);
   run_cmd
       ->add_option("--threads", options.threads,

@@ -90,6 +90,7 @@ void solver_panel(World& world) {
   enum_combo("solver", s.type, k_solvers, solver_type_name);
   ImGui::SliderInt("iterations", &s.iterations, 1, 200, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderInt("relax iterations", &s.relax_iterations, 0, 20);
+  ImGui::SliderInt("sub-steps", &s.substeps, 1, 16);
   ImGui::SliderFloat("SOR", &s.sor, 0.1f, 1.9f, "%.2f");
   ImGui::SliderFloat("baumgarte", &s.baumgarte, 0, 1, "%.2f");
   ImGui::SliderFloat("slop", &s.slop, 0, 0.05f, "%.4f m");

@@ -109,7 +109,9 @@ class World {
   std::uint64_t user_data(BodyId id) const;
   void set_user_data(BodyId id, std::uint64_t data);
 
-  /// Advances the world by dt seconds (dt > 0 and finite, else InvalidArgument).
+  /// Advances the world by dt seconds (dt > 0 and finite, else InvalidArgument), in
+  /// SolverSettings::substeps passes of dt / n. Custom constraints are asked for rows each pass; if
+  /// one throws, the passes before it stay done (each pass leaves the world whole).
   void step(Real dt);
   const StepStats& last_step_stats() const;
   /// Simulated time so far, s.

@@ -118,6 +118,7 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
   if (auto p = check_non_negative(solver.joint_softness, "/solver/joint_softness")) return p;
   if (solver.position_iterations < 0) return problem("/solver/position_iterations", "must be >= 0");
   if (solver.relax_iterations < 0) return problem("/solver/relax_iterations", "must be >= 0");
+  if (solver.substeps < 1) return problem("/solver/substeps", "must be at least 1");
   if (auto p = check_non_negative(s.speculative_margin, "/speculative_margin")) return p;
   if (auto p = check_positive(s.max_linear_speed, "/max_linear_speed")) return p;
   if (auto p = check_positive(s.max_angular_speed, "/max_angular_speed")) return p;

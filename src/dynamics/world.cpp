@@ -454,19 +454,16 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
   impl_->records[impl_->slot(id)].settings.user_data = data;
 }
 
-void World::step(Real dt) {
-  if (!is_finite(dt) || dt <= 0) throw InvalidArgument("step: dt must be a finite number > 0");
-  Impl& w = *impl_;
-  const auto start = Clock::now();
-  // User callbacks run first: if one throws, nothing has changed yet.
-  collect_custom_rows(*this, w, dt);
-  StepStats& stats = w.stats;
-  w.joint_events.clear();
+namespace {
 
+// One pass of the pipeline over h seconds (the whole step unless SolverSettings::substeps > 1).
+// Stage times add up over sub-steps; counts are the last sub-step's.
+void substep(World::Impl& w, Real dt) {
+  StepStats& stats = w.stats;
   auto stage = Clock::now();
   collect_awake(w);
   find_pairs(w, dt);
-  stats.broadphase_ms = milliseconds_since(stage);
+  stats.broadphase_ms += milliseconds_since(stage);
   const auto narrowphase = Clock::now();
   find_contacts(w);
   wake_touched_islands(w);
@@ -477,16 +474,16 @@ void World::step(Real dt) {
   stats.contact_manifolds = counts.manifolds;
   stats.contact_points = counts.points;
   stats.cache_hits = counts.matched;
-  stats.max_penetration = max_penetration(w.contacts.manifolds());
-  stats.narrowphase_ms = milliseconds_since(narrowphase);
-  stats.collide_ms = milliseconds_since(stage);
+  stats.max_penetration = std::max(stats.max_penetration, max_penetration(w.contacts.manifolds()));
+  stats.narrowphase_ms += milliseconds_since(narrowphase);
+  stats.collide_ms += milliseconds_since(stage);
 
   stage = Clock::now();
   clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
                    w.settings.max_angular_speed);
   integrate_velocities(w.awake_slots, w.motions, w.velocities,
                        {w.settings.gravity, dt, w.settings.gyroscopic});
-  stats.integrate_velocities_ms = milliseconds_since(stage);
+  stats.integrate_velocities_ms += milliseconds_since(stage);
 
   stage = Clock::now();
   resolve_contact_impacts(w, dt);
@@ -525,7 +522,7 @@ void World::step(Real dt) {
     stats.solve.reset();
     relax = false;
   }
-  stats.solve_ms = milliseconds_since(stage);
+  stats.solve_ms += milliseconds_since(stage);
 
   stage = Clock::now();
   clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
@@ -534,11 +531,32 @@ void World::step(Real dt) {
   project_joint_positions(w);
   measure_joint_errors(w);
   update_sleep(w, dt);
-  stats.integrate_positions_ms = milliseconds_since(stage);
-
-  stats.total_ms = milliseconds_since(start);
-  w.time += dt;
+  stats.integrate_positions_ms += milliseconds_since(stage);
   w.last_dt = dt;
+}
+
+}  // namespace
+
+void World::step(Real dt) {
+  if (!is_finite(dt) || dt <= 0) throw InvalidArgument("step: dt must be a finite number > 0");
+  Impl& w = *impl_;
+  const auto start = Clock::now();
+  StepStats& stats = w.stats;
+  stats.broadphase_ms = stats.narrowphase_ms = stats.collide_ms = 0;
+  stats.integrate_velocities_ms = stats.solve_ms = stats.integrate_positions_ms = 0;
+  stats.max_penetration = 0;
+  w.joint_events.clear();
+  const int substeps = w.settings.solver.substeps;
+  const Real h = dt / Real(substeps);
+  const double end_time = w.time + double(dt);
+  for (int i = 0; i < substeps; ++i) {
+    // User callbacks run first: if one throws, this sub-step has changed nothing yet.
+    collect_custom_rows(*this, w, h);
+    substep(w, h);
+    w.time += double(h);
+  }
+  w.time = end_time;  // sub-steps' rounding does not add up over a run
+  stats.total_ms = milliseconds_since(start);
 }
 
 const StepStats& World::last_step_stats() const {

@@ -41,6 +41,29 @@ TEST(FreeFall, MatchesTheSemiImplicitEulerClosedFormAndTheParabola) {
   EXPECT_EQ(world.orientation(id), Quat::identity());
 }
 
+// Sub-steps are steps of dt / n: the same closed form with n times the steps, so the error against
+// the parabola, g dt t / 2, shrinks n-fold; the world's clock still advances by whole steps.
+TEST(FreeFall, SubstepsFollowTheClosedFormOfTheShorterStep) {
+  WorldSettings settings;
+  settings.solver.substeps = 4;
+  World world(settings);
+  const Real y0 = 100;
+  const BodyId id = world.create_body(box_body({Real(0.5), Real(0.5), Real(0.5)}, {0, y0, 0}));
+  const int steps = 60;
+  for (int i = 0; i < steps; ++i)
+    world.step(k_dt);
+
+  const double g = 9.81;
+  const double h = double(k_dt) / 4;
+  const int n = 4 * steps;
+  const double fallen = double(world.position(id).y) - y0;
+  EXPECT_NEAR(fallen, -g * h * h * n * (n + 1) / 2, 1e-5 * y0);
+  EXPECT_NEAR(world.linear_velocity(id).y, -g * n * h, 1e-4);
+  const double t = steps * double(k_dt);
+  EXPECT_NEAR(fallen + g * t * t / 2, -g * h * t / 2, 1e-5 * y0);
+  EXPECT_DOUBLE_EQ(world.time(), steps * double(k_dt));
+}
+
 TEST(FreeFall, GravityScaleAndStaticBodiesAreRespected) {
   World world;
   BodySettings floating = box_body({Real(0.5), Real(0.5), Real(0.5)});

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,9 +50,10 @@ BodySettings ball(const Vec3& position, Real radius = k_bob_radius, Real mass = 
 
 // The period of a pendulum of length 1 m nailed at the origin, released at amplitude degrees,
 // measured over several swings between upward zero crossings of x.
-Real pendulum_period(Real dt, Real amplitude_deg, int position_iterations = 0) {
+Real pendulum_period(Real dt, Real amplitude_deg, int position_iterations = 0, int substeps = 1) {
   WorldSettings settings = no_sleep(dt);
   settings.solver.position_iterations = position_iterations;
+  settings.solver.substeps = substeps;
   World world(settings);
   const Real a = amplitude_deg * k_pi / 180;
   const BodyId bob = world.create_body(ball({std::sin(a), -std::cos(a), 0}));
@@ -79,6 +81,25 @@ TEST(Joints, PendulumPeriodMatchesTheSmallAngleFormula) {
   const Real expected = 2 * k_pi * std::sqrt(arm / k_g) * (1 + a * a / 16);
   EXPECT_NEAR(pendulum_period(Real(1.0 / 240), 5), expected, 0.01 * expected);
   EXPECT_NEAR(pendulum_period(Real(1.0 / 60), 5), expected, 0.02 * expected);
+}
+
+// Sub-steps shorten the integrator's step: at a large amplitude and a coarse step the period's
+// error against the exact one (the arithmetic-geometric mean form of the elliptic integral,
+// T = T0 / agm(1, cos(a / 2))) shrinks with the sub-step.
+TEST(Joints, SubstepsShrinkTheLargeAmplitudePendulumsPeriodError) {
+  const Real amplitude_deg = 90;
+  const double a = amplitude_deg * std::numbers::pi / 180;
+  double x = 1, y = std::cos(a / 2);
+  for (int i = 0; i < 8; ++i)
+    std::tie(x, y) = std::pair((x + y) / 2, std::sqrt(x * y));
+  const double arm = 1 + 0.4 * k_bob_radius * k_bob_radius;
+  const double expected = 2 * std::numbers::pi * std::sqrt(arm / k_g) / x;
+  const Real dt = Real(1.0 / 30);
+  const double error_1 = std::abs(pendulum_period(dt, amplitude_deg, 0, 1) - expected);
+  const double error_8 = std::abs(pendulum_period(dt, amplitude_deg, 0, 8) - expected);
+  // Measured: 3.6% of the period at 30 Hz, 0.016% with 8 sub-steps.
+  EXPECT_LT(error_8, 0.001 * expected);
+  EXPECT_LT(error_8, error_1 / 10);
 }
 
 BodySettings box(const Vec3& position, const Vec3& half_extents, Real mass = 1) {

@@ -3,6 +3,7 @@
 #include <impulse/error.h>
 #include <impulse/scene.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,8 @@ namespace {
 
 // Stepping is the slow part; larger scenes are still parsed, saved and built.
 constexpr std::size_t k_max_bodies_stepped = 64;
+constexpr int k_max_iterations_stepped = 1000;
+constexpr int k_max_substeps_stepped = 8;
 constexpr int k_steps = 5;
 
 }  // namespace
@@ -31,7 +34,11 @@ void check_scene_text(std::string_view text) {
   }
   try {
     World world = build_world(scene);
-    if (scene.bodies.size() > k_max_bodies_stepped) return;
+    const SolverSettings& solver = scene.settings.solver;
+    if (scene.bodies.size() > k_max_bodies_stepped ||
+        std::max(solver.iterations, solver.relax_iterations) > k_max_iterations_stepped ||
+        solver.substeps > k_max_substeps_stepped)
+      return;
     for (int i = 0; i < k_steps; ++i)
       world.step(world.settings().timestep);
   } catch (const SceneError&) {

@@ -239,6 +239,7 @@ TEST(SceneJsonErrors, OutOfRangeValuesUseTheWorldsChecksAtTheirJsonPath) {
   EXPECT_EQ(error_path(with("/solver/slop", -0.01)), "/solver/slop");
   EXPECT_EQ(error_path(with("/solver/sor", 2)), "/solver/sor");
   EXPECT_EQ(error_path(with("/solver/tolerance", -1)), "/solver/tolerance");
+  EXPECT_EQ(error_path(with("/solver/substeps", 0)), "/solver/substeps");
 }
 
 TEST(SceneJsonErrors, MeshTrianglesAreVertexIndices) {
@@ -407,7 +408,7 @@ constexpr const char* k_rich_scene = R"({
   "gyroscopic": true,
   "solver": { "type": "global_sparse", "iterations": 25, "baumgarte": 0.1, "slop": 0.01,
               "warm_start": false, "friction_model": "cone", "sor": 1.3, "tolerance": 1e-6,
-              "shuffle": true, "extra": null },
+              "shuffle": true, "relax_iterations": 3, "substeps": 4, "extra": null },
   "extra": { "author": "test" },
   "bodies": [
     { "name": "ground", "type": "static", "shape": { "type": "plane", "normal": [0, 1, 0], "offset": -1 } },
@@ -458,6 +459,7 @@ TEST(SceneJsonRoundTrip, RichSceneReadsBackEqualAndWritesIdenticalText) {
   ASSERT_EQ(scene.joints.size(), 10u);
   EXPECT_TRUE(scene.settings.gyroscopic);
   EXPECT_EQ(scene.bodies[3].gravity_scale, 0.5f);
+  EXPECT_EQ(scene.settings.solver.substeps, 4);
   const std::string text = scene_to_json(scene);
   const Scene again = parse_scene(text, "saved.json");
   EXPECT_EQ(again, scene);
