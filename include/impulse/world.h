@@ -4,6 +4,7 @@
 
 #include <impulse/body.h>
 #include <impulse/constraint.h>
+#include <impulse/diagnostics.h>
 #include <impulse/joint.h>
 #include <impulse/query.h>
 #include <impulse/settings.h>
@@ -105,6 +106,16 @@ class World {
   /// Whether the body sleeps (dynamics/sleep.h): resting, not integrated, woken by a touch, a
   /// push through this API, or the removal of a neighbour.
   bool is_asleep(BodyId id) const;
+  /// Whether a step froze the body because its state stopped being finite (diagnostics.h): it
+  /// holds still where it was at the start of that step, others meet it as a static body, and
+  /// nothing wakes it but unfreeze.
+  bool is_frozen(BodyId id) const;
+  /// Lets a frozen body move again (from its frozen pose, at rest; forces applied while it was
+  /// frozen are dropped). Does nothing to a body that is not frozen.
+  void unfreeze(BodyId id);
+  /// What went wrong in the last step (a body frozen, a velocity clamped, a row skipped), and the
+  /// joints remove_body removed since: one report each, cleared when the next step starts.
+  const std::vector<Diagnostic>& diagnostics() const;
 
   std::uint64_t user_data(BodyId id) const;
   void set_user_data(BodyId id, std::uint64_t data);

@@ -105,9 +105,11 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies) {
     diagonal[i] = dot(j_lin_a[i], b_lin_a[i]) + dot(j_ang_a[i], b_ang_a[i]) +
                   dot(j_lin_b[i], b_lin_b[i]) + dot(j_ang_b[i], b_ang_b[i]);
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
-    // J = 0) would divide by zero. Such a row is inert rather than fatal.
-    const bool usable = is_finite(diagonal[i]) && diagonal[i] > 0 && is_finite(softness[i]);
-    inv_eff_mass[i] = usable ? Real(1) / (diagonal[i] + softness[i]) : Real(0);
+    // J = 0) would divide by zero, and a denormal one overflow. Such a row is inert, not fatal.
+    const Real inverse = Real(1) / (diagonal[i] + softness[i]);
+    const bool usable =
+        is_finite(diagonal[i]) && diagonal[i] > 0 && is_finite(softness[i]) && is_finite(inverse);
+    inv_eff_mass[i] = usable ? inverse : Real(0);
     if (!usable) ++degenerate_rows_;
   }
   for (std::size_t i = 0; i < size(); ++i) {

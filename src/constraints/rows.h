@@ -112,9 +112,9 @@ class RowStore {
 
   /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of every
   /// row from the bodies' masses. A row whose J M^-1 J^T is not positive and finite, or whose
-  /// softness is not finite, gets inverse effective mass 0, so the solvers leave it alone, and is
-  /// counted in degenerate_rows(). Also computes the disc step of every cone pair. Throws
-  /// std::invalid_argument when a cone pair lacks its second row.
+  /// softness or effective mass is not finite, gets inverse effective mass 0, so the solvers leave
+  /// it alone, and is counted in degenerate_rows(). Also computes the disc step of every cone pair.
+  /// Throws std::invalid_argument when a cone pair lacks its second row.
   void prepare(const std::vector<SolverBodyMass>& bodies);
 
   void clear();

@@ -1,6 +1,7 @@
 // The scene format's spelling of every enumeration, in one place for the loader, saver and command.
 
 #include <impulse/body.h>
+#include <impulse/diagnostics.h>
 #include <impulse/joint.h>
 #include <impulse/settings.h>
 #include <impulse/shape.h>
@@ -32,6 +33,15 @@ constexpr NameTable<JointType, 8> k_joint_names{{{JointType::ball, "ball"},
                                                  {JointType::prismatic, "prismatic"},
                                                  {JointType::cone_twist, "cone_twist"},
                                                  {JointType::six_dof, "six_dof"}}};
+constexpr NameTable<DiagnosticKind, 4> k_diagnostic_names{
+    {{DiagnosticKind::non_finite_body, "non_finite_body"},
+     {DiagnosticKind::velocity_clamped, "velocity_clamped"},
+     {DiagnosticKind::degenerate_row, "degenerate_row"},
+     {DiagnosticKind::joint_removed, "joint_removed"}}};
+constexpr NameTable<StepStage, 4> k_stage_names{{{StepStage::velocities, "velocities"},
+                                                 {StepStage::solve, "solve"},
+                                                 {StepStage::positions, "positions"},
+                                                 {StepStage::api, "api"}}};
 constexpr NameTable<BodyType, 3> k_body_names{{{BodyType::static_body, "static"},
                                                {BodyType::kinematic_body, "kinematic"},
                                                {BodyType::dynamic_body, "dynamic"}}};
@@ -77,6 +87,13 @@ const char* body_type_name(BodyType type) {
 }
 std::optional<BodyType> body_type_from_name(std::string_view name) {
   return value_of(k_body_names, name);
+}
+
+const char* diagnostic_kind_name(DiagnosticKind kind) {
+  return name_of(k_diagnostic_names, kind);
+}
+const char* step_stage_name(StepStage stage) {
+  return name_of(k_stage_names, stage);
 }
 
 const char* shape_type_name(const ShapeGeometry& geometry) {

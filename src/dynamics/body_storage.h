@@ -61,10 +61,13 @@ struct BodyMotion {
 };
 
 /// Sleeping (dynamics/sleep.h): how long the body has idled, and the island it sleeps in.
+/// A frozen body (dynamics/guards.h) sleeps in no island and nothing but World::unfreeze wakes it.
 struct BodySleep {
   Real idle_time = 0;        // s under the sleep thresholds
   std::uint32_t island = 0;  // while asleep: the island's smallest slot, shared by its bodies
   bool asleep = false;
+  bool frozen = false;
+  static constexpr BodySleep frozen_state() { return {0, ~std::uint32_t(0), true, true}; }
 };
 
 /// Bookkeeping: identity, names, what the body was made of.

@@ -52,19 +52,21 @@ void integrate_velocities(std::span<const std::uint32_t> slots, std::span<BodyMo
 }
 
 void clamp_velocities(std::span<const std::uint32_t> slots, std::span<BodyVelocity> velocities,
-                      Real max_linear_speed, Real max_angular_speed) {
+                      Real max_linear_speed, Real max_angular_speed,
+                      std::vector<std::uint32_t>& clamped) {
   // Scaled by the largest component first: the square of a speed of 1e19 overflows a float.
   const auto clamp = [](Vec3& v, Real max_speed) {
     const Real largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
-    if (!(largest > 0) || !is_finite(largest)) return;
+    if (!(largest > 0) || !is_finite(largest)) return false;
     const Vec3 direction = v / largest;
     const Real length_of_direction = length(direction);
-    if (largest * length_of_direction > max_speed)
-      v = direction * (max_speed / length_of_direction);
+    if (largest * length_of_direction <= max_speed) return false;
+    v = direction * (max_speed / length_of_direction);
+    return true;
   };
   for (const std::uint32_t i : slots) {
-    clamp(velocities[i].linear, max_linear_speed);
-    clamp(velocities[i].angular, max_angular_speed);
+    const bool linear = clamp(velocities[i].linear, max_linear_speed);
+    if (clamp(velocities[i].angular, max_angular_speed) || linear) clamped.push_back(i);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace impulse {
 
@@ -20,9 +21,11 @@ struct IntegrationSettings {
 void integrate_velocities(std::span<const std::uint32_t> slots, std::span<BodyMotion> motions,
                           std::span<BodyVelocity> velocities, const IntegrationSettings& settings);
 
-/// Scales down any linear or angular velocity among `slots` faster than the given speeds.
+/// Scales down any linear or angular velocity among `slots` faster than the given speeds, keeping
+/// its direction; appends the slots it slowed to `clamped`.
 void clamp_velocities(std::span<const std::uint32_t> slots, std::span<BodyVelocity> velocities,
-                      Real max_linear_speed, Real max_angular_speed);
+                      Real max_linear_speed, Real max_angular_speed,
+                      std::vector<std::uint32_t>& clamped);
 
 /// x += dt v, q += dt/2 w * q (normalised) for the dynamic and kinematic bodies among `slots`.
 void integrate_positions(std::span<const std::uint32_t> slots, std::span<BodyMotion> motions,

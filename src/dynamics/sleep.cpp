@@ -36,6 +36,7 @@ bool is_moving(const World::Impl& impl, std::uint32_t slot) {
 }
 
 void wake_body(World::Impl& impl, std::uint32_t slot) {
+  if (impl.sleep[slot].frozen) return;
   if (!impl.sleep[slot].asleep) {
     impl.sleep[slot].idle_time = 0;
     return;

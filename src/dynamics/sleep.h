@@ -24,6 +24,12 @@ void wake_touched_islands(World::Impl& impl);
 /// motion.
 bool is_moving(const World::Impl& impl, std::uint32_t slot);
 
+/// Whether the solve moves the body: dynamic and awake (a frozen body sleeps). Rows between bodies
+/// it does not move (a sleeping body on the ground) would be inert; none are written.
+inline bool is_solved(const World::Impl& impl, std::uint32_t slot) {
+  return impl.motions[slot].type == BodyType::dynamic_body && !impl.sleep[slot].asleep;
+}
+
 /// Whether a pair's contacts need the narrowphase this step: some body of it is awake and can
 /// move (a pair that is all asleep or static keeps last step's contacts).
 bool pair_is_active(const World::Impl& impl, std::uint32_t a, std::uint32_t b);

@@ -5,6 +5,7 @@
 #include <impulse/error.h>
 
 #include "dynamics/custom_constraints.h"
+#include "dynamics/guards.h"
 #include "dynamics/integrator.h"
 #include "dynamics/sleep.h"
 #include "dynamics/validation.h"
@@ -198,7 +199,7 @@ void World::remove_body(BodyId id) {
     if (m.body_a == index) wake_body(w, m.body_b);
     if (m.body_b == index) wake_body(w, m.body_a);
   }
-  remove_body_joints(w, index);
+  remove_body_joints(w, index);  // reported in diagnostics()
   remove_body_shapes(w, index);
   record.alive = false;
   ++record.generation;
@@ -444,7 +445,24 @@ void World::apply_angular_impulse(BodyId id, const Vec3& angular_impulse) {
 }
 
 bool World::is_asleep(BodyId id) const {
-  return impl_->sleep[impl_->slot(id)].asleep;
+  const BodySleep& s = impl_->sleep[impl_->slot(id)];
+  return s.asleep && !s.frozen;
+}
+
+bool World::is_frozen(BodyId id) const {
+  return impl_->sleep[impl_->slot(id)].frozen;
+}
+
+void World::unfreeze(BodyId id) {
+  const std::uint32_t i = impl_->slot(id);
+  if (!impl_->sleep[i].frozen) return;
+  impl_->sleep[i] = {};
+  impl_->motions[i].force = Vec3::zero();
+  impl_->motions[i].torque = Vec3::zero();
+}
+
+const std::vector<Diagnostic>& World::diagnostics() const {
+  return impl_->diagnostics;
 }
 
 std::uint64_t World::user_data(BodyId id) const {
@@ -455,6 +473,22 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
 }
 
 namespace {
+
+// Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
+// the solve starts again from the free velocities without the contacts' Baumgarte bias.
+void move_and_relax(World::Impl& w, Real dt) {
+  clamp_and_report(w, StepStage::solve);
+  integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+  w.velocities = w.free_velocities;
+  for (std::size_t i = 0; i < w.rows.size(); ++i)
+    w.rows.bias[i] -= w.rows.position_bias[i];
+  SolverSettings settings = w.settings.solver;
+  settings.warm_start = true;  // from the first solve's impulses
+  settings.iterations = settings.relax_iterations;
+  settings.record_residuals = false;
+  w.solver->solve(w.rows, {w.velocities, w.solver_masses}, settings, w.relax_stats);
+  guard_bodies(w, StepStage::solve);
+}
 
 // One pass of the pipeline over h seconds (the whole step unless SolverSettings::substeps > 1).
 // Stage times add up over sub-steps; counts are the last sub-step's.
@@ -479,10 +513,11 @@ void substep(World::Impl& w, Real dt) {
   stats.collide_ms += milliseconds_since(stage);
 
   stage = Clock::now();
-  clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
-                   w.settings.max_angular_speed);
+  remember_poses(w);
+  clamp_and_report(w, StepStage::velocities);
   integrate_velocities(w.awake_slots, w.motions, w.velocities,
                        {w.settings.gravity, dt, w.settings.gyroscopic});
+  guard_bodies(w, StepStage::velocities);
   stats.integrate_velocities_ms += milliseconds_since(stage);
 
   stage = Clock::now();
@@ -498,23 +533,11 @@ void substep(World::Impl& w, Real dt) {
     for (std::size_t i = 0; i < w.motions.size(); ++i)
       w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
     w.rows.prepare(w.solver_masses);
+    report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
     w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
-    // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities,
-    // then the solve starts again from the free velocities without Baumgarte's bias.
-    if (relax) {
-      clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
-                       w.settings.max_angular_speed);
-      integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
-      w.velocities = w.free_velocities;
-      for (std::size_t i = 0; i < w.rows.size(); ++i)
-        w.rows.bias[i] -= w.rows.position_bias[i];
-      SolverSettings settings = w.settings.solver;
-      settings.warm_start = true;  // from the first solve's impulses
-      settings.iterations = settings.relax_iterations;
-      settings.record_residuals = false;
-      w.solver->solve(w.rows, {w.velocities, w.solver_masses}, settings, w.relax_stats);
-    }
+    guard_bodies(w, StepStage::solve);
+    if (relax) move_and_relax(w, dt);
     store_contact_impulses(w);
     store_joint_impulses(w, dt);
     store_custom_impulses(w);
@@ -525,10 +548,11 @@ void substep(World::Impl& w, Real dt) {
   stats.solve_ms += milliseconds_since(stage);
 
   stage = Clock::now();
-  clamp_velocities(w.awake_slots, w.velocities, w.settings.max_linear_speed,
-                   w.settings.max_angular_speed);
+  clamp_and_report(w, StepStage::positions);
   if (!relax) integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
   project_joint_positions(w);
+  guard_bodies(w, StepStage::positions);
+  hold_frozen_bodies(w);
   measure_joint_errors(w);
   update_sleep(w, dt);
   stats.integrate_positions_ms += milliseconds_since(stage);
@@ -546,6 +570,7 @@ void World::step(Real dt) {
   stats.integrate_velocities_ms = stats.solve_ms = stats.integrate_positions_ms = 0;
   stats.max_penetration = 0;
   w.joint_events.clear();
+  w.diagnostics.clear();
   const int substeps = w.settings.solver.substeps;
   const Real h = dt / Real(substeps);
   const double end_time = w.time + double(dt);

@@ -17,7 +17,7 @@ ContactRowSettings row_settings(const World::Impl& impl, Real dt) {
 }
 
 bool pair_is_awake(const World::Impl& impl, const ContactManifold& m) {  // a sleeping pair rests
-  return !impl.sleep[m.body_a].asleep || !impl.sleep[m.body_b].asleep;
+  return is_solved(impl, m.body_a) || is_solved(impl, m.body_b);
 }
 
 ContactMaterial material_of(const World::Impl& impl, std::uint32_t slot) {

@@ -1,6 +1,7 @@
 #pragma once
 // The world's state behind the public World handle.
 
+#include <impulse/diagnostics.h>
 #include <impulse/world.h>
 
 #include "collision/contact_manager.h"
@@ -32,6 +33,17 @@ struct World::Impl {
   std::map<std::string, std::uint32_t, std::less<>> names;  // ordered: no hash-order effects
   StepStats stats;
   double time = 0;
+
+  // Guards (dynamics/guards.h): this step's reports, each awake body's pose at the start of the
+  // sub-step, and scratch.
+  std::vector<Diagnostic> diagnostics;
+  struct Pose {
+    Vec3 center;
+    Quat orientation;
+  };
+  std::vector<Pose> start_poses;  // per slot
+  std::vector<std::uint32_t> clamped_slots;
+  std::vector<std::uint32_t> frozen_this_step;
 
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;

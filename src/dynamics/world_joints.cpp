@@ -1,4 +1,5 @@
 #include "dynamics/world_joints.h"
+#include "dynamics/guards.h"
 
 #include "dynamics/sleep.h"
 #include "dynamics/validation.h"
@@ -35,10 +36,10 @@ bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
   return impl.motions[slot].type == BodyType::dynamic_body;
 }
 
-// A joint acts unless broken or all its bodies sleep (a sleeping pair holds still, as contacts do).
+// A joint acts unless broken or the solve moves none of its bodies (a sleeping body on a static
+// one holds still, as contacts do).
 bool is_acting(const World::Impl& impl, const World::Impl::JointRecord& joint) {
-  return !joint.state.broken &&
-         (!impl.sleep[joint.body_a].asleep || !impl.sleep[joint.body_b].asleep);
+  return !joint.state.broken && (is_solved(impl, joint.body_a) || is_solved(impl, joint.body_b));
 }
 
 // J M^-1 J^T of a row between two bodies.
@@ -71,6 +72,10 @@ class StoreSink final : public JointRowSink {
       : impl_(impl), joint_(joint), dt_(dt), warm_scale_(warm_scale) {}
 
   void add(const JointRow& row) override {
+    // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
+    // angular rows on a particle) holds by itself: not written, so not reported as degenerate.
+    const Real w = inverse_effective_mass(row);
+    if (w == 0) return;
     const SolverSettings& solver = impl_.settings.solver;
     const Real beta = solver.position_iterations > 0 ? Real(0) : solver.baumgarte;
     RowSpec spec;
@@ -99,7 +104,6 @@ class StoreSink final : public JointRowSink {
         spec.hi = row.max_force * dt_;
         break;
     }
-    const Real w = inverse_effective_mass(row);
     // (w is not finite only where the Jacobian is not: prepare leaves such a row inert.)
     if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0) &&
         is_finite(w)) {
@@ -245,7 +249,9 @@ void remove_joint(World::Impl& impl, std::uint32_t index) {
 void remove_body_joints(World::Impl& impl, std::uint32_t slot) {
   for (std::size_t k = impl.live_joints.size(); k-- > 0;) {
     const World::Impl::JointRecord& joint = impl.joints[impl.live_joints[k]];
-    if (joint.body_a == slot || joint.body_b == slot) remove_joint(impl, impl.live_joints[k]);
+    if (joint.body_a != slot && joint.body_b != slot) continue;
+    report_joint_removed(impl, impl.live_joints[k], slot);
+    remove_joint(impl, impl.live_joints[k]);
   }
 }
 

@@ -9,7 +9,7 @@ namespace impulse {
 /// Creates the joint after checking it against the world; throws without changing anything.
 JointId add_joint(World::Impl& impl, const JointSettings& settings);
 void remove_joint(World::Impl& impl, std::uint32_t index);
-/// Removes every joint that holds the body (before the body goes).
+/// Removes every joint that holds the body (before the body goes), reporting each.
 void remove_body_joints(World::Impl& impl, std::uint32_t slot);
 
 /// Whether a joint without collide_connected keeps the two bodies from colliding.

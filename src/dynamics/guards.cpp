@@ -1,0 +1,196 @@
+#include "dynamics/guards.h"
+
+#include "dynamics/integrator.h"
+#include "dynamics/world_contacts.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace impulse {
+namespace {
+
+std::string described(const std::string& kind, const std::string& name, std::uint32_t index,
+                      std::uint32_t generation) {
+  const std::string id = std::to_string(index) + ":" + std::to_string(generation);
+  return name.empty() ? kind + " " + id : kind + " '" + name + "' (" + id + ")";
+}
+
+BodyId body_id(const World::Impl& impl, std::uint32_t slot) {
+  return slot == World::Impl::k_world_slot ? BodyId{} : BodyId{slot, impl.records[slot].generation};
+}
+
+std::string stage_prefix(StepStage stage) {
+  return std::string("step (") + step_stage_name(stage) + "): ";
+}
+
+std::string number(Real value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", double(value));
+  return text;
+}
+
+// Whose row i is: a joint's, a custom constraint's, or else a contact's (contacts write first).
+struct RowOwner {
+  std::optional<std::uint32_t> joint;
+  std::optional<std::uint32_t> constraint;
+};
+
+RowOwner owner_of_row(const World::Impl& impl, std::size_t i) {
+  for (const std::uint32_t j : impl.live_joints) {
+    const World::Impl::JointRecord& joint = impl.joints[j];
+    if (i >= joint.first_row && i < joint.first_row + joint.row_count) return {j, std::nullopt};
+  }
+  for (std::size_t c = 0; c < impl.custom_constraints.size(); ++c) {
+    const World::Impl::CustomConstraintRecord& record = impl.custom_constraints[c];
+    if (record.alive && i >= record.first_row && i < record.first_row + record.rows.size())
+      return {std::nullopt, std::uint32_t(c)};
+  }
+  return {};
+}
+
+// Fills the row's part of a report: its bodies, its constraint, and how the message names it.
+std::string describe_row(const World::Impl& impl, std::size_t i, Diagnostic& d) {
+  const std::uint32_t a = impl.rows.body_a[i], b = impl.rows.body_b[i];
+  d.body = body_id(impl, a);
+  d.other_body = body_id(impl, b);
+  const RowOwner owner = owner_of_row(impl, i);
+  const std::string bodies =
+      describe_body(impl, a) +
+      (b == World::Impl::k_world_slot ? " and the world" : " and " + describe_body(impl, b));
+  if (owner.joint) {
+    d.joint = JointId{*owner.joint, impl.joints[*owner.joint].generation};
+    return "a row of " + describe_joint(impl, *owner.joint) + " (" + bodies + ")";
+  }
+  if (owner.constraint) {
+    d.constraint =
+        ConstraintId{*owner.constraint, impl.custom_constraints[*owner.constraint].generation};
+    return "a row of custom constraint " + std::to_string(*owner.constraint) + " (" + bodies + ")";
+  }
+  d.contact = true;
+  return "a contact row between " + bodies;
+}
+
+bool state_is_finite(const BodyMotion& m, const BodyVelocity& v) {
+  return is_finite(m.center) && is_finite(m.orientation) && is_finite(v.linear) &&
+         is_finite(v.angular);
+}
+
+// The first row on the body whose impulse is not finite, if any.
+std::optional<std::size_t> non_finite_row_of(const World::Impl& impl, std::uint32_t slot) {
+  for (std::size_t i = 0; i < impl.rows.size(); ++i) {
+    if ((impl.rows.body_a[i] == slot || impl.rows.body_b[i] == slot) &&
+        !is_finite(impl.rows.lambda[i]))
+      return i;
+  }
+  return std::nullopt;
+}
+
+void freeze(World::Impl& impl, std::uint32_t slot) {
+  BodyMotion& m = impl.motions[slot];
+  const World::Impl::Pose& pose = impl.start_poses[slot];
+  m.center = pose.center;
+  m.orientation = pose.orientation;
+  m.refresh_world_inertia();
+  m.force = Vec3::zero();
+  m.torque = Vec3::zero();
+  impl.velocities[slot] = {};
+  impl.sleep[slot] = BodySleep::frozen_state();
+  move_body_shapes(impl, slot, Vec3::zero());
+  impl.frozen_this_step.push_back(slot);
+}
+
+}  // namespace
+
+std::string describe_body(const World::Impl& impl, std::uint32_t slot) {
+  return described("body", impl.records[slot].settings.name, slot, impl.records[slot].generation);
+}
+
+std::string describe_joint(const World::Impl& impl, std::uint32_t index) {
+  const World::Impl::JointRecord& joint = impl.joints[index];
+  return described("joint", joint.model.settings.name, index, joint.generation);
+}
+
+void remember_poses(World::Impl& impl) {
+  impl.start_poses.resize(impl.motions.size());
+  impl.frozen_this_step.clear();
+  for (const std::uint32_t slot : impl.awake_slots)
+    impl.start_poses[slot] = {impl.motions[slot].center, impl.motions[slot].orientation};
+}
+
+void clamp_and_report(World::Impl& impl, StepStage stage) {
+  impl.clamped_slots.clear();
+  clamp_velocities(impl.awake_slots, impl.velocities, impl.settings.max_linear_speed,
+                   impl.settings.max_angular_speed, impl.clamped_slots);
+  for (const std::uint32_t slot : impl.clamped_slots) {
+    Diagnostic d;
+    d.kind = DiagnosticKind::velocity_clamped;
+    d.stage = stage;
+    d.body = body_id(impl, slot);
+    d.message = stage_prefix(stage) + describe_body(impl, slot) +
+                " moved faster than the world's limits (max_linear_speed " +
+                number(impl.settings.max_linear_speed) + " m/s, max_angular_speed " +
+                number(impl.settings.max_angular_speed) + " rad/s) and was slowed to them";
+    impl.diagnostics.push_back(std::move(d));
+  }
+}
+
+void guard_bodies(World::Impl& impl, StepStage stage) {
+  const auto faulty = [&](std::uint32_t slot) {
+    return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
+  };
+  if (std::none_of(impl.awake_slots.begin(), impl.awake_slots.end(), faulty)) return;
+  for (const std::uint32_t slot : impl.awake_slots) {
+    if (!faulty(slot)) continue;
+    Diagnostic d;
+    d.kind = DiagnosticKind::non_finite_body;
+    d.stage = stage;
+    std::string cause;
+    if (const auto row = non_finite_row_of(impl, slot)) {
+      cause = "; " + describe_row(impl, *row, d) + " gave it a non-finite impulse";
+    }
+    d.body = body_id(impl, slot);
+    d.message = stage_prefix(stage) + describe_body(impl, slot) +
+                " has a non-finite position, orientation or velocity" + cause +
+                "; frozen at its pose from the start of the step";
+    impl.diagnostics.push_back(std::move(d));
+    freeze(impl, slot);
+  }
+  // No cache or joint may warm-start the next step from a non-finite impulse.
+  for (Real& lambda : impl.rows.lambda) {
+    if (!is_finite(lambda)) lambda = 0;
+  }
+  std::erase_if(impl.awake_slots, [&](std::uint32_t slot) { return impl.sleep[slot].frozen; });
+}
+
+void hold_frozen_bodies(World::Impl& impl) {
+  for (const std::uint32_t slot : impl.frozen_this_step)
+    impl.velocities[slot] = {};
+}
+
+void report_degenerate_rows(World::Impl& impl) {
+  if (impl.rows.degenerate_rows() == 0) return;
+  for (std::size_t i = 0; i < impl.rows.size(); ++i) {
+    if (impl.rows.inv_eff_mass[i] != 0) continue;
+    Diagnostic d;
+    d.kind = DiagnosticKind::degenerate_row;
+    d.stage = StepStage::solve;
+    const std::string row = describe_row(impl, i, d);
+    d.message = stage_prefix(StepStage::solve) + row +
+                " has a zero, negative or non-finite J M^-1 J^T (its bodies cannot move along it); "
+                "skipped";
+    impl.diagnostics.push_back(std::move(d));
+  }
+}
+
+void report_joint_removed(World::Impl& impl, std::uint32_t joint, std::uint32_t body) {
+  Diagnostic d;
+  d.kind = DiagnosticKind::joint_removed;
+  d.stage = StepStage::api;
+  d.body = body_id(impl, body);
+  d.joint = JointId{joint, impl.joints[joint].generation};
+  d.message = "remove_body: " + describe_joint(impl, joint) + " held " + describe_body(impl, body) +
+              " and was removed with it";
+  impl.diagnostics.push_back(std::move(d));
+}
+
+}  // namespace impulse

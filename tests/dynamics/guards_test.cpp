@@ -1,0 +1,234 @@
+// The step's guards (diagnostics.h): each test injects one fault and checks its report, that the
+// faulty body is frozen or the faulty row skipped, and that the other bodies simulate on as if
+// nothing had happened (against the closed form of free fall or rest).
+
+#include <impulse/error.h>
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "support/bodies.h"
+
+namespace impulse {
+namespace {
+
+using testing::body_of;
+using testing::ground_box;
+
+constexpr Real k_dt = Real(1.0 / 60);
+constexpr double k_g = 9.81;
+
+WorldSettings awake() {
+  WorldSettings s;
+  s.sleeping = false;
+  return s;
+}
+
+BodySettings named(BodySettings s, const std::string& name) {
+  s.name = name;
+  return s;
+}
+
+// Semi-implicit Euler from rest: y_n = y_0 - g dt^2 n (n + 1) / 2.
+double free_fall_drop(int steps) {
+  return k_g * double(k_dt) * double(k_dt) * steps * (steps + 1) / 2;
+}
+
+std::size_t count_of(const World& world, DiagnosticKind kind) {
+  return std::size_t(std::count_if(world.diagnostics().begin(), world.diagnostics().end(),
+                                   [&](const Diagnostic& d) { return d.kind == kind; }));
+}
+
+// (g++ 12 warns falsely of overlapping copies in "text" + std::to_string(i) at -O2.)
+std::string numbered(std::string prefix, int i) {
+  prefix += std::to_string(i);
+  return prefix;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A force that overflows to infinity (two finite forces of 3e38 N add up to inf) gives the bottom
+// box of a stack a non-finite velocity. It is frozen where the step found it, the box on top of it
+// rests on it as on a static body, and a ball elsewhere falls exactly as it would alone.
+TEST(Guards, AnOverflowingForceFreezesTheBodyAndTheOthersSimulateOn) {
+  World world(awake());
+  world.create_body(ground_box());
+  const Vec3 half{Real(0.5), Real(0.5), Real(0.5)};
+  const BodyId bottom = world.create_body(named(body_of(Box{half}, {0, Real(0.5), 0}), "bottom"));
+  const BodyId top = world.create_body(named(body_of(Box{half}, {0, Real(1.5), 0}), "top"));
+  const BodyId ball = world.create_body(body_of(Sphere{Real(0.5)}, {10, 50, 0}));
+  for (int i = 0; i < 30; ++i)
+    world.step(k_dt);
+  const Vec3 frozen_at = world.position(bottom);
+  const Real ball_y0 = world.position(ball).y;
+  const Real ball_v0 = world.linear_velocity(ball).y;
+
+  world.apply_force(bottom, {Real(3e38), 0, 0});
+  world.apply_force(bottom, {Real(3e38), 0, 0});
+  world.step(k_dt);
+
+  ASSERT_EQ(world.diagnostics().size(), 1u);
+  const Diagnostic& d = world.diagnostics()[0];
+  EXPECT_EQ(d.kind, DiagnosticKind::non_finite_body);
+  EXPECT_EQ(d.stage, StepStage::velocities);
+  EXPECT_EQ(d.body, bottom);
+  EXPECT_TRUE(contains(d.message, "body 'bottom'")) << d.message;
+  EXPECT_TRUE(contains(d.message, "velocities")) << d.message;
+  EXPECT_TRUE(world.is_frozen(bottom));
+  EXPECT_FALSE(world.is_asleep(bottom));
+  EXPECT_EQ(world.position(bottom), frozen_at);
+  EXPECT_EQ(world.linear_velocity(bottom), Vec3::zero());
+
+  const int steps = 120;
+  for (int i = 0; i < steps; ++i) {
+    world.step(k_dt);
+    ASSERT_TRUE(world.diagnostics().empty()) << world.diagnostics()[0].message;
+  }
+  EXPECT_EQ(world.position(bottom), frozen_at);
+  EXPECT_NEAR(world.position(top).y, frozen_at.y + 1, 0.01);
+  EXPECT_NEAR(world.position(top).x, 0, 1e-3);
+  const int n = steps + 1;
+  const double expected = ball_y0 + ball_v0 * n * double(k_dt) - free_fall_drop(n);
+  EXPECT_NEAR(world.position(ball).y, expected, 1e-3);
+
+  // Unfrozen, it rests on the ground again, the forces applied to it while frozen forgotten.
+  world.apply_force(bottom, {Real(3e38), 0, 0});
+  world.unfreeze(bottom);
+  for (int i = 0; i < 60; ++i)
+    world.step(k_dt);
+  EXPECT_FALSE(world.is_frozen(bottom));
+  EXPECT_NEAR(world.position(bottom).y, Real(0.5), 0.01);
+  EXPECT_NEAR(world.position(bottom).x, frozen_at.x, 0.01);
+}
+
+// With the speed limits raised out of the way, a body flung at 3e38 m/s from 3e38 m moves past the
+// float range in a step of 1 s: caught after the positions move, it goes back to where the step
+// found it.
+TEST(Guards, ABodyMovedPastTheFloatRangeIsFrozenAtItsPoseFromTheStartOfTheStep) {
+  WorldSettings settings = awake();
+  settings.max_linear_speed = Real(3.3e38);
+  World world(settings);
+  const Vec3 start{Real(3e38), 0, 0};
+  BodySettings far = named(body_of(Sphere{1}, start), "far");
+  far.gravity_scale = 0;
+  far.linear_velocity = {Real(3e38), 0, 0};
+  const BodyId id = world.create_body(far);
+  const BodyId ball = world.create_body(body_of(Sphere{1}, {0, 0, 0}));
+
+  world.step(1);
+
+  ASSERT_EQ(count_of(world, DiagnosticKind::non_finite_body), 1u);
+  EXPECT_EQ(world.diagnostics()[0].stage, StepStage::positions);
+  EXPECT_TRUE(world.is_frozen(id));
+  EXPECT_EQ(world.position(id), start);
+  EXPECT_NEAR(world.position(ball).y, -k_g, 1e-5);
+}
+
+// A velocity beyond the limits is slowed to them, and said so once per step it happens.
+TEST(Guards, AHugeVelocityIsClampedAndReported) {
+  WorldSettings settings = awake();
+  settings.gravity = Vec3::zero();
+  World world(settings);
+  const BodyId id = world.create_body(named(body_of(Sphere{1}, {}), "bullet"));
+  world.set_linear_velocity(id, {Real(1e30), 0, 0});
+  world.step(k_dt);
+  ASSERT_EQ(count_of(world, DiagnosticKind::velocity_clamped), 1u);
+  const Diagnostic& d = world.diagnostics()[0];
+  EXPECT_EQ(d.body, id);
+  EXPECT_EQ(d.stage, StepStage::velocities);
+  EXPECT_TRUE(contains(d.message, "body 'bullet'")) << d.message;
+  EXPECT_FLOAT_EQ(world.linear_velocity(id).x, settings.max_linear_speed);
+  world.step(k_dt);
+  EXPECT_TRUE(world.diagnostics().empty());
+}
+
+// A custom constraint with a row of zero Jacobian next to a good one: the zero row is skipped and
+// named; the good row still holds the body (no vertical velocity) and a second body falls freely.
+TEST(Guards, ADegenerateRowIsSkippedAndReportedWithItsConstraint) {
+  World world(awake());
+  const BodyId held = world.create_body(body_of(Sphere{Real(0.5)}, {0, 10, 0}));
+  const BodyId faller = world.create_body(body_of(Sphere{Real(0.5)}, {5, 10, 0}));
+  const ConstraintId constraint =
+      world.add_custom_constraint([held](const World&, Real, RowWriter& rows) {
+        ConstraintRow zero;
+        zero.body_a = held;
+        rows.add(zero);
+        ConstraintRow hold;
+        hold.body_a = held;
+        hold.linear_a = Vec3::unit_y();
+        rows.add(hold);
+      });
+  const int steps = 30;
+  for (int i = 0; i < steps; ++i) {
+    world.step(k_dt);
+    ASSERT_EQ(world.diagnostics().size(), 1u);
+  }
+  const Diagnostic& d = world.diagnostics()[0];
+  EXPECT_EQ(d.kind, DiagnosticKind::degenerate_row);
+  EXPECT_EQ(d.stage, StepStage::solve);
+  ASSERT_TRUE(d.constraint.has_value());
+  EXPECT_EQ(*d.constraint, constraint);
+  EXPECT_EQ(d.body, held);
+  EXPECT_TRUE(d.other_body.is_null());
+  EXPECT_TRUE(contains(d.message, "custom constraint")) << d.message;
+  EXPECT_NEAR(world.linear_velocity(held).y, 0, 1e-5);
+  EXPECT_NEAR(world.position(held).y, 10, 1e-4);
+  EXPECT_NEAR(world.position(faller).y, 10 - free_fall_drop(steps), 1e-4);
+  EXPECT_EQ(world.custom_constraint_impulses(constraint)[0], 0);
+}
+
+// Removing the middle of a hanging chain of three removes the two joints that held it, each
+// reported with its name; the top link still hangs, the bottom one falls freely.
+TEST(Guards, RemovingABodyUnderJointsReportsEachJointAndTheRestSimulatesOn) {
+  World world(awake());
+  const Vec3 half{Real(0.1), Real(0.4), Real(0.1)};
+  BodyId links[3];
+  for (int i = 0; i < 3; ++i)
+    links[i] =
+        world.create_body(named(body_of(Box{half}, {0, Real(-0.5 - i), 0}), numbered("link", i)));
+  JointSettings nail;
+  nail.type = JointType::nail;
+  nail.name = "top";
+  nail.body_a = links[0];
+  nail.anchor = {0, 0, 0};
+  world.create_joint(nail);
+  JointId between[2];
+  for (int i = 0; i < 2; ++i) {
+    JointSettings ball;
+    ball.type = JointType::ball;
+    ball.name = numbered("j", i);
+    ball.body_a = links[i];
+    ball.body_b = links[i + 1];
+    ball.anchor = {0, Real(-1 - i), 0};
+    between[i] = world.create_joint(ball);
+  }
+  for (int i = 0; i < 30; ++i)
+    world.step(k_dt);
+
+  world.remove_body(links[1]);
+  ASSERT_EQ(count_of(world, DiagnosticKind::joint_removed), 2u);
+  for (int i = 0; i < 2; ++i) {
+    const Diagnostic& d = world.diagnostics()[std::size_t(i)];
+    EXPECT_EQ(d.stage, StepStage::api);
+    EXPECT_TRUE(d.joint == between[0] || d.joint == between[1]);
+    EXPECT_TRUE(contains(d.message, "body 'link1'")) << d.message;
+    EXPECT_FALSE(world.is_valid(between[i]));
+  }
+  const Real bottom_y0 = world.position(links[2]).y;
+  const Real bottom_v0 = world.linear_velocity(links[2]).y;
+  const int steps = 30;
+  for (int i = 0; i < steps; ++i)
+    world.step(k_dt);
+  EXPECT_TRUE(world.diagnostics().empty());
+  EXPECT_NEAR(world.position(links[0]).y, Real(-0.5), 0.01);
+  const double expected = bottom_y0 + bottom_v0 * steps * double(k_dt) - free_fall_drop(steps);
+  EXPECT_NEAR(world.position(links[2]).y, expected, 1e-3);
+}
+
+}  // namespace
+}  // namespace impulse
