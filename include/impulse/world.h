@@ -18,6 +18,8 @@
 
 namespace impulse {
 
+class WorldSnapshot;
+
 class World {
  public:
   explicit World(const WorldSettings& settings = {});
@@ -153,10 +155,31 @@ class World {
   /// A 64-bit hash of every body's position, orientation and velocities, bit for bit.
   std::uint64_t state_hash() const;
 
+  /// A copy of the whole state: settings, bodies, joints, custom constraints (their functions
+  /// copied), the contact cache with its warm-start impulses, sleeping, time. A world restored
+  /// from it steps on bit-identically to the world it was taken from.
+  WorldSnapshot snapshot() const;
+  /// Puts this world in the snapshot's state (taken from this world or any other); handles of
+  /// the snapshot's world are valid here. Throws InvalidArgument for an empty snapshot; the world
+  /// is then unchanged.
+  void restore(const WorldSnapshot& snapshot);
+
   struct Impl;
 
  private:
   std::unique_ptr<Impl> impl_;
+};
+
+/// A world's state, kept aside (World::snapshot); cheap to copy (copies share it).
+class WorldSnapshot {
+ public:
+  bool empty() const { return !state_; }
+  /// The simulated time of the world when it was taken, s.
+  double time() const;
+
+ private:
+  friend class World;
+  std::shared_ptr<const World::Impl> state_;
 };
 
 /// Runs fixed steps of the world's timestep for variable frame times. Keeps the remainder so

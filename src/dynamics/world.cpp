@@ -96,8 +96,8 @@ const WorldSettings& World::settings() const {
 
 void World::set_settings(const WorldSettings& settings) {
   throw_if_problem(find_problem(settings), "world settings");
-  if (!impl_->solver || impl_->solver->type() != settings.solver.type)
-    impl_->solver = make_solver(settings.solver.type);
+  if (impl_->solver->type() != settings.solver.type)
+    impl_->solver = SolverInstance(settings.solver.type);
   const Vec3 old_plane = impl_->settings.plane_normal;
   impl_->settings = settings;
   if (settings.plane_normal != Vec3::zero())
@@ -582,6 +582,21 @@ void World::step(Real dt) {
   }
   w.time = end_time;  // sub-steps' rounding does not add up over a run
   stats.total_ms = milliseconds_since(start);
+}
+
+WorldSnapshot World::snapshot() const {
+  WorldSnapshot s;
+  s.state_ = std::make_shared<const Impl>(*impl_);
+  return s;
+}
+
+void World::restore(const WorldSnapshot& snapshot) {
+  if (snapshot.empty()) throw InvalidArgument("restore: the snapshot is empty");
+  impl_ = std::make_unique<Impl>(*snapshot.state_);  // copied whole before anything changes
+}
+
+double WorldSnapshot::time() const {
+  return state_ ? state_->time : 0;
 }
 
 const StepStats& World::last_step_stats() const {

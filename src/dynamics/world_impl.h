@@ -47,7 +47,7 @@ struct World::Impl {
 
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;
-  std::unique_ptr<Solver> solver;
+  SolverInstance solver;
   std::vector<SolverBodyMass> solver_masses;  // per slot
 
   // Shapes, pairs and the contact cache; the rows each manifold wrote this step.

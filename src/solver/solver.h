@@ -36,4 +36,25 @@ class Solver {
 
 std::unique_ptr<Solver> make_solver(SolverType type);
 
+/// A world's solver. A copy (World::snapshot) is a fresh solver of the same type: between solves
+/// a solver keeps only scratch storage and, for pgs, the equality block's fill-reducing ordering,
+/// which depends on the rows' coupling pattern alone, so the copy solves the same rows to the
+/// same bits.
+class SolverInstance {
+ public:
+  explicit SolverInstance(SolverType type = SolverType::pgs) : solver_(make_solver(type)) {}
+  SolverInstance(const SolverInstance& other) : solver_(make_solver(other->type())) {}
+  SolverInstance& operator=(const SolverInstance& other) {
+    if (this != &other) solver_ = make_solver(other->type());
+    return *this;
+  }
+  SolverInstance(SolverInstance&&) noexcept = default;
+  SolverInstance& operator=(SolverInstance&&) noexcept = default;
+  ~SolverInstance() = default;
+  Solver* operator->() const { return solver_.get(); }
+
+ private:
+  std::unique_ptr<Solver> solver_;
+};
+
 }  // namespace impulse
