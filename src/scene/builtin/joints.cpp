@@ -227,6 +227,58 @@ Scene ragdolls() {
   return scene;
 }
 
+// Issue 9's soak: 500 dynamic bodies kept busy. 20 ragdolls (220 bodies, 200 joints) and 279
+// boxes, spheres, capsules and hulls fall into a walled 10 m square bin, where a paddle on a
+// motorised hinge (0.5 rad/s, at most 40,000 N m, so it stalls rather than crush what jams against
+// a wall) stirs them for as long as it runs: contacts are made and broken, islands merge and
+// split, and joints are thrown about every step.
+Scene soak() {
+  Scene scene;
+  scene.name = "soak";
+  scene.bodies.push_back(ground());
+  constexpr Real k_half = 5;
+  for (int wall = 0; wall < 4; ++wall) {
+    const bool along_x = wall < 2;
+    const Real side = wall % 2 == 0 ? -1 : 1;
+    BodySettings w = dynamic_body("wall" + std::to_string(wall),
+                                  Box{along_x ? Vec3{k_half + 1, 3, Real(0.5)}
+                                              : Vec3{Real(0.5), 3, k_half + 1}},
+                                  along_x ? Vec3{0, 3, side * (k_half + Real(0.5))}
+                                          : Vec3{side * (k_half + Real(0.5)), 3, 0});
+    w.type = BodyType::static_body;
+    scene.bodies.push_back(w);
+  }
+  scene.bodies.push_back(
+      with_mass(dynamic_body("paddle", Box{{k_half - 1, Real(0.4), Real(0.15)}}, {0, Real(0.45), 0}),
+                200));
+  SceneJoint stirrer = joint("stirrer", JointType::hinge, "paddle");
+  stirrer.settings.anchor = {0, Real(0.45), 0};
+  stirrer.settings.axis = {0, 1, 0};
+  stirrer.settings.motor = Motor{Real(0.5), 40000};
+  scene.joints.push_back(stirrer);
+
+  const ConvexHull rock{{{Real(0.3), 0, 0},
+                         {Real(-0.2), Real(0.25), 0},
+                         {Real(-0.2), Real(-0.2), Real(0.2)},
+                         {0, 0, Real(-0.3)},
+                         {0, Real(0.3), Real(0.2)}}};
+  const ShapeGeometry shapes[] = {Box{Vec3::splat(Real(0.25))}, Sphere{Real(0.25)},
+                                  Capsule{Real(0.15), Real(0.2)}, rock};
+  for (int n = 0; n < 279; ++n) {
+    const int layer = n / 49, cell = n % 49;
+    const Vec3 at{Real(cell % 7 - 3) * Real(1.2), Real(2 + layer), Real(cell / 7 - 3) * Real(1.2)};
+    scene.bodies.push_back(with_mass(
+        dynamic_body("piece" + std::to_string(n), shapes[std::size_t(n % 4)], at), 5));
+  }
+  const Quat face_down = Quat::from_axis_angle({1, 0, 0}, -k_pi / 2);
+  for (int r = 0; r < 20; ++r) {
+    const Quat turn = Quat::from_axis_angle({0, 1, 0}, Real(r) * k_pi / 5);
+    const Vec3 at{Real(r % 2 == 0 ? -2 : 2), Real(9) + Real(0.6) * Real(r), 0};
+    add_ragdoll(scene, "ragdoll" + std::to_string(r) + "-", {at, turn * face_down});
+  }
+  return scene;
+}
+
 // A 3 m arm (20 kg) on a hinge 1.2 m up a post, 2.5 m of it behind the pivot with a stop at the
 // end holding a 5 kg box. The motor drives it at 6 rad/s with up to 1500 N m (gravity's torque on
 // arm and box is about 310 N m); the limit stops the arm 45 degrees up and the box flies on at
@@ -446,7 +498,8 @@ std::vector<BuiltinScene> joint_scenes() {
           {"bridge", bridge},     {"ragdolls", ragdolls},
           {"catapult", catapult}, {"rope", rope},
           {"net", net},           {"cloth2d", cloth2d},
-          {"cradle", cradle},     {"impossible", impossible}};
+          {"cradle", cradle},     {"impossible", impossible},
+          {"soak", soak}};
 }
 
 }  // namespace impulse::builtin
