@@ -71,6 +71,7 @@ int run(const RunOptions& options) {
   // A trace lists the residual after every iteration; results do not change.
   if (!options.trace_file.empty()) scene.settings.solver.record_residuals = true;
   impulse::World world = impulse::build_world(scene, options.scene);
+  world.set_threads(options.threads);
 
   impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}};
   result.step_ms.reserve(std::size_t(options.steps));

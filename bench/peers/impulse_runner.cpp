@@ -19,6 +19,7 @@ class ImpulseRunner : public Runner {
  public:
   ImpulseRunner(const Scene& scene, const CommonSettings& common)
       : world_(world_settings(common)), dt_(impulse::Real(common.dt)) {
+    world_.set_threads(common.threads);
     for (const BoxBody& box : scene.bodies) {
       impulse::BodySettings body;
       body.shapes = {{impulse::Box{to_impulse(box.half_extents)}, {}}};
@@ -57,7 +58,6 @@ class ImpulseRunner : public Runner {
   }
 
  private:
-  // threads: WorldSettings has no thread count yet, so the option is accepted and ignored.
   static impulse::WorldSettings world_settings(const CommonSettings& common) {
     impulse::WorldSettings s;
     s.gravity = {0, impulse::Real(-common.gravity), 0};

@@ -49,9 +49,8 @@ bool every_body_finite(const World& world) {
 // Removes the oldest piece still in the world and drops a new one of the next shape into the bin.
 void churn(World& world, int round) {
   const std::vector<BodyId> bodies = world.bodies();
-  const auto piece = std::find_if(bodies.begin(), bodies.end(), [&](BodyId id) {
-    return world.name(id).starts_with("piece");
-  });
+  const auto piece = std::find_if(bodies.begin(), bodies.end(),
+                                  [&](BodyId id) { return world.name(id).starts_with("piece"); });
   if (piece == bodies.end()) return;
   BodySettings settings = world.body_settings(*piece);
   world.remove_body(*piece);
@@ -103,10 +102,11 @@ int main(int argc, char** argv) {
     }
   }
   const double growth_kib = (peak_heap - heap_after_warm_up) * 1024.0;
-  std::printf("bodies %zu, joints %zu; heap in use after %d steps %.3f MiB, largest after %.3f "
-              "MiB (growth %.1f KiB); velocity clamps %zu; no non-finite state\n",
-              world.body_count(), world.joints().size(), k_warm_up_steps, heap_after_warm_up,
-              peak_heap, growth_kib, clamped);
+  std::printf(
+      "bodies %zu, joints %zu; heap in use after %d steps %.3f MiB, largest after %.3f "
+      "MiB (growth %.1f KiB); velocity clamps %zu; no non-finite state\n",
+      world.body_count(), world.joints().size(), k_warm_up_steps, heap_after_warm_up, peak_heap,
+      growth_kib, clamped);
   if (steps > k_warm_up_steps && growth_kib > max_growth_kib) {
     std::printf("the heap grew by more than %.0f KiB after warm-up\n", max_growth_kib);
     return 1;

@@ -122,6 +122,11 @@ class World {
   std::uint64_t user_data(BodyId id) const;
   void set_user_data(BodyId id, std::uint64_t data);
 
+  /// The threads a step runs on: the caller's and threads - 1 workers (1 to 256, else
+  /// InvalidArgument). Results are bit-identical for any count.
+  void set_threads(int threads);
+  int threads() const;
+
   /// Advances the world by dt seconds (dt > 0 and finite, else InvalidArgument), in
   /// SolverSettings::substeps passes of dt / n. Custom constraints are asked for rows each pass; if
   /// one throws, the passes before it stay done (each pass leaves the world whole).
@@ -160,8 +165,8 @@ class World {
   /// from it steps on bit-identically to the world it was taken from.
   WorldSnapshot snapshot() const;
   /// Puts this world in the snapshot's state (taken from this world or any other); handles of
-  /// the snapshot's world are valid here. Throws InvalidArgument for an empty snapshot; the world
-  /// is then unchanged.
+  /// the snapshot's world are valid here. The world keeps its own thread count. Throws
+  /// InvalidArgument for an empty snapshot; the world is then unchanged.
   void restore(const WorldSnapshot& snapshot);
 
   struct Impl;

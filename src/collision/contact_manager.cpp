@@ -90,14 +90,27 @@ bool ContactManager::fat_boxes_overlap(const Pair& pair) const {
       .overlaps(tree.fat_aabb(shapes_[pair.shape_b].proxy));
 }
 
-void ContactManager::collide_pair(Pair& pair, Real margin) {
+// Chunk c of k_chunks takes the pairs [c n / k, (c + 1) n / k): its manifolds, in pair order,
+// and each pair's count. It reads only the shapes, the pairs and last step's manifolds.
+void ContactManager::collide_chunk(std::size_t chunk, Real margin) {
+  Chunk& out = chunks_[chunk];
+  out.manifolds.clear();
+  const std::size_t n = pairs_.size();
+  for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
+    if (updates_[p] != PairUpdate::collide) continue;
+    const std::size_t before = out.manifolds.size();
+    collide_pair(pairs_[p], margin, out);
+    new_counts_[p] = std::uint32_t(out.manifolds.size() - before);
+  }
+}
+
+void ContactManager::collide_pair(const Pair& pair, Real margin, Chunk& out) const {
   const ShapeRecord& a = shapes_[pair.shape_a];
   const ShapeRecord& b = shapes_[pair.shape_b];
-  narrowphase_out_.clear();
-  collide_shapes(a.shape, a.pose, b.shape, b.pose, margin + a.sweep + b.sweep, narrowphase_out_);
-  const auto first = static_cast<std::uint32_t>(manifolds_.size());
-  for (const Manifold& found : narrowphase_out_) {
-    ContactManifold& m = manifolds_.emplace_back();
+  out.scratch.clear();
+  collide_shapes(a.shape, a.pose, b.shape, b.pose, margin + a.sweep + b.sweep, out.scratch);
+  for (const Manifold& found : out.scratch) {
+    ContactManifold& m = out.manifolds.emplace_back();
     m.body_a = a.body;
     m.body_b = b.body;
     m.shape_a = pair.shape_a;
@@ -107,19 +120,44 @@ void ContactManager::collide_pair(Pair& pair, Real margin) {
     for (int k = 0; k < found.count; ++k)
       m.points[std::size_t(k)].point = found.points[std::size_t(k)];
     match(m, pair);
-    counts_.points += std::size_t(m.count);
-    for (int k = 0; k < m.count; ++k)
-      counts_.matched += m.points[std::size_t(k)].warm ? 1 : 0;
   }
-  pair.first = first;
-  pair.count = static_cast<std::uint32_t>(manifolds_.size()) - first;
 }
 
-void ContactManager::keep_pair(Pair& pair) {
-  const auto first = static_cast<std::uint32_t>(manifolds_.size());
-  manifolds_.insert(manifolds_.end(), previous_.begin() + pair.first,
-                    previous_.begin() + pair.first + pair.count);
-  pair.first = first;
+// Puts every pair's manifolds into manifolds_ in pair order: the collided ones from their chunk,
+// the kept ones from last step's.
+void ContactManager::gather() {
+  manifolds_.clear();
+  counts_ = {};
+  const std::size_t n = pairs_.size();
+  for (std::size_t chunk = 0; chunk < k_chunks; ++chunk) {
+    const ContactManifold* fresh = chunks_[chunk].manifolds.data();
+    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
+      Pair& pair = pairs_[p];
+      const auto first = static_cast<std::uint32_t>(manifolds_.size());
+      switch (updates_[p]) {
+        case PairUpdate::collide:
+          manifolds_.insert(manifolds_.end(), fresh, fresh + new_counts_[p]);
+          fresh += new_counts_[p];
+          break;
+        case PairUpdate::keep:
+          manifolds_.insert(manifolds_.end(), previous_.begin() + pair.first,
+                            previous_.begin() + pair.first + pair.count);
+          break;
+        case PairUpdate::ignore:
+          break;
+      }
+      pair.first = first;
+      pair.count = static_cast<std::uint32_t>(manifolds_.size()) - first;
+      if (updates_[p] != PairUpdate::collide) continue;
+      for (const ContactManifold& m : std::span(manifolds_).subspan(first)) {
+        counts_.points += std::size_t(m.count);
+        for (int k = 0; k < m.count; ++k)
+          counts_.matched += m.points[std::size_t(k)].warm ? 1 : 0;
+      }
+    }
+  }
+  counts_.pairs = n;
+  counts_.manifolds = manifolds_.size();
 }
 
 void ContactManager::match(ContactManifold& fresh, const Pair& pair) const {

@@ -12,6 +12,7 @@
 #include "collision/broadphase.h"
 #include "collision/cooked_shape.h"
 #include "collision/manifold.h"
+#include "core/task_pool.h"
 
 namespace impulse {
 
@@ -62,17 +63,18 @@ class ContactManager {
 
   /// find_new_pairs (the broadphase), then collide_pairs (the narrowphase and the cache).
   template <class Filter>
-  void update(Real margin, Filter&& filter) {
+  void update(Real margin, Filter&& filter, TaskPool& pool) {
     find_new_pairs();
-    collide_pairs(margin, filter);
+    collide_pairs(margin, filter, pool);
   }
   /// Merges the candidate pairs the moved shapes' fat boxes found into the sorted pair list.
   void find_new_pairs();
   /// Drops the pairs whose fat boxes parted and treats every other as filter(body_a, body_b) says
   /// (a PairUpdate). The narrowphase uses margin (m) plus both shapes' displacements as the
-  /// speculative margin; its points are matched to last step's.
+  /// speculative margin; its points are matched to last step's. The narrowphase runs on the
+  /// pool's threads, in chunks of pairs gathered in pair order: the same contacts for any count.
   template <class Filter>
-  void collide_pairs(Real margin, Filter&& filter);
+  void collide_pairs(Real margin, Filter&& filter, TaskPool& pool);
 
   std::span<ContactManifold> manifolds() { return manifolds_; }
   std::span<const ContactManifold> manifolds() const { return manifolds_; }
@@ -97,9 +99,17 @@ class ContactManager {
     std::uint64_t key() const { return std::uint64_t(shape_a) << 32 | shape_b; }
   };
 
+  // The narrowphase's output of a chunk of consecutive pairs, in pair order.
+  struct Chunk {
+    std::vector<ContactManifold> manifolds;
+    std::vector<Manifold> scratch;
+  };
+  static constexpr std::size_t k_chunks = 64;
+
   bool fat_boxes_overlap(const Pair& pair) const;
-  void collide_pair(Pair& pair, Real margin);
-  void keep_pair(Pair& pair);
+  void collide_chunk(std::size_t chunk, Real margin);
+  void collide_pair(const Pair& pair, Real margin, Chunk& out) const;
+  void gather();
   void match(ContactManifold& fresh, const Pair& pair) const;
 
   Broadphase broadphase_;
@@ -110,35 +120,27 @@ class ContactManager {
   std::vector<ProxyPair> new_pairs_;
   std::vector<ContactManifold> manifolds_;  // this step's, per pair in pair order
   std::vector<ContactManifold> previous_;   // last step's: the contact cache
-  std::vector<Manifold> narrowphase_out_;
+  std::vector<PairUpdate> updates_;         // per pair, this step
+  std::vector<std::uint32_t> new_counts_;   // per collided pair: its manifolds this step
+  std::vector<Chunk> chunks_;
   ContactCounts counts_;
 };
 
 template <class Filter>
-void ContactManager::collide_pairs(Real margin, Filter&& filter) {
+void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool) {
   std::swap(manifolds_, previous_);
-  manifolds_.clear();
-  counts_ = {};
   std::size_t kept = 0;
-  for (Pair& pair : pairs_) {
+  updates_.clear();
+  for (const Pair& pair : pairs_) {
     if (!fat_boxes_overlap(pair)) continue;  // apart: leaves the cache
-    pairs_[kept] = pair;
-    Pair& live = pairs_[kept++];
-    switch (filter(shapes_[live.shape_a].body, shapes_[live.shape_b].body)) {
-      case PairUpdate::collide:
-        collide_pair(live, margin);
-        break;
-      case PairUpdate::keep:
-        keep_pair(live);
-        break;
-      case PairUpdate::ignore:
-        live.count = 0;
-        break;
-    }
+    pairs_[kept++] = pair;
+    updates_.push_back(filter(shapes_[pair.shape_a].body, shapes_[pair.shape_b].body));
   }
   pairs_.resize(kept);
-  counts_.pairs = kept;
-  counts_.manifolds = manifolds_.size();
+  new_counts_.resize(kept);
+  chunks_.resize(k_chunks);
+  pool.run(k_chunks, [&](std::size_t chunk) { collide_chunk(chunk, margin); });
+  gather();
 }
 
 }  // namespace impulse

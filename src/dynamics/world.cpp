@@ -23,6 +23,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr int k_max_threads = 256;
+
 double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -584,6 +586,17 @@ void World::step(Real dt) {
   stats.total_ms = milliseconds_since(start);
 }
 
+void World::set_threads(int threads) {
+  if (threads < 1 || threads > k_max_threads)
+    throw InvalidArgument("set_threads: the thread count must be in [1, " +
+                          std::to_string(k_max_threads) + "]");
+  if (threads != impl_->pool->threads()) impl_->pool = TaskPoolInstance(threads);
+}
+
+int World::threads() const {
+  return impl_->pool->threads();
+}
+
 WorldSnapshot World::snapshot() const {
   WorldSnapshot s;
   s.state_ = std::make_shared<const Impl>(*impl_);
@@ -592,7 +605,9 @@ WorldSnapshot World::snapshot() const {
 
 void World::restore(const WorldSnapshot& snapshot) {
   if (snapshot.empty()) throw InvalidArgument("restore: the snapshot is empty");
-  impl_ = std::make_unique<Impl>(*snapshot.state_);  // copied whole before anything changes
+  auto state = std::make_unique<Impl>(*snapshot.state_);  // copied whole before anything changes
+  state->pool = std::move(impl_->pool);                   // the threads stay the world's
+  impl_ = std::move(state);
 }
 
 double WorldSnapshot::time() const {

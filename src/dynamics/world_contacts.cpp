@@ -63,11 +63,13 @@ void find_contacts(World::Impl& impl) {
   // Contacts need a dynamic body (static and kinematic bodies push, they are not pushed), and a
   // pair at rest keeps its contacts while it sleeps. Jointed bodies collide only when asked to.
   impl.contacts.collide_pairs(
-      impl.settings.speculative_margin, [&](std::uint32_t a, std::uint32_t b) {
+      impl.settings.speculative_margin,
+      [&](std::uint32_t a, std::uint32_t b) {
         if (!is_dynamic(impl, a) && !is_dynamic(impl, b)) return PairUpdate::ignore;
         if (joint_blocks_contacts(impl, a, b)) return PairUpdate::ignore;
         return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
-      });
+      },
+      *impl.pool);
 }
 
 void resolve_contact_impacts(World::Impl& impl, Real dt) {

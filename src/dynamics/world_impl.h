@@ -8,6 +8,7 @@
 #include "constraints/contact_rows.h"
 #include "constraints/joints/joint_model.h"
 #include "constraints/rows.h"
+#include "core/task_pool.h"
 #include "dynamics/body_storage.h"
 #include "dynamics/islands.h"
 #include "solver/solver.h"
@@ -48,6 +49,7 @@ struct World::Impl {
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;
   SolverInstance solver;
+  TaskPoolInstance pool;                      // the step's threads (World::set_threads)
   std::vector<SolverBodyMass> solver_masses;  // per slot
 
   // Shapes, pairs and the contact cache; the rows each manifold wrote this step.

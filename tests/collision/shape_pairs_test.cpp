@@ -70,16 +70,17 @@ TEST(ShapePairs, StaticOnlyShapesNeverMeetEachOther) {
 
 TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
   ContactManager contacts;
+  TaskPool pool;
   const auto all = [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; };
   contacts.add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
   const std::uint32_t box = contacts.add_shape(Box{}, 1, at({0, Real(0.49), 0}));
-  contacts.update(0, all);
+  contacts.update(0, all, pool);
   ASSERT_EQ(contacts.manifolds().size(), 1u);
   EXPECT_EQ(contacts.counts().points, 4u);
   EXPECT_EQ(contacts.counts().matched, 0u);  // a new pair starts cold
   contacts.manifolds()[0].points[0].normal_impulse = 7;
   contacts.move_shape(box, at({Real(0.001), Real(0.49), 0}), {});
-  contacts.update(0, all);
+  contacts.update(0, all, pool);
   EXPECT_EQ(contacts.counts().matched, 4u);
   Real carried = 0;
   for (const ContactState& c : contacts.manifolds()[0].points)
@@ -87,24 +88,26 @@ TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
   EXPECT_EQ(carried, 7);  // the impulse came along with its feature id
   // Lifted clear of the margin: no manifold, but the pair stays while the fat boxes overlap.
   contacts.move_shape(box, at({0, Real(0.55), 0}), {});
-  contacts.update(0, all);
+  contacts.update(0, all, pool);
   EXPECT_TRUE(contacts.manifolds().empty());
   EXPECT_EQ(contacts.counts().pairs, 1u);
   // Far away: the pair leaves the cache, and coming back starts cold.
   contacts.move_shape(box, at({0, 5, 0}), {});
-  contacts.update(0, all);
+  contacts.update(0, all, pool);
   EXPECT_EQ(contacts.counts().pairs, 0u);
   contacts.move_shape(box, at({0, Real(0.49), 0}), {});
-  contacts.update(0, all);
+  contacts.update(0, all, pool);
   EXPECT_EQ(contacts.counts().points, 4u);
   EXPECT_EQ(contacts.counts().matched, 0u);
 }
 
 TEST(ContactCache, PartsOfOneBodyNeverPair) {
   ContactManager contacts;
+  TaskPool pool;
   contacts.add_shape(Box{}, 3, at({}));
   contacts.add_shape(Sphere{}, 3, at({Real(0.2), 0, 0}));
-  contacts.update(0, [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; });
+  contacts.update(
+      0, [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; }, pool);
   EXPECT_EQ(contacts.counts().pairs, 0u);
 }
 

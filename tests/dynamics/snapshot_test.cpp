@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "support/bodies.h"
 #include "support/scenes.h"
 
@@ -67,10 +70,14 @@ World busy_world(SolverType type) {
   return world;
 }
 
-class Snapshots : public ::testing::TestWithParam<SolverType> {};
+class Snapshots : public ::testing::TestWithParam<std::tuple<SolverType, int>> {};
 
+// On one thread or two (the narrowphase's chunks run on both), and restored into a world of the
+// other count: the same bits.
 TEST_P(Snapshots, ARestoredWorldStepsOnBitIdentically) {
-  World world = busy_world(GetParam());
+  const auto [type, threads] = GetParam();
+  World world = busy_world(type);
+  world.set_threads(threads);
   step(world, 45);
   const WorldSnapshot snapshot = world.snapshot();
   EXPECT_DOUBLE_EQ(snapshot.time(), world.time());
@@ -81,19 +88,33 @@ TEST_P(Snapshots, ARestoredWorldStepsOnBitIdentically) {
   step(world, 60);
   EXPECT_EQ(world.state_hash(), straight_on);
 
-  // Into another world, built differently: the snapshot carries everything.
+  // Into another world, built differently and on the other thread count: the snapshot carries
+  // everything but the threads, which stay the world's own.
   World other;
+  other.set_threads(3 - threads);
   other.create_body(body_of(Sphere{1}, {}));
   other.restore(snapshot);
+  EXPECT_EQ(other.threads(), 3 - threads);
   step(other, 60);
   EXPECT_EQ(other.state_hash(), straight_on);
+
+  // And a world that ran on the other count from the start.
+  World again = busy_world(type);
+  again.set_threads(3 - threads);
+  step(again, 105);
+  EXPECT_EQ(again.state_hash(), straight_on);
 }
 
-INSTANTIATE_TEST_SUITE_P(EverySolver, Snapshots,
-                         ::testing::Values(SolverType::pgs, SolverType::global_dense,
-                                           SolverType::global_sparse, SolverType::jacobi,
-                                           SolverType::block, SolverType::pivoting),
-                         [](const auto& param_info) { return solver_type_name(param_info.param); });
+INSTANTIATE_TEST_SUITE_P(
+    EverySolverOnOneAndTwoThreads, Snapshots,
+    ::testing::Combine(::testing::Values(SolverType::pgs, SolverType::global_dense,
+                                         SolverType::global_sparse, SolverType::jacobi,
+                                         SolverType::block, SolverType::pivoting),
+                       ::testing::Values(1, 2)),
+    [](const auto& param_info) {
+      return std::string(solver_type_name(std::get<0>(param_info.param))) + "_" +
+             std::to_string(std::get<1>(param_info.param)) + "_threads";
+    });
 
 // What the snapshot keeps beyond poses and velocities matters: a world rebuilt from the same
 // bodies' states (no contact cache, no joint impulses to warm-start from) steps on differently.
@@ -132,6 +153,15 @@ TEST(Snapshots, HandlesFollowTheRestoredState) {
   EXPECT_FALSE(world.is_valid(created_later) && world.position(created_later).x == 6);
 }
 
+TEST(Threads, ACountOutOfRangeIsRefused) {
+  World world;
+  EXPECT_THROW(world.set_threads(0), InvalidArgument);
+  EXPECT_THROW(world.set_threads(257), InvalidArgument);
+  EXPECT_EQ(world.threads(), 1);
+  world.set_threads(2);
+  EXPECT_EQ(world.threads(), 2);
+}
+
 TEST(Snapshots, AnEmptySnapshotIsRefusedAndTheWorldUnchanged) {
   World world;
   world.create_body(body_of(Sphere{1}, {0, 5, 0}));
@@ -143,14 +173,16 @@ TEST(Snapshots, AnEmptySnapshotIsRefusedAndTheWorldUnchanged) {
   EXPECT_EQ(world.body_count(), 1u);
 }
 
-// The same scene twice, built from the scene file's description, ends in the same bits: the
-// pile of hulls, the ragdolls (joints, limits, contacts) and the pyramid with sleeping.
-TEST(Determinism, EveryRunOfABuiltInSceneEndsInTheSameBits) {
+// The same scene twice, built from the scene file's description, on one thread and on two, ends
+// in the same bits: the pile of hulls, the ragdolls (joints, limits, contacts) and the pyramid
+// with sleeping.
+TEST(Determinism, EveryRunOfABuiltInSceneEndsInTheSameBitsOnOneThreadOrTwo) {
   SKIP_UNLESS_OPTIMISED();
   for (const char* name : {"pile", "ragdolls", "pyramid"}) {
     const Scene scene = *builtin_scene(name);
     World first = build_world(scene);
     World second = build_world(scene);
+    second.set_threads(2);
     for (int i = 0; i < 120; ++i) {
       first.step(scene.settings.timestep);
       second.step(scene.settings.timestep);

@@ -240,17 +240,16 @@ Scene soak() {
   for (int wall = 0; wall < 4; ++wall) {
     const bool along_x = wall < 2;
     const Real side = wall % 2 == 0 ? -1 : 1;
-    BodySettings w = dynamic_body("wall" + std::to_string(wall),
-                                  Box{along_x ? Vec3{k_half + 1, 3, Real(0.5)}
-                                              : Vec3{Real(0.5), 3, k_half + 1}},
-                                  along_x ? Vec3{0, 3, side * (k_half + Real(0.5))}
-                                          : Vec3{side * (k_half + Real(0.5)), 3, 0});
+    BodySettings w =
+        dynamic_body("wall" + std::to_string(wall),
+                     Box{along_x ? Vec3{k_half + 1, 3, Real(0.5)} : Vec3{Real(0.5), 3, k_half + 1}},
+                     along_x ? Vec3{0, 3, side * (k_half + Real(0.5))}
+                             : Vec3{side * (k_half + Real(0.5)), 3, 0});
     w.type = BodyType::static_body;
     scene.bodies.push_back(w);
   }
-  scene.bodies.push_back(
-      with_mass(dynamic_body("paddle", Box{{k_half - 1, Real(0.4), Real(0.15)}}, {0, Real(0.45), 0}),
-                200));
+  scene.bodies.push_back(with_mass(
+      dynamic_body("paddle", Box{{k_half - 1, Real(0.4), Real(0.15)}}, {0, Real(0.45), 0}), 200));
   SceneJoint stirrer = joint("stirrer", JointType::hinge, "paddle");
   stirrer.settings.anchor = {0, Real(0.45), 0};
   stirrer.settings.axis = {0, 1, 0};
@@ -267,8 +266,8 @@ Scene soak() {
   for (int n = 0; n < 279; ++n) {
     const int layer = n / 49, cell = n % 49;
     const Vec3 at{Real(cell % 7 - 3) * Real(1.2), Real(2 + layer), Real(cell / 7 - 3) * Real(1.2)};
-    scene.bodies.push_back(with_mass(
-        dynamic_body("piece" + std::to_string(n), shapes[std::size_t(n % 4)], at), 5));
+    scene.bodies.push_back(
+        with_mass(dynamic_body("piece" + std::to_string(n), shapes[std::size_t(n % 4)], at), 5));
   }
   const Quat face_down = Quat::from_axis_angle({1, 0, 0}, -k_pi / 2);
   for (int r = 0; r < 20; ++r) {

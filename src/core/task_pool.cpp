@@ -1,0 +1,74 @@
+#include "core/task_pool.h"
+
+namespace impulse {
+
+TaskPool::TaskPool(int threads) {
+  for (int i = 1; i < threads; ++i)
+    workers_.emplace_back([this] { work(); });
+}
+
+TaskPool::~TaskPool() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& worker : workers_)
+    worker.join();
+}
+
+void TaskPool::run(std::size_t count, const std::function<void(std::size_t)>& task) {
+  if (workers_.empty() || count <= 1) {
+    for (std::size_t i = 0; i < count; ++i)
+      task(i);
+    return;
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    task_ = &task;
+    count_ = count;
+    next_ = finished_ = 0;
+    ++generation_;
+  }
+  wake_.notify_all();
+  take_tasks();
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return finished_ == count_; });
+  task_ = nullptr;
+}
+
+// Takes tasks one at a time until none is left; the index is claimed under the lock, the task
+// runs outside it.
+void TaskPool::take_tasks() {
+  std::unique_lock lock(mutex_);
+  while (task_ != nullptr && next_ < count_) {
+    const std::size_t i = next_++;
+    const auto* task = task_;
+    lock.unlock();
+    (*task)(i);
+    lock.lock();
+    if (++finished_ == count_) done_.notify_one();
+  }
+}
+
+void TaskPool::work() {
+  std::size_t seen = 0;
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+    }
+    take_tasks();
+  }
+}
+
+TaskPoolInstance::TaskPoolInstance(int threads) : pool_(std::make_unique<TaskPool>(threads)) {}
+
+TaskPoolInstance& TaskPoolInstance::operator=(const TaskPoolInstance& other) {
+  if (this != &other) pool_ = std::make_unique<TaskPool>(1);
+  return *this;
+}
+
+}  // namespace impulse

@@ -1,0 +1,58 @@
+#pragma once
+// A fixed pool of worker threads for the step's parallel loops. Results never depend on the
+// thread count: a loop's tasks write disjoint data, and what they produce is gathered in task
+// order by the caller, so a world steps to the same bits on one thread or many (DESIGN.md).
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace impulse {
+
+class TaskPool {
+ public:
+  /// threads >= 1: the calling thread and threads - 1 workers.
+  explicit TaskPool(int threads = 1);
+  TaskPool(const TaskPool&) = delete;
+  TaskPool& operator=(const TaskPool&) = delete;
+  ~TaskPool();
+
+  int threads() const { return int(workers_.size()) + 1; }
+  /// Runs task(i) for every i in [0, count) and returns when all have run. Tasks must not throw
+  /// and must not write what another task reads or writes.
+  void run(std::size_t count, const std::function<void(std::size_t)>& task);
+
+ private:
+  void work();
+  void take_tasks();
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(std::size_t)>* task_ = nullptr;
+  std::size_t count_ = 0, next_ = 0, finished_ = 0;
+  std::size_t generation_ = 0;  // bumped for every run, so a worker wakes once per run
+  bool stopping_ = false;
+};
+
+/// A world's pool. The thread count belongs to the world, not to its state: a copy (a snapshot's)
+/// is a pool of one thread, which starts none, and World::restore keeps the world's own pool.
+class TaskPoolInstance {
+ public:
+  explicit TaskPoolInstance(int threads = 1);
+  TaskPoolInstance(const TaskPoolInstance&) : TaskPoolInstance(1) {}
+  TaskPoolInstance& operator=(const TaskPoolInstance& other);
+  TaskPoolInstance(TaskPoolInstance&&) noexcept = default;
+  TaskPoolInstance& operator=(TaskPoolInstance&&) noexcept = default;
+  ~TaskPoolInstance() = default;
+  TaskPool* operator->() const { return pool_.get(); }
+  TaskPool& operator*() const { return *pool_; }
+
+ private:
+  std::unique_ptr<TaskPool> pool_;
+};
+
+}  // namespace impulse
