@@ -31,6 +31,10 @@ struct SolverSettings {
   /// Measure the residual after every iteration even at a fixed count (for plots and traces; it
   /// costs about an iteration's time each). Results do not change.
   bool record_residuals = false;
+  /// Measure the residuals at all (SolveStats' initial and final figures; a tolerance needs
+  /// them). The relax solve turns it off: nobody reads its figures, and at two iterations the
+  /// three passes of measuring cost more than the solve. Not in scene files.
+  bool measure_residuals = true;
   Real max_push_speed = 3;         ///< m/s, cap on the Baumgarte push-out speed of a contact
   Real restitution_threshold = 1;  ///< m/s, slower approaches do not bounce
   /// Joint drift: 0 feeds the position error back through the Baumgarte bias; n > 0 instead runs

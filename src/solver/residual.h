@@ -123,7 +123,8 @@ ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVeloc
 void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start);
 
 /// The common start of the iterative solvers on the rows: stats begun, |b| measured at the free
-/// velocities, the warm start applied (or impulses zeroed) and its residual recorded. Returns |b|.
+/// velocities, the warm start applied (or impulses zeroed) and its residual recorded. Returns |b|
+/// (1 without measuring, SolverSettings::measure_residuals).
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
                      SolveStats& stats);
 
@@ -136,12 +137,12 @@ bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSett
 /// ResidualMeasure) and records it when something reads the figure: after every iteration when
 /// the solve stops on a tolerance or record_residuals asks, else only after the last one, since a
 /// measure costs about as much as an iteration (stats.h, SolveStats::residuals). Says whether to
-/// stop (record_iteration).
+/// stop (record_iteration). Without measure_residuals it only counts.
 template <class Measure>
 bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
                    SolveStats& stats) {
-  if (settings.tolerance <= 0 && !settings.record_residuals &&
-      iteration + 1 < settings.iterations) {
+  if (!settings.measure_residuals || (settings.tolerance <= 0 && !settings.record_residuals &&
+                                      iteration + 1 < settings.iterations)) {
     ++stats.iterations;
     return false;
   }
