@@ -490,7 +490,7 @@ void move_and_relax(World::Impl& w, Real dt) {
   settings.record_residuals = false;
   settings.measure_residuals = false;  // its figures are nobody's: a fixed count
   settings.tolerance = 0;
-  w.solver->solve(w.rows, {w.velocities, w.solver_masses}, settings, w.relax_stats);
+  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses}, settings, w.relax_stats);
   guard_bodies(w, StepStage::solve);
 }
 

@@ -265,7 +265,7 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
   return visit(rows, StoreAccess{rows, v}, i, sor);
 }
 
-void PgsSolver::pack(const RowStore& rows, std::span<const BodyVelocity> v) {
+void PgsSolver::prepare(const RowStore& rows) {
   jacobian_.resize(4 * rows.size());
   response_.resize(4 * rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -280,6 +280,17 @@ void PgsSolver::pack(const RowStore& rows, std::span<const BodyVelocity> v) {
     to_lanes(rows.b_lin_b[i], r[2]);
     to_lanes(rows.b_ang_b[i], r[3]);
   }
+  find_groups(rows);
+  direct_ = equalities_.prepare(rows);
+  if (direct_) {
+    for (const std::uint32_t i : equalities_.rows())
+      group_of_[i] = k_in_block;
+    block_error_.resize(equalities_.rows().size());
+    block_delta_.resize(equalities_.rows().size());
+  }
+}
+
+void PgsSolver::pack_velocities(std::span<const BodyVelocity> v) {
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
     to_lanes(v[k].linear, velocity_[2 * k]);
@@ -325,16 +336,19 @@ void PgsSolver::unpack(std::span<BodyVelocity> v) const {
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
+  prepare(rows);
+  iterate(rows, bodies, settings, stats);
+}
+
+void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                            SolveStats& stats) {
+  iterate(rows, bodies, settings, stats);
+}
+
+void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                        SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
-  pack(rows, bodies.velocities);
-  find_groups(rows);
-  direct_ = equalities_.prepare(rows);
-  if (direct_) {
-    for (const std::uint32_t i : equalities_.rows())
-      group_of_[i] = k_in_block;
-    block_error_.resize(equalities_.rows().size());
-    block_delta_.resize(equalities_.rows().size());
-  }
+  pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data()};
   // The bilateral rows at once, exactly (equality_block.h), after each sweep of the others.
   const auto visit_equalities = [&] {

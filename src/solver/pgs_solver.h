@@ -33,10 +33,18 @@ class PgsSolver final : public Solver {
   bool solves_bilateral_rows_exactly() const override { return true; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
+  /// Keeps the packed Jacobians, the groups' factors and the equality block's factorisation.
+  void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                   SolveStats& stats) override;
 
  private:
-  /// Copies the rows' J and B and the velocities into the lanes below, for the sweeps.
-  void pack(const RowStore& rows, std::span<const BodyVelocity> v);
+  /// Copies the rows' J and B into the lanes below, and finds the groups and the equality block.
+  void prepare(const RowStore& rows);
+  /// Sweeps from the velocities given; the rows' lambda is the warm start.
+  void iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+               SolveStats& stats);
+  /// Copies the velocities into the lanes below.
+  void pack_velocities(std::span<const BodyVelocity> v);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
   /// Finds the groups (below) and assembles their matrices.

@@ -32,6 +32,13 @@ class Solver {
   /// Solves the prepared rows (RowStore::prepare) and updates the velocities.
   virtual void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                      SolveStats& stats) = 0;
+  /// Solves the rows of the last solve again from other velocities, biases and impulses (the
+  /// relax solve): their Jacobians, masses, softness and bounds are as they were, so a solver may
+  /// keep what it derived from them. Gives the same result as solve.
+  virtual void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                           SolveStats& stats) {
+    solve(rows, bodies, settings, stats);
+  }
 };
 
 std::unique_ptr<Solver> make_solver(SolverType type);
