@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -44,6 +45,11 @@ bool every_body_finite(const World& world) {
       return false;
   }
   return true;
+}
+
+// Inside the bin's walls (5 m from the centre) and above the ground.
+bool in_bin(const Vec3& p) {
+  return std::abs(p.x) < 5 && std::abs(p.z) < 5 && p.y > -1;
 }
 
 // Removes the oldest piece still in the world and drops a new one of the next shape into the bin.
@@ -78,7 +84,8 @@ int main(int argc, char** argv) {
   const double dt = world.settings().timestep;
   double heap_after_warm_up = 0, peak_heap = 0;
   std::size_t frozen = 0, clamped = 0;
-  std::printf("%8s %10s %10s %12s %8s\n", "step", "heap MiB", "RSS MiB", "kinetic J", "asleep");
+  std::printf("%8s %10s %10s %12s %8s %8s\n", "step", "heap MiB", "RSS MiB", "kinetic J", "asleep",
+              "outside");
   for (int i = 1; i <= steps; ++i) {
     world.step(Real(dt));
     for (const Diagnostic& d : world.diagnostics()) {
@@ -94,11 +101,13 @@ int main(int argc, char** argv) {
     if (i == k_warm_up_steps) heap_after_warm_up = heap;
     if (i > k_warm_up_steps) peak_heap = std::max(peak_heap, heap);
     if (i % report_every == 0 || i == steps) {
-      std::size_t asleep = 0;
-      for (const BodyId id : world.bodies())
+      std::size_t asleep = 0, outside = 0;
+      for (const BodyId id : world.bodies()) {
         asleep += world.is_asleep(id);
-      std::printf("%8d %10.3f %10.1f %12.1f %8zu\n", i, heap, resident_mib(),
-                  world.kinetic_energy(), asleep);
+        outside += world.type(id) == BodyType::dynamic_body && !in_bin(world.position(id));
+      }
+      std::printf("%8d %10.3f %10.1f %12.1f %8zu %8zu\n", i, heap, resident_mib(),
+                  world.kinetic_energy(), asleep, outside);
     }
   }
   const double growth_kib = (peak_heap - heap_after_warm_up) * 1024.0;

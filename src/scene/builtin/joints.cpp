@@ -229,9 +229,10 @@ Scene ragdolls() {
 
 // Issue 9's soak: 500 dynamic bodies kept busy. 20 ragdolls (220 bodies, 200 joints) and 279
 // boxes, spheres, capsules and hulls fall into a walled 10 m square bin, where a paddle on a
-// motorised hinge (0.5 rad/s, at most 40,000 N m, so it stalls rather than crush what jams against
-// a wall) stirs them for as long as it runs: contacts are made and broken, islands merge and
-// split, and joints are thrown about every step.
+// motorised hinge (0.5 rad/s, at most 10,000 N m, so it stalls rather than crush what jams against
+// a wall; at 40,000 N m it squeezed 5 kg pieces between others at 12 kN until one popped out like
+// a melon seed at 12 m/s) stirs them for as long as it runs: contacts are made and broken, islands
+// merge and split, and joints are thrown about every step.
 Scene soak() {
   Scene scene;
   scene.name = "soak";
@@ -253,7 +254,7 @@ Scene soak() {
   SceneJoint stirrer = joint("stirrer", JointType::hinge, "paddle");
   stirrer.settings.anchor = {0, Real(0.45), 0};
   stirrer.settings.axis = {0, 1, 0};
-  stirrer.settings.motor = Motor{Real(0.5), 40000};
+  stirrer.settings.motor = Motor{Real(0.5), 10000};
   scene.joints.push_back(stirrer);
 
   const ConvexHull rock{{{Real(0.3), 0, 0},
