@@ -1,6 +1,7 @@
 #include "dynamics/guards.h"
 
 #include "dynamics/integrator.h"
+#include "dynamics/sleep.h"
 #include "dynamics/world_contacts.h"
 
 #include <algorithm>
@@ -170,7 +171,10 @@ void hold_frozen_bodies(World::Impl& impl) {
 void report_degenerate_rows(World::Impl& impl) {
   if (impl.rows.degenerate_rows() == 0) return;
   for (std::size_t i = 0; i < impl.rows.size(); ++i) {
-    if (impl.rows.inv_eff_mass[i] != 0) continue;
+    // A custom row on bodies that all sleep (or are static) rests with them: not a fault.
+    if (impl.rows.inv_eff_mass[i] != 0 ||
+        !(is_solved(impl, impl.rows.body_a[i]) || is_solved(impl, impl.rows.body_b[i])))
+      continue;
     Diagnostic d;
     d.kind = DiagnosticKind::degenerate_row;
     d.stage = StepStage::solve;

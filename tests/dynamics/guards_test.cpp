@@ -182,6 +182,27 @@ TEST(Guards, ADegenerateRowIsSkippedAndReportedWithItsConstraint) {
   EXPECT_EQ(world.custom_constraint_impulses(constraint)[0], 0);
 }
 
+// A custom row on a body that has fallen asleep is inert with it, not degenerate: no report.
+TEST(Guards, ACustomRowOnASleepingBodyIsNoFault) {
+  World world;
+  world.create_body(ground_box());
+  const BodyId box =
+      world.create_body(body_of(Box{{Real(0.5), Real(0.5), Real(0.5)}}, {0, Real(0.5), 0}));
+  world.add_custom_constraint([box](const World&, Real, RowWriter& rows) {
+    ConstraintRow row;
+    row.body_a = box;
+    row.linear_a = Vec3::unit_x();
+    rows.add(row);
+  });
+  for (int i = 0; i < 120; ++i)
+    world.step(k_dt);
+  ASSERT_TRUE(world.is_asleep(box));
+  for (int i = 0; i < 10; ++i) {
+    world.step(k_dt);
+    EXPECT_TRUE(world.diagnostics().empty()) << world.diagnostics()[0].message;
+  }
+}
+
 // Removing the middle of a hanging chain of three removes the two joints that held it, each
 // reported with its name; the top link still hangs, the bottom one falls freely.
 TEST(Guards, RemovingABodyUnderJointsReportsEachJointAndTheRestSimulatesOn) {
