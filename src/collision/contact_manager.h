@@ -105,6 +105,9 @@ class ContactManager {
     std::vector<Manifold> scratch;
   };
   static constexpr std::size_t k_chunks = 64;
+  // Below this many pairs, waking the workers costs more than they save (the chunks are the same
+  // either way, and so are the results).
+  static constexpr std::size_t k_parallel_pairs = 128;
 
   bool fat_boxes_overlap(const Pair& pair) const;
   void collide_chunk(std::size_t chunk, Real margin);
@@ -139,7 +142,13 @@ void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool)
   pairs_.resize(kept);
   new_counts_.resize(kept);
   chunks_.resize(k_chunks);
-  pool.run(k_chunks, [&](std::size_t chunk) { collide_chunk(chunk, margin); });
+  const auto collide = [&](std::size_t chunk) { collide_chunk(chunk, margin); };
+  if (kept >= k_parallel_pairs) {
+    pool.run(k_chunks, collide);
+  } else {
+    for (std::size_t chunk = 0; chunk < k_chunks; ++chunk)
+      collide(chunk);
+  }
   gather();
 }
 

@@ -153,6 +153,22 @@ TEST(Snapshots, HandlesFollowTheRestoredState) {
   EXPECT_FALSE(world.is_valid(created_later) && world.position(created_later).x == 6);
 }
 
+// Enough pairs that two threads share the narrowphase (ContactManager runs it serially below 128
+// pairs): the same bits as one thread, in every build (the test above runs only optimised).
+TEST(Threads, TwoThreadsShareTheNarrowphaseAndGiveTheSameBits) {
+  const Scene scene = *builtin_scene("ragdolls");
+  World one = build_world(scene);
+  World two = build_world(scene);
+  two.set_threads(2);
+  for (int i = 0; i < 30; ++i) {
+    one.step(scene.settings.timestep);
+    two.step(scene.settings.timestep);
+    ASSERT_GE(two.last_step_stats().contact_pairs, 128u);
+  }
+  EXPECT_EQ(one.state_hash(), two.state_hash());
+  EXPECT_EQ(one.last_step_stats().contact_points, two.last_step_stats().contact_points);
+}
+
 TEST(Threads, ACountOutOfRangeIsRefused) {
   World world;
   EXPECT_THROW(world.set_threads(0), InvalidArgument);
