@@ -11,6 +11,7 @@
 
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "support/bodies.h"
 #include "support/scenes.h"
@@ -153,18 +154,26 @@ TEST(Snapshots, HandlesFollowTheRestoredState) {
   EXPECT_FALSE(world.is_valid(created_later) && world.position(created_later).x == 6);
 }
 
-// Enough pairs that two threads share the narrowphase (ContactManager runs it serially below 128
-// pairs): the same bits as one thread, in every build (the test above runs only optimised).
-TEST(Threads, TwoThreadsShareTheNarrowphaseAndGiveTheSameBits) {
-  const Scene scene = *builtin_scene("ragdolls");
-  World one = build_world(scene);
-  World two = build_world(scene);
-  two.set_threads(2);
-  for (int i = 0; i < 30; ++i) {
-    one.step(scene.settings.timestep);
-    two.step(scene.settings.timestep);
-    ASSERT_GE(two.last_step_stats().contact_pairs, 128u);
+// A built-in scene stepped on one thread and on two, side by side; `each_step` sees the two-thread
+// world after every step.
+template <class EachStep>
+std::pair<World, World> on_one_and_two_threads(const char* name, int steps, EachStep&& each_step) {
+  const Scene scene = *builtin_scene(name);
+  std::pair<World, World> worlds{build_world(scene), build_world(scene)};
+  worlds.second.set_threads(2);
+  for (int i = 0; i < steps; ++i) {
+    worlds.first.step(scene.settings.timestep);
+    worlds.second.step(scene.settings.timestep);
+    each_step(worlds.second);
   }
+  return worlds;
+}
+
+// Enough pairs that two threads share the narrowphase (ContactManager runs it serially below 128
+// pairs): the same bits as one thread, in every build (the test below runs only optimised).
+TEST(Threads, TwoThreadsShareTheNarrowphaseAndGiveTheSameBits) {
+  const auto [one, two] = on_one_and_two_threads(
+      "ragdolls", 30, [](const World& w) { ASSERT_GE(w.last_step_stats().contact_pairs, 128u); });
   EXPECT_EQ(one.state_hash(), two.state_hash());
   EXPECT_EQ(one.last_step_stats().contact_points, two.last_step_stats().contact_points);
 }
@@ -195,15 +204,8 @@ TEST(Snapshots, AnEmptySnapshotIsRefusedAndTheWorldUnchanged) {
 TEST(Determinism, EveryRunOfABuiltInSceneEndsInTheSameBitsOnOneThreadOrTwo) {
   SKIP_UNLESS_OPTIMISED();
   for (const char* name : {"pile", "ragdolls", "pyramid"}) {
-    const Scene scene = *builtin_scene(name);
-    World first = build_world(scene);
-    World second = build_world(scene);
-    second.set_threads(2);
-    for (int i = 0; i < 120; ++i) {
-      first.step(scene.settings.timestep);
-      second.step(scene.settings.timestep);
-    }
-    EXPECT_EQ(first.state_hash(), second.state_hash()) << name;
+    const auto [one, two] = on_one_and_two_threads(name, 120, [](const World&) {});
+    EXPECT_EQ(one.state_hash(), two.state_hash()) << name;
   }
 }
 
