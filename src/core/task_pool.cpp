@@ -3,8 +3,8 @@
 namespace impulse {
 
 TaskPool::TaskPool(int threads) {
-  for (int i = 1; i < threads; ++i)
-    workers_.emplace_back([this] { work(); });
+  for (int member = 1; member < threads; ++member)
+    workers_.emplace_back([this, member] { work(member); });
 }
 
 TaskPool::~TaskPool() {
@@ -37,6 +37,24 @@ void TaskPool::run(std::size_t count, const std::function<void(std::size_t)>& ta
   task_ = nullptr;
 }
 
+void TaskPool::run_team(const std::function<void(int)>& member) {
+  if (workers_.empty()) {
+    member(0);
+    return;
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    team_ = &member;
+    finished_ = 0;
+    ++generation_;
+  }
+  wake_.notify_all();
+  member(0);
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return finished_ == workers_.size(); });
+  team_ = nullptr;
+}
+
 // Takes tasks one at a time until none is left; the index is claimed under the lock, the task
 // runs outside it.
 void TaskPool::take_tasks() {
@@ -51,16 +69,24 @@ void TaskPool::take_tasks() {
   }
 }
 
-void TaskPool::work() {
+void TaskPool::work(int member) {
   std::size_t seen = 0;
   while (true) {
+    const std::function<void(int)>* team = nullptr;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
       if (stopping_) return;
       seen = generation_;
+      team = team_;
     }
-    take_tasks();
+    if (team == nullptr) {
+      take_tasks();
+      continue;
+    }
+    (*team)(member);
+    const std::lock_guard lock(mutex_);
+    if (++finished_ == workers_.size()) done_.notify_one();
   }
 }
 

@@ -24,15 +24,20 @@ class TaskPool {
   /// Runs task(i) for every i in [0, count) and returns when all have run. Tasks must not throw
   /// and must not write what another task reads or writes.
   void run(std::size_t count, const std::function<void(std::size_t)>& task);
+  /// Runs member(k) for every k in [0, threads()) at once: member 0 on the calling thread, each
+  /// other on a worker of its own, so members may wait for each other (SpinBarrier). Returns when
+  /// all have returned. Members must not throw.
+  void run_team(const std::function<void(int)>& member);
 
  private:
-  void work();
+  void work(int member);
   void take_tasks();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(std::size_t)>* task_ = nullptr;
+  const std::function<void(int)>* team_ = nullptr;
   std::size_t count_ = 0, next_ = 0, finished_ = 0;
   std::size_t generation_ = 0;  // bumped for every run, so a worker wakes once per run
   bool stopping_ = false;

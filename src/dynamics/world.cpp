@@ -490,7 +490,7 @@ void move_and_relax(World::Impl& w, Real dt) {
   settings.record_residuals = false;
   settings.measure_residuals = false;  // its figures are nobody's: a fixed count
   settings.tolerance = 0;
-  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses}, settings, w.relax_stats);
+  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &*w.pool}, settings, w.relax_stats);
   guard_bodies(w, StepStage::solve);
 }
 
@@ -539,7 +539,8 @@ void substep(World::Impl& w, Real dt) {
     w.rows.prepare(w.solver_masses);
     report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
-    w.solver->solve(w.rows, {w.velocities, w.solver_masses}, w.settings.solver, stats.solve);
+    w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,
+                    stats.solve);
     guard_bodies(w, StepStage::solve);
     if (relax) move_and_relax(w, dt);
     store_contact_impulses(w);

@@ -9,6 +9,7 @@
 
 #include "solver/pgs_solver.h"
 
+#include "core/spin_barrier.h"
 #include "solver/lanes.h"
 #include "solver/residual.h"
 
@@ -34,6 +35,9 @@ struct PackedAccess {
   const Lanes* jacobian;  // 4 per row: linear a, angular a, linear b, angular b
   const Lanes* response;  // 4 per row: B = M^-1 J^T, in the same order
   Lanes* velocity;        // 2 per body: linear, angular
+  // Per row: bit 0, body a moves; bit 1, body b moves. A body that does not move is not written,
+  // so units of one colour may share it while they run at once.
+  const std::uint8_t* moves;
   [[gnu::always_inline]] Real error(std::size_t i) const {
     const Lanes* j = jacobian + 4 * i;
     const Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
@@ -43,12 +47,16 @@ struct PackedAccess {
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
     const Lanes* r = response + 4 * i;
-    Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
-    Lanes* b = velocity + 2 * std::size_t(rows.body_b[i]);
-    a[0] += delta * r[0];
-    a[1] += delta * r[1];
-    b[0] += delta * r[2];
-    b[1] += delta * r[3];
+    if (moves[i] & 1) {
+      Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
+      a[0] += delta * r[0];
+      a[1] += delta * r[1];
+    }
+    if (moves[i] & 2) {
+      Lanes* b = velocity + 2 * std::size_t(rows.body_b[i]);
+      b[0] += delta * r[2];
+      b[1] += delta * r[3];
+    }
   }
 };
 
@@ -259,16 +267,39 @@ template <class Access>
                             : visit_row(rows, access, i, sor);
 }
 
+// Row i as a sweep visits it: alone, as the first of its group (all of it), or not at all (the
+// rest of a group, the equality block's rows).
+[[gnu::always_inline]] inline Real visit_packed(RowStore& rows, const PackedAccess& access,
+                                                std::uint32_t i, const std::uint32_t* group_of,
+                                                const RowGroup* groups, Real sor) {
+  const std::uint32_t group = group_of[i];
+  if (group == k_no_row_group) return visit(rows, access, i, sor);
+  if (group != k_row_in_block && groups[group].first == i)
+    return visit_group(rows, access, groups[group], sor);
+  return 0;
+}
+
+bool moves(const SolverBodyMass& mass) {
+  return mass.inv_mass != 0 || mass.inv_inertia != Mat33::zero();
+}
+
+// Below this many units per thread a sweep stays on one thread: the barriers would cost more than
+// the thread saves.
+constexpr std::size_t k_min_units_per_member = 32;
+
 }  // namespace
 
 Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
   return visit(rows, StoreAccess{rows, v}, i, sor);
 }
 
-void PgsSolver::prepare(const RowStore& rows) {
+void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> masses) {
   jacobian_.resize(4 * rows.size());
   response_.resize(4 * rows.size());
+  moves_.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    moves_[i] = std::uint8_t((moves(masses[rows.body_a[i]]) ? 1 : 0) |
+                             (moves(masses[rows.body_b[i]]) ? 2 : 0));
     Lanes* j = &jacobian_[4 * i];
     Lanes* r = &response_[4 * i];
     to_lanes(rows.j_lin_a[i], j[0]);
@@ -284,10 +315,11 @@ void PgsSolver::prepare(const RowStore& rows) {
   direct_ = equalities_.prepare(rows);
   if (direct_) {
     for (const std::uint32_t i : equalities_.rows())
-      group_of_[i] = k_in_block;
+      group_of_[i] = k_row_in_block;
     block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
   }
+  schedule_.build(rows, group_of_, moves_, masses.size());
 }
 
 void PgsSolver::pack_velocities(std::span<const BodyVelocity> v) {
@@ -300,7 +332,7 @@ void PgsSolver::pack_velocities(std::span<const BodyVelocity> v) {
 
 void PgsSolver::find_groups(const RowStore& rows) {
   groups_.clear();
-  group_of_.assign(rows.size(), k_no_group);
+  group_of_.assign(rows.size(), k_no_row_group);
   const auto same_pair = [&rows](std::size_t i, std::size_t j) {
     return rows.body_a[i] == rows.body_a[j] && rows.body_b[i] == rows.body_b[j];
   };
@@ -336,7 +368,7 @@ void PgsSolver::unpack(std::span<BodyVelocity> v) const {
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
-  prepare(rows);
+  prepare(rows, bodies.masses);
   iterate(rows, bodies, settings, stats);
 }
 
@@ -349,9 +381,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
                         SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   pack_velocities(bodies.velocities);
-  const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data()};
-  // The bilateral rows at once, exactly (equality_block.h), after each sweep of the others.
+  const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
+                            moves_.data()};
+  // The bilateral rows at once, exactly (equality_block.h), before each sweep of the others.
   const auto visit_equalities = [&] {
+    if (!direct_) return Real(0);
     const std::vector<std::uint32_t>& block = equalities_.rows();
     // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
     for (std::size_t k = 0; k < block.size(); ++k) {
@@ -368,24 +402,76 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     }
     return largest;
   };
-  order_.reset(rows.size(), settings.shuffle);
-  for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-    Real max_delta = direct_ ? visit_equalities() : Real(0);
-    for (const std::uint32_t i : order_.next()) {
-      const std::uint32_t group = group_of_[i];
-      Real delta = 0;
-      if (group == k_no_group)
-        delta = visit(rows, access, i, settings.sor);
-      else if (group != k_in_block && groups_[group].first == i)
-        delta = visit_group(rows, access, groups_[group], settings.sor);
-      max_delta = std::max(max_delta, delta);
+  const auto visit_at = [&](std::uint32_t i) {
+    return visit_packed(rows, access, i, group_of_.data(), groups_.data(), settings.sor);
+  };
+  const auto visit_unit = [&](RowUnit unit) {
+    Real largest = 0;
+    for (std::uint32_t i = unit.begin; i < unit.end; ++i)
+      largest = std::max(largest, visit_at(i));
+    return largest;
+  };
+  const auto measure = [&] {
+    unpack(bodies.velocities);
+    return measure_residual(rows, bodies.velocities, b_norm);
+  };
+  if (settings.shuffle) {  // a new order every sweep: on one thread
+    order_.reset(rows.size(), true);
+    for (int iteration = 0; iteration < settings.iterations; ++iteration) {
+      Real max_delta = visit_equalities();
+      for (const std::uint32_t i : order_.next())
+        max_delta = std::max(max_delta, visit_at(i));
+      if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
     }
-    const auto measure = [&] {
-      unpack(bodies.velocities);
-      return measure_residual(rows, bodies.velocities, b_norm);
-    };
-    if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
+    unpack(bodies.velocities);
+    return;
   }
+  // The schedule's parts at once, each on one thread; then its colours, each shared out; the
+  // equality block and the units past the last colour run on member 0 between sweeps.
+  const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
+  const int members = int(std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
+                                     std::min(threads, schedule_.parts())));
+  member_delta_.assign(std::size_t(members), 0);
+  SpinBarrier barrier(members);
+  bool stop = false;
+  const auto sweep = [&](int member) {
+    const auto m = std::size_t(member), n = std::size_t(members);
+    Real serial_delta = member == 0 ? visit_equalities() : 0;
+    barrier.arrive_and_wait();
+    for (int iteration = 0; iteration < settings.iterations; ++iteration) {
+      Real largest = 0;
+      for (std::size_t part = m; part < schedule_.parts(); part += n) {
+        for (const RowUnit unit : schedule_.interior(part))
+          largest = std::max(largest, visit_unit(unit));
+      }
+      member_delta_[m] = largest;
+      barrier.arrive_and_wait();
+      for (std::size_t c = 0; c < schedule_.colours(); ++c) {
+        const std::span<const RowUnit> units = schedule_.colour(c);
+        for (std::size_t k = units.size() * m / n; k < units.size() * (m + 1) / n; ++k)
+          largest = std::max(largest, visit_unit(units[k]));
+        member_delta_[m] = largest;
+        barrier.arrive_and_wait();
+      }
+      if (member == 0) {
+        for (const RowUnit unit : schedule_.last())
+          serial_delta = std::max(serial_delta, visit_unit(unit));
+        Real max_delta = serial_delta;
+        for (const Real delta : member_delta_)
+          max_delta = std::max(max_delta, delta);
+        stop = end_iteration(iteration, measure, max_delta, settings, stats);
+        serial_delta = stop || iteration + 1 == settings.iterations ? 0 : visit_equalities();
+      }
+      barrier.arrive_and_wait();
+      if (stop) break;
+    }
+  };
+  if (members == 1)
+    sweep(0);
+  else
+    bodies.pool->run_team([&](int member) {
+      if (member < members) sweep(member);
+    });
   unpack(bodies.velocities);
 }
 

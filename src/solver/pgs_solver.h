@@ -4,6 +4,7 @@
 #include "solver/lanes.h"
 #include "solver/row_order.h"
 #include "solver/solver.h"
+#include "solver/sweep_schedule.h"
 
 #include <array>
 
@@ -27,6 +28,9 @@ struct RowGroup {
   bool factored;
 };
 
+/// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
+constexpr std::uint32_t k_no_row_group = ~std::uint32_t(0);
+
 class PgsSolver final : public Solver {
  public:
   SolverType type() const override { return SolverType::pgs; }
@@ -38,8 +42,9 @@ class PgsSolver final : public Solver {
                    SolveStats& stats) override;
 
  private:
-  /// Copies the rows' J and B into the lanes below, and finds the groups and the equality block.
-  void prepare(const RowStore& rows);
+  /// Copies the rows' J and B into the lanes below, and finds the groups, the equality block and
+  /// the sweep's schedule.
+  void prepare(const RowStore& rows, std::span<const SolverBodyMass> masses);
   /// Sweeps from the velocities given; the rows' lambda is the warm start.
   void iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                SolveStats& stats);
@@ -50,15 +55,15 @@ class PgsSolver final : public Solver {
   /// Finds the groups (below) and assembles their matrices.
   void find_groups(const RowStore& rows);
 
-  static constexpr std::uint32_t k_no_group = ~std::uint32_t(0);
-
   // Kept from solve to solve: no allocation once warmed up.
   RowOrder order_;
   std::vector<Lanes> jacobian_, response_, velocity_;
   std::vector<RowGroup> groups_;
-  std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_group, or k_in_block
-  static constexpr std::uint32_t k_in_block = k_no_group - 1;
-  EqualityBlock equalities_;  // solved after each sweep, when prepared
+  std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
+  std::vector<std::uint8_t> moves_;      // per row: bit 0, body a moves; bit 1, body b moves
+  SweepSchedule schedule_;
+  std::vector<Real> member_delta_;  // per thread of a sweep: its largest impulse change
+  EqualityBlock equalities_;        // solved after each sweep, when prepared
   bool direct_ = false;
   std::vector<double> block_error_, block_delta_;
 };

@@ -7,6 +7,7 @@
 #include <impulse/stats.h>
 
 #include "constraints/rows.h"
+#include "core/task_pool.h"
 #include "dynamics/body_storage.h"
 
 #include <memory>
@@ -20,6 +21,8 @@ namespace impulse {
 struct SolverBodies {
   std::span<BodyVelocity> velocities;
   std::span<const SolverBodyMass> masses;
+  /// Threads a solver may share its work with; its results must not depend on their count.
+  TaskPool* pool = nullptr;
 };
 
 class Solver {

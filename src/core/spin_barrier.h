@@ -1,0 +1,37 @@
+#pragma once
+// A barrier for the members of one TaskPool::run_team: the members of a coloured solve meet at it
+// once per colour, hundreds of times a step, too often to sleep on a condition variable. It spins
+// briefly and then yields, so a machine with more threads than cores still makes progress.
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+namespace impulse {
+
+class SpinBarrier {
+ public:
+  explicit SpinBarrier(int members) : members_(members) {}
+  /// Returns once all members have arrived; what each wrote before arriving is visible to all
+  /// after.
+  void arrive_and_wait() {
+    if (members_ == 1) return;
+    const std::uint32_t phase = phase_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == members_) {
+      arrived_.store(0, std::memory_order_relaxed);  // nobody arrives again before the release
+      phase_.store(phase + 1, std::memory_order_release);
+      return;
+    }
+    constexpr int k_spins_before_yield = 256;
+    for (int spins = 0; phase_.load(std::memory_order_acquire) == phase; ++spins) {
+      if (spins >= k_spins_before_yield) std::this_thread::yield();
+    }
+  }
+
+ private:
+  const int members_;
+  std::atomic<int> arrived_{0};
+  std::atomic<std::uint32_t> phase_{0};
+};
+
+}  // namespace impulse

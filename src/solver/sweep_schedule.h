@@ -1,0 +1,82 @@
+#pragma once
+// The order in which a projected Gauss-Seidel sweep visits its rows when they are not shuffled,
+// arranged so that several threads can share a sweep and give the same bits as one thread.
+//
+// Rows are visited in units (RowUnit: a manifold's rows, a joint's limit and motor rows, a custom
+// constraint's), each on one thread in stored order. The stored order is a good Gauss-Seidel order
+// for stacks (the contact manager lists pairs body by body, so an impulse travels through a
+// structure within one sweep), and a plain graph colouring, which interleaves the whole structure,
+// measured much worse on it (pyramid and tower drift 4x and 5x as far, docs/performance.md). So
+// the sweep keeps the stored order where it can: the units are cut into k_parts consecutive
+// parts, each body belongs to the first part that moves it, and a part's interior units (those
+// whose moving bodies all belong to it) are visited in stored order, the parts at once on
+// different threads. The boundary units, which move bodies of two parts, follow, coloured (no two
+// units of a colour move the same body; greedy, in stored order) and each colour shared among the
+// threads. Boundary units beyond k_max_colours colours are visited last on one thread.
+//
+// The parts are cut by unit count alone, never by thread count, so the visiting order and the
+// results are the same on one thread or many.
+
+#include "constraints/rows.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace impulse {
+
+/// Marks a row of the equality block (PgsSolver solves it apart, so it is in no unit).
+constexpr std::uint32_t k_row_in_block = ~std::uint32_t(0) - 1;
+
+/// Rows [begin, end) of the store, visited in order on one thread (rows of the equality block
+/// among them are skipped).
+struct RowUnit {
+  std::uint32_t begin, end;
+};
+
+class SweepSchedule {
+ public:
+  static constexpr std::size_t k_parts = 2;
+  /// Fewer units than this per part make fewer parts.
+  static constexpr std::size_t k_min_units_per_part = 64;
+  static constexpr std::size_t k_max_colours = 64;
+
+  /// group_of: per row, k_row_in_block for a row of the equality block; moves: per row, bit 0 if
+  /// its body a moves, bit 1 if its body b does. A unit is a block of rows, grown to the blocks
+  /// holding the normal rows its friction rows follow, so a unit never reads another's impulses.
+  void build(const RowStore& rows, std::span<const std::uint32_t> group_of,
+             std::span<const std::uint8_t> moves, std::size_t bodies);
+
+  std::size_t units() const { return interior_.size() + boundary_.size() + last_.size(); }
+  /// How many parts the units were cut into (one for a small problem: stored order throughout).
+  std::size_t parts() const { return parts_; }
+  /// Part p's interior units, in stored order.
+  std::span<const RowUnit> interior(std::size_t part) const {
+    return std::span(interior_).subspan(part_begin_[part],
+                                        part_begin_[part + 1] - part_begin_[part]);
+  }
+  std::size_t colours() const { return colour_begin_.size() - 1; }
+  /// The boundary units of colour c.
+  std::span<const RowUnit> colour(std::size_t c) const {
+    return std::span(boundary_).subspan(colour_begin_[c], colour_begin_[c + 1] - colour_begin_[c]);
+  }
+  /// Boundary units past the last colour, in stored order.
+  std::span<const RowUnit> last() const { return last_; }
+
+ private:
+  void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
+
+  std::vector<RowUnit> interior_, boundary_, last_;
+  std::array<std::uint32_t, k_parts + 1> part_begin_{};
+  std::size_t parts_ = 1;
+  std::vector<std::uint32_t> colour_begin_{0};
+  // Scratch, kept so a warmed-up solver allocates nothing.
+  std::vector<RowUnit> units_;
+  std::vector<std::uint32_t> owner_;         // per body: its part, or k_parts for none yet
+  std::vector<std::uint64_t> body_colours_;  // per body: the colours its boundary units took
+  std::vector<std::uint8_t> unit_part_;      // per unit: its part if interior, k_parts if not
+  std::vector<std::uint8_t> unit_colour_;    // per boundary unit: its colour, or k_max_colours
+};
+
+}  // namespace impulse

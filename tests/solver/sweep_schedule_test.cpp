@@ -1,0 +1,197 @@
+// The schedule that lets threads share a Gauss-Seidel sweep (solver/sweep_schedule.h): every unit
+// once, units that run at once move no common body, small problems keep the stored order, and the
+// pgs solve gives the same bits on any number of threads.
+
+#include "solver/sweep_schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "core/task_pool.h"
+#include "row_problem.h"
+#include "solver/pgs_solver.h"
+
+namespace impulse {
+namespace {
+
+using testing::RowProblem;
+
+// A wall of width x height boxes on the ground (body 0), each contact a normal row along the
+// contact's axis with two friction rows after it. Contacts are listed body by body, as the contact
+// manager lists pairs; every other one is an explicit block, the others are rows of their own,
+// whose friction rows' normal row lies in another block.
+RowProblem wall(int width, int height) {
+  RowProblem p;
+  p.add_body(0);
+  for (int k = 0; k < width * height; ++k)
+    p.add_body(1 + Real(k % 7) * Real(0.25), {Real(k % 3) * Real(0.1), Real(-1), 0});
+  const auto body = [&](int x, int y) { return std::uint32_t(1 + y * width + x); };
+  int contact = 0;
+  const auto add_contact = [&](std::uint32_t a, std::uint32_t b, const Vec3& n) {
+    const bool blocked = contact++ % 2 == 0;
+    if (blocked) p.rows.begin_block();
+    RowSpec normal;
+    normal.body_a = a;
+    normal.body_b = b;
+    normal.j_lin_a = n;
+    normal.j_lin_b = -n;
+    normal.lo = 0;
+    normal.bias = Real(0.01);
+    const auto normal_row = std::int32_t(p.rows.add(normal));
+    for (const Vec3& t : {cross(n, Vec3::unit_z()), Vec3::unit_z()}) {
+      RowSpec f;
+      f.body_a = a;
+      f.body_b = b;
+      f.j_lin_a = t;
+      f.j_lin_b = -t;
+      f.j_ang_a = cross(n * Real(-0.5), t);
+      f.j_ang_b = -cross(n * Real(0.5), t);
+      f.normal_row = normal_row;
+      f.mu = Real(0.5);
+      p.rows.add(f);
+    }
+    if (blocked) p.rows.end_block();
+  };
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      add_contact(body(x, y), y == 0 ? 0 : body(x, y - 1), Vec3::unit_y());
+      if (x > 0) add_contact(body(x, y), body(x - 1, y), Vec3::unit_x());
+    }
+  }
+  p.rows.prepare(p.masses);
+  return p;
+}
+
+struct Built {
+  std::vector<std::uint32_t> group_of;
+  std::vector<std::uint8_t> moves;
+  SweepSchedule schedule;
+};
+
+Built schedule_of(const RowProblem& p) {
+  Built b;
+  const auto moves = [&](std::uint32_t body) { return p.masses[body].inv_mass > 0; };
+  b.group_of.assign(p.rows.size(), k_no_row_group);
+  for (std::size_t i = 0; i < p.rows.size(); ++i)
+    b.moves.push_back(
+        std::uint8_t((moves(p.rows.body_a[i]) ? 1 : 0) | (moves(p.rows.body_b[i]) ? 2 : 0)));
+  b.schedule.build(p.rows, b.group_of, b.moves, p.masses.size());
+  return b;
+}
+
+std::vector<RowUnit> all_units(const SweepSchedule& s) {
+  std::vector<RowUnit> units;
+  for (std::size_t part = 0; part < s.parts(); ++part)
+    units.insert(units.end(), s.interior(part).begin(), s.interior(part).end());
+  for (std::size_t c = 0; c < s.colours(); ++c)
+    units.insert(units.end(), s.colour(c).begin(), s.colour(c).end());
+  units.insert(units.end(), s.last().begin(), s.last().end());
+  return units;
+}
+
+std::set<std::uint32_t> moving_bodies(const RowProblem& p, std::span<const RowUnit> units) {
+  std::set<std::uint32_t> bodies;
+  for (const RowUnit unit : units) {
+    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
+      for (const std::uint32_t body : {p.rows.body_a[i], p.rows.body_b[i]}) {
+        if (p.masses[body].inv_mass > 0) bodies.insert(body);
+      }
+    }
+  }
+  return bodies;
+}
+
+TEST(SweepSchedule, EveryRowIsInOneUnitWithTheNormalRowsItsFrictionFollows) {
+  const RowProblem p = wall(20, 10);
+  const Built b = schedule_of(p);
+  std::vector<RowUnit> units = all_units(b.schedule);
+  std::sort(units.begin(), units.end(), [](RowUnit x, RowUnit y) { return x.begin < y.begin; });
+  std::uint32_t next = 0;
+  for (const RowUnit unit : units) {
+    EXPECT_EQ(unit.begin, next);
+    ASSERT_LT(unit.begin, unit.end);
+    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
+      const std::int32_t normal = p.rows.normal_row[i];
+      if (normal < 0) continue;
+      EXPECT_GE(std::uint32_t(normal), unit.begin) << "row " << i;
+      EXPECT_LT(std::uint32_t(normal), unit.end) << "row " << i;
+    }
+    next = unit.end;
+  }
+  EXPECT_EQ(next, p.rows.size());
+  EXPECT_EQ(units.size(), b.schedule.units());
+  EXPECT_EQ(units.size(), 20u * 10u + 19u * 10u);  // a contact per unit
+}
+
+TEST(SweepSchedule, UnitsThatRunAtOnceMoveNoCommonBody) {
+  const RowProblem p = wall(20, 10);
+  const Built b = schedule_of(p);
+  ASSERT_EQ(b.schedule.parts(), 2u);
+  const std::set<std::uint32_t> first = moving_bodies(p, b.schedule.interior(0));
+  const std::set<std::uint32_t> second = moving_bodies(p, b.schedule.interior(1));
+  for (const std::uint32_t body : first)
+    EXPECT_EQ(second.count(body), 0u) << "body " << body;
+  ASSERT_GT(b.schedule.colours(), 0u);  // the wall's two halves meet in boundary units
+  for (std::size_t c = 0; c < b.schedule.colours(); ++c) {
+    std::set<std::uint32_t> seen;
+    for (const RowUnit unit : b.schedule.colour(c)) {
+      for (const std::uint32_t body : moving_bodies(p, std::span(&unit, 1)))
+        EXPECT_TRUE(seen.insert(body).second) << "colour " << c << ", body " << body;
+    }
+  }
+  // Each part keeps the stored order.
+  for (std::size_t part = 0; part < 2; ++part) {
+    const std::span<const RowUnit> units = b.schedule.interior(part);
+    EXPECT_TRUE(std::is_sorted(units.begin(), units.end(),
+                               [](RowUnit x, RowUnit y) { return x.begin < y.begin; }));
+  }
+}
+
+TEST(SweepSchedule, ASmallProblemKeepsTheStoredOrder) {
+  const RowProblem p = wall(6, 5);
+  const Built b = schedule_of(p);
+  EXPECT_EQ(b.schedule.parts(), 1u);
+  EXPECT_EQ(b.schedule.colours(), 0u);
+  const std::span<const RowUnit> units = b.schedule.interior(0);
+  ASSERT_EQ(units.size(), b.schedule.units());
+  for (std::size_t k = 1; k < units.size(); ++k)
+    EXPECT_EQ(units[k].begin, units[k - 1].end);
+}
+
+bool same_bits(Real x, Real y) {
+  return std::memcmp(&x, &y, sizeof(Real)) == 0;
+}
+
+// The wall solved on 1, 2 and 3 threads: the same impulses and velocities to the bit, and a real
+// solve (the residual falls by orders of magnitude).
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
+  SolverSettings settings = testing::iterations(100);
+  settings.record_residuals = true;
+  RowProblem one = wall(20, 10);
+  TaskPool pool1(1);
+  PgsSolver solver;
+  SolveStats stats;
+  solver.solve(one.rows, {one.velocities, one.masses, &pool1}, settings, stats);
+  EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+  for (const int threads : {2, 3}) {
+    RowProblem many = wall(20, 10);
+    TaskPool pool(threads);
+    PgsSolver other;
+    SolveStats other_stats;
+    other.solve(many.rows, {many.velocities, many.masses, &pool}, settings, other_stats);
+    for (std::size_t i = 0; i < one.rows.size(); ++i)
+      ASSERT_TRUE(same_bits(one.rows.lambda[i], many.rows.lambda[i])) << threads << " threads";
+    for (std::size_t k = 0; k < one.velocities.size(); ++k) {
+      for (int axis = 0; axis < 3; ++axis) {
+        ASSERT_TRUE(same_bits(one.velocities[k].linear[axis], many.velocities[k].linear[axis]));
+        ASSERT_TRUE(same_bits(one.velocities[k].angular[axis], many.velocities[k].angular[axis]));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace impulse
