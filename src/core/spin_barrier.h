@@ -4,6 +4,7 @@
 // briefly and then yields, so a machine with more threads than cores still makes progress.
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <thread>
 
@@ -11,7 +12,7 @@ namespace impulse {
 
 class SpinBarrier {
  public:
-  explicit SpinBarrier(int members) : members_(members) {}
+  explicit SpinBarrier(std::size_t members) : members_(members) {}
   /// Returns once all members have arrived; what each wrote before arriving is visible to all
   /// after.
   void arrive_and_wait() {
@@ -29,8 +30,8 @@ class SpinBarrier {
   }
 
  private:
-  const int members_;
-  std::atomic<int> arrived_{0};
+  const std::size_t members_;
+  std::atomic<std::size_t> arrived_{0};
   std::atomic<std::uint32_t> phase_{0};
 };
 

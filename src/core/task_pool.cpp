@@ -4,7 +4,7 @@ namespace impulse {
 
 TaskPool::TaskPool(int threads) {
   for (int member = 1; member < threads; ++member)
-    workers_.emplace_back([this, member] { work(member); });
+    workers_.emplace_back([this, member] { work(std::size_t(member)); });
 }
 
 TaskPool::~TaskPool() {
@@ -17,7 +17,7 @@ TaskPool::~TaskPool() {
     worker.join();
 }
 
-void TaskPool::run(std::size_t count, const std::function<void(std::size_t)>& task) {
+void TaskPool::run_erased(std::size_t count, Erased task) {
   if (workers_.empty() || count <= 1) {
     for (std::size_t i = 0; i < count; ++i)
       task(i);
@@ -25,7 +25,7 @@ void TaskPool::run(std::size_t count, const std::function<void(std::size_t)>& ta
   }
   {
     const std::lock_guard lock(mutex_);
-    task_ = &task;
+    task_ = task;
     count_ = count;
     next_ = finished_ = 0;
     ++generation_;
@@ -34,17 +34,17 @@ void TaskPool::run(std::size_t count, const std::function<void(std::size_t)>& ta
   take_tasks();
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return finished_ == count_; });
-  task_ = nullptr;
+  task_ = {};
 }
 
-void TaskPool::run_team(const std::function<void(int)>& member) {
+void TaskPool::run_team_erased(Erased member) {
   if (workers_.empty()) {
     member(0);
     return;
   }
   {
     const std::lock_guard lock(mutex_);
-    team_ = &member;
+    team_ = member;
     finished_ = 0;
     ++generation_;
   }
@@ -52,27 +52,27 @@ void TaskPool::run_team(const std::function<void(int)>& member) {
   member(0);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return finished_ == workers_.size(); });
-  team_ = nullptr;
+  team_ = {};
 }
 
 // Takes tasks one at a time until none is left; the index is claimed under the lock, the task
 // runs outside it.
 void TaskPool::take_tasks() {
   std::unique_lock lock(mutex_);
-  while (task_ != nullptr && next_ < count_) {
+  while (task_.object != nullptr && next_ < count_) {
     const std::size_t i = next_++;
-    const auto* task = task_;
+    const Erased task = task_;
     lock.unlock();
-    (*task)(i);
+    task(i);
     lock.lock();
     if (++finished_ == count_) done_.notify_one();
   }
 }
 
-void TaskPool::work(int member) {
+void TaskPool::work(std::size_t member) {
   std::size_t seen = 0;
   while (true) {
-    const std::function<void(int)>* team = nullptr;
+    Erased team;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
@@ -80,11 +80,11 @@ void TaskPool::work(int member) {
       seen = generation_;
       team = team_;
     }
-    if (team == nullptr) {
+    if (team.object == nullptr) {
       take_tasks();
       continue;
     }
-    (*team)(member);
+    team(member);
     const std::lock_guard lock(mutex_);
     if (++finished_ == workers_.size()) done_.notify_one();
   }

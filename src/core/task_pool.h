@@ -5,7 +5,6 @@
 
 #include <condition_variable>
 #include <cstddef>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,21 +22,39 @@ class TaskPool {
   int threads() const { return int(workers_.size()) + 1; }
   /// Runs task(i) for every i in [0, count) and returns when all have run. Tasks must not throw
   /// and must not write what another task reads or writes.
-  void run(std::size_t count, const std::function<void(std::size_t)>& task);
+  template <class Task>
+  void run(std::size_t count, const Task& task) {
+    run_erased(count, erase<Task>(task));
+  }
   /// Runs member(k) for every k in [0, threads()) at once: member 0 on the calling thread, each
   /// other on a worker of its own, so members may wait for each other (SpinBarrier). Returns when
   /// all have returned. Members must not throw.
-  void run_team(const std::function<void(int)>& member);
+  template <class Member>
+  void run_team(const Member& member) {
+    run_team_erased(erase<Member>(member));
+  }
 
  private:
-  void work(int member);
+  // A callable by reference, without std::function's allocation for a lambda's captures: a step
+  // allocates nothing once warmed up.
+  struct Erased {
+    const void* object = nullptr;
+    void (*call)(const void*, std::size_t) = nullptr;
+    void operator()(std::size_t i) const { call(object, i); }
+  };
+  template <class F>
+  static Erased erase(const F& f) {
+    return {&f, [](const void* object, std::size_t i) { (*static_cast<const F*>(object))(i); }};
+  }
+  void run_erased(std::size_t count, Erased task);
+  void run_team_erased(Erased member);
+  void work(std::size_t member);
   void take_tasks();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  const std::function<void(std::size_t)>* task_ = nullptr;
-  const std::function<void(int)>* team_ = nullptr;
+  Erased task_, team_;  // the current run's (null object: none)
   std::size_t count_ = 0, next_ = 0, finished_ = 0;
   std::size_t generation_ = 0;  // bumped for every run, so a worker wakes once per run
   bool stopping_ = false;

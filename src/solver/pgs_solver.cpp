@@ -429,14 +429,14 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // The schedule's parts at once, each on one thread; then its colours, each shared out; the
   // equality block and the units past the last colour run on member 0 between sweeps.
   const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
-  const int members = int(std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
-                                     std::min(threads, schedule_.parts())));
-  member_delta_.assign(std::size_t(members), 0);
+  const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
+                                         std::min(threads, schedule_.parts()));
+  member_delta_.assign(members, 0);
   SpinBarrier barrier(members);
   bool stop = false;
-  const auto sweep = [&](int member) {
-    const auto m = std::size_t(member), n = std::size_t(members);
-    Real serial_delta = member == 0 ? visit_equalities() : 0;
+  const auto sweep = [&](std::size_t m) {
+    const std::size_t n = members;
+    Real serial_delta = m == 0 ? visit_equalities() : 0;
     barrier.arrive_and_wait();
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
       Real largest = 0;
@@ -453,7 +453,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         member_delta_[m] = largest;
         barrier.arrive_and_wait();
       }
-      if (member == 0) {
+      if (m == 0) {
         for (const RowUnit unit : schedule_.last())
           serial_delta = std::max(serial_delta, visit_unit(unit));
         Real max_delta = serial_delta;
@@ -469,7 +469,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   if (members == 1)
     sweep(0);
   else
-    bodies.pool->run_team([&](int member) {
+    bodies.pool->run_team([&](std::size_t member) {
       if (member < members) sweep(member);
     });
   unpack(bodies.velocities);

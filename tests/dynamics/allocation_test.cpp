@@ -127,15 +127,25 @@ std::size_t allocations_while_stepping(World& world, int steps) {
   return g_allocations;
 }
 
-// The peers benchmark's pyramid: 210 boxes awake (sleeping off), every stage of the step at work.
-TEST(Allocation, WarmedUpPyramidStepsWithoutAllocating) {
+// The peers benchmark's pyramid: 210 boxes awake (sleeping off), every stage of the step at work,
+// on one thread and on two (the narrowphase's chunks and the solve's team on the pool).
+void expect_warmed_up_pyramid_steps_without_allocating(int threads) {
   World world = build_world(*builtin_scene("pyramid"), "pyramid");
   WorldSettings settings = world.settings();
   settings.sleeping = false;
   world.set_settings(settings);
+  world.set_threads(threads);
   for (int i = 0; i < 60; ++i)
     world.step(k_dt);
   EXPECT_EQ(allocations_while_stepping(world, 60), 0u);
+}
+
+TEST(Allocation, WarmedUpPyramidStepsWithoutAllocating) {
+  expect_warmed_up_pyramid_steps_without_allocating(1);
+}
+
+TEST(Allocation, WarmedUpPyramidStepsWithoutAllocatingOnTwoThreads) {
+  expect_warmed_up_pyramid_steps_without_allocating(2);
 }
 
 }  // namespace
