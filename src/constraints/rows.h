@@ -23,6 +23,8 @@
 
 #include <impulse/math.h>
 
+#include "core/task_pool.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -114,8 +116,9 @@ class RowStore {
   /// row from the bodies' masses. A row whose J M^-1 J^T is not positive and finite, or whose
   /// softness or effective mass is not finite, gets inverse effective mass 0, so the solvers leave
   /// it alone, and is counted in degenerate_rows(). Also computes the disc step of every cone pair.
-  /// Throws std::invalid_argument when a cone pair lacks its second row.
-  void prepare(const std::vector<SolverBodyMass>& bodies);
+  /// Throws std::invalid_argument when a cone pair lacks its second row. Shares the rows among
+  /// the pool's threads when given.
+  void prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool = nullptr);
 
   void clear();
   std::size_t size() const { return body_a.size(); }
@@ -156,6 +159,11 @@ class RowStore {
   std::vector<std::uint32_t> block_begin{0};
 
  private:
+  /// prepare's work on row i; false for a degenerate row.
+  bool prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b);
+  static constexpr std::size_t k_prepare_chunks = 16;
+  static constexpr std::size_t k_parallel_rows = 2048;  // fewer are prepared on one thread
+
   std::size_t degenerate_rows_ = 0;
   bool in_block_ = false;
   bool pair_open_ = false;  // the last row added starts a cone pair

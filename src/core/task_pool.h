@@ -21,7 +21,8 @@ class TaskPool {
 
   int threads() const { return int(workers_.size()) + 1; }
   /// Runs task(i) for every i in [0, count) and returns when all have run. Tasks must not throw
-  /// and must not write what another task reads or writes.
+  /// and must not write what another task reads or writes. Neither this nor run_team may be
+  /// called from inside a task or a member.
   template <class Task>
   void run(std::size_t count, const Task& task) {
     run_erased(count, erase<Task>(task));
@@ -59,6 +60,22 @@ class TaskPool {
   std::size_t generation_ = 0;  // bumped for every run, so a worker wakes once per run
   bool stopping_ = false;
 };
+
+/// Cuts [0, count) into `chunks` ranges by count alone and runs task(chunk, begin, end) for each:
+/// on the pool's threads (if given) from parallel_from items on, else on the calling thread. What
+/// a chunk produces depends on its range alone, so a reduction over the chunks in chunk order gives
+/// the same bits on any number of threads.
+template <class Task>
+void run_chunks(TaskPool* pool, std::size_t count, std::size_t chunks, std::size_t parallel_from,
+                const Task& task) {
+  const auto chunk = [&](std::size_t c) { task(c, count * c / chunks, count * (c + 1) / chunks); };
+  if (pool != nullptr && pool->threads() > 1 && count >= parallel_from) {
+    pool->run(chunks, chunk);
+    return;
+  }
+  for (std::size_t c = 0; c < chunks; ++c)
+    chunk(c);
+}
 
 /// A world's pool. The thread count belongs to the world, not to its state: a copy (a snapshot's)
 /// is a pool of one thread, which starts none, and World::restore keeps the world's own pool.

@@ -536,7 +536,7 @@ void substep(World::Impl& w, Real dt) {
     w.solver_masses.resize(w.motions.size());
     for (std::size_t i = 0; i < w.motions.size(); ++i)
       w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
-    w.rows.prepare(w.solver_masses);
+    w.rows.prepare(w.solver_masses, &*w.pool);
     report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
     w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,

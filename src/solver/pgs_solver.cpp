@@ -379,7 +379,7 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
 
 void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats) {
-  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
+  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
                             moves_.data()};
@@ -411,9 +411,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       largest = std::max(largest, visit_at(i));
     return largest;
   };
+  // The team's members wait at a barrier while member 0 measures: the pool is theirs.
+  TaskPool* measure_pool = bodies.pool;
   const auto measure = [&] {
     unpack(bodies.velocities);
-    return measure_residual(rows, bodies.velocities, b_norm);
+    return measure_residual(rows, bodies.velocities, b_norm, measure_pool);
   };
   if (settings.shuffle) {  // a new order every sweep: on one thread
     order_.reset(rows.size(), true);
@@ -432,6 +434,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
                                          std::min(threads, schedule_.parts()));
   member_delta_.assign(members, 0);
+  if (members > 1) measure_pool = nullptr;
   SpinBarrier barrier(members);
   bool stop = false;
   const auto sweep = [&](std::size_t m) {

@@ -17,12 +17,20 @@ void begin_stats(SolveStats& stats, const RowStore& rows) {
   stats.degenerate_rows = rows.degenerate_rows();
 }
 
-Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free) {
+Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free, TaskPool* pool) {
+  std::array<double, k_measure_chunks> sums{};
+  run_chunks(pool, rows.size(), k_measure_chunks, k_parallel_measure,
+             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+               double sum = 0;
+               for (std::size_t i = begin; i < end; ++i) {
+                 const double b = double(rows.bias[i]) - double(row_velocity(rows, i, v_free));
+                 sum += b * b;
+               }
+               sums[chunk] = sum;
+             });
   double sum = 0;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const double b = double(rows.bias[i]) - double(row_velocity(rows, i, v_free));
-    sum += b * b;
-  }
+  for (const double part : sums)
+    sum += part;
   return std::max(Real(std::sqrt(sum)), std::numeric_limits<Real>::min());
 }
 
@@ -38,9 +46,9 @@ TangentPair disc_residual(const RowStore& rows, std::size_t i, TangentPair w) {
 }
 
 ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
-                                 Real b_norm) {
+                                 Real b_norm, TaskPool* pool) {
   return measure_rows(
-      rows, [&](std::size_t i) { return row_error(rows, i, v); }, b_norm);
+      rows, [&](std::size_t i) { return row_error(rows, i, v); }, b_norm, pool);
 }
 
 void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start) {
@@ -54,15 +62,15 @@ void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start
 }
 
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
-                     SolveStats& stats) {
+                     SolveStats& stats, TaskPool* pool) {
   begin_stats(stats, rows);
   if (!settings.measure_residuals) {
     apply_warm_start(rows, v, settings.warm_start);
     return 1;
   }
-  const Real b_norm = rhs_norm(rows, v);
+  const Real b_norm = rhs_norm(rows, v, pool);
   apply_warm_start(rows, v, settings.warm_start);
-  stats.initial_residual = measure_residual(rows, v, b_norm).relative_residual;
+  stats.initial_residual = measure_residual(rows, v, b_norm, pool).relative_residual;
   return b_norm;
 }
 

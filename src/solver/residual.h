@@ -11,6 +11,7 @@
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace impulse {
@@ -77,46 +78,73 @@ struct ResidualMeasure {
   Real max_abs_lambda = 0;
 };
 
+/// Rows are measured in this many chunks of consecutive rows, summed in chunk order: the same
+/// bits whether the chunks run on one thread or several (run_chunks).
+constexpr std::size_t k_measure_chunks = 16;
+constexpr std::size_t k_parallel_measure = 2048;  // fewer rows are measured on one thread
+
 /// Measures the rows given each row's velocity error w_of(i) (row_error from the bodies'
 /// velocities, or from an assembled (A + diag(softness)) lambda - b). A lambda outside its box or
 /// disc counts in velocity units, its distance times the row's diagonal (a disc's: 1 / disc_step).
+/// Shares the rows among the pool's threads when given (w_of must then be safe to call at once).
 template <typename VelocityError>
-ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_norm) {
+ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_norm,
+                             TaskPool* pool = nullptr) {
+  struct Part {
+    double sum = 0;
+    ResidualMeasure m;
+  };
+  std::array<Part, k_measure_chunks> parts{};
+  run_chunks(pool, rows.size(), k_measure_chunks, k_parallel_measure,
+             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+               double sum = 0;
+               ResidualMeasure m;
+               const auto add = [&](Real r, Real outside) {
+                 sum += double(r) * double(r);
+                 m.complementarity_error =
+                     std::max({m.complementarity_error, std::abs(r), outside});
+               };
+               for (std::size_t i = begin; i < end; ++i) {
+                 m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
+                 if (rows.disc_second(i)) continue;  // measured with its first row
+                 if (rows.disc_first(i)) {
+                   const TangentPair r = disc_residual(rows, i, {w_of(i), w_of(i + 1)});
+                   const Real length = std::sqrt(rows.lambda[i] * rows.lambda[i] +
+                                                 rows.lambda[i + 1] * rows.lambda[i + 1]);
+                   const Real outside =
+                       std::max(length - rows.disc_radius(i), Real(0)) / rows.disc_step[i];
+                   add(r.t1, outside);
+                   add(r.t2, 0);
+                   continue;
+                 }
+                 // Bounds read once: a friction row's follow its normal row's impulse.
+                 const Real lambda = rows.lambda[i], lo = rows.lower(i), hi = rows.upper(i);
+                 const Real outside = std::max({lambda - hi, lo - lambda, Real(0)});
+                 const Real r =
+                     rows.inv_eff_mass[i] == 0 ? Real(0) : box_residual(w_of(i), lambda, lo, hi);
+                 add(r, outside * rows.diagonal[i]);
+               }
+               parts[chunk] = {sum, m};
+             });
   double sum = 0;
   ResidualMeasure m;
-  const auto add = [&](Real r, Real outside) {
-    sum += double(r) * double(r);
-    m.complementarity_error = std::max({m.complementarity_error, std::abs(r), outside});
-  };
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
-    if (rows.disc_second(i)) continue;  // measured with its first row
-    if (rows.disc_first(i)) {
-      const TangentPair r = disc_residual(rows, i, {w_of(i), w_of(i + 1)});
-      const Real length =
-          std::sqrt(rows.lambda[i] * rows.lambda[i] + rows.lambda[i + 1] * rows.lambda[i + 1]);
-      const Real outside = std::max(length - rows.disc_radius(i), Real(0)) / rows.disc_step[i];
-      add(r.t1, outside);
-      add(r.t2, 0);
-      continue;
-    }
-    // Bounds read once: a friction row's follow its normal row's impulse, an indirect load.
-    const Real lambda = rows.lambda[i], lo = rows.lower(i), hi = rows.upper(i);
-    const Real outside = std::max({lambda - hi, lo - lambda, Real(0)});
-    const Real r = rows.inv_eff_mass[i] == 0 ? Real(0) : box_residual(w_of(i), lambda, lo, hi);
-    add(r, outside * rows.diagonal[i]);
+  for (const Part& part : parts) {
+    sum += part.sum;
+    m.complementarity_error = std::max(m.complementarity_error, part.m.complementarity_error);
+    m.max_abs_lambda = std::max(m.max_abs_lambda, part.m.max_abs_lambda);
   }
   m.relative_residual = Real(std::sqrt(sum)) / b_norm;
   return m;
 }
 
 /// |b| with b = bias - J v at the given (impulse-free) velocities, floored so it never divides by
-/// 0.
-Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free);
+/// 0; summed in chunks as measure_rows.
+Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free,
+              TaskPool* pool = nullptr);
 
 /// Measures the rows at the current velocities and impulses.
 ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
-                                 Real b_norm);
+                                 Real b_norm, TaskPool* pool = nullptr);
 
 /// Applies every row's accumulated lambda to the velocities (the warm start), or zeroes the
 /// impulses when warm starting is off.
@@ -126,7 +154,7 @@ void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start
 /// velocities, the warm start applied (or impulses zeroed) and its residual recorded. Returns |b|
 /// (1 without measuring, SolverSettings::measure_residuals).
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
-                     SolveStats& stats);
+                     SolveStats& stats, TaskPool* pool = nullptr);
 
 /// Fills the per-iteration stats and says whether to stop: under the tolerance in relative
 /// residual, or with no impulse changing by more than tolerance times the largest impulse.
