@@ -1,7 +1,9 @@
 #pragma once
-// A barrier for the members of one TaskPool::run_team: the members of a coloured solve meet at it
-// once per colour, hundreds of times a step, too often to sleep on a condition variable. It spins
-// briefly and then yields, so a machine with more threads than cores still makes progress.
+// A barrier for the members of one TaskPool::run_team: the members of a solve meet at it a few
+// times per sweep, hundreds of times a step, too often to sleep on a condition variable every time.
+// It spins briefly and then yields its core at every look, so a member whose partner lost its core
+// to another process lets it back on. (Sleeping on the atomic itself, std::atomic::wait, lost a
+// wake-up here with GCC 12's library and hung a two-thread run.)
 
 #include <atomic>
 #include <cstddef>
@@ -23,9 +25,9 @@ class SpinBarrier {
       phase_.store(phase + 1, std::memory_order_release);
       return;
     }
-    constexpr int k_spins_before_yield = 256;
+    constexpr int k_spins = 4096;  // a few microseconds: a colour's work on the other thread
     for (int spins = 0; phase_.load(std::memory_order_acquire) == phase; ++spins) {
-      if (spins >= k_spins_before_yield) std::this_thread::yield();
+      if (spins >= k_spins) std::this_thread::yield();
     }
   }
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace impulse {
 namespace {
@@ -27,6 +28,8 @@ struct StoreAccess {
   Real error(std::size_t i) const { return row_error(rows, i, v); }
   void apply(std::size_t i, Real delta) const { apply_row_impulse(rows, i, delta, v); }
 };
+
+}  // namespace
 
 // The Jacobian, B and the velocities padded to lanes (lanes.h), contiguous per row and per body:
 // one load per 3-vector, and the same sums in the same order as row_error and apply_row_impulse.
@@ -59,6 +62,8 @@ struct PackedAccess {
     }
   }
 };
+
+namespace {
 
 template <class Access>
 [[gnu::always_inline]] inline Real visit_row(RowStore& rows, const Access& access, std::size_t i,
@@ -200,7 +205,8 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
 // same with the rows that did not push left out; else projected Gauss-Seidel within the group on
 // its own matrix until the impulses settle (a few sweeps of k^2 flops each). The change is
 // applied once.
-Real visit_group(RowStore& rows, const PackedAccess& access, const RowGroup& group, Real sor) {
+[[gnu::always_inline]] inline Real visit_group(RowStore& rows, const PackedAccess& access,
+                                               const RowGroup& group, Real sor) {
   constexpr int k_max_sweeps = 32;
   const std::size_t first = group.first, k = group.count;
   std::array<Real, k_g> lambda{}, w{};
@@ -377,105 +383,175 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
   iterate(rows, bodies, settings, stats);
 }
 
+// Member m of n visits the schedule's units: its parts, then its share of each colour, meeting
+// the others after the parts and after each colour. The units past the last colour are left to
+// the caller (member 0, after the last meeting).
+template <class Visit>
+void visit_schedule(const SweepSchedule& schedule, std::size_t m, std::size_t n,
+                    SpinBarrier& barrier, const Visit& visit) {
+  for (std::size_t part = m; part < schedule.parts(); part += n) {
+    for (const RowUnit unit : schedule.interior(part))
+      visit(unit);
+  }
+  barrier.arrive_and_wait();
+  for (std::size_t c = 0; c < schedule.colours(); ++c) {
+    const std::span<const RowUnit> units = schedule.colour(c);
+    for (std::size_t k = units.size() * m / n; k < units.size() * (m + 1) / n; ++k)
+      visit(units[k]);
+    barrier.arrive_and_wait();
+  }
+}
+
 void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats) {
-  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
+  if (settings.shuffle) {
+    iterate_shuffled(rows, bodies, settings, stats);
+    return;
+  }
+  begin_stats(stats, rows);
+  const Real b_norm =
+      settings.measure_residuals ? rhs_norm(rows, bodies.velocities, bodies.pool) : Real(1);
   pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
                             moves_.data()};
-  // The bilateral rows at once, exactly (equality_block.h), before each sweep of the others.
-  const auto visit_equalities = [&] {
-    if (!direct_) return Real(0);
-    const std::vector<std::uint32_t>& block = equalities_.rows();
-    // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
-    for (std::size_t k = 0; k < block.size(); ++k) {
-      const Real error = access.error(block[k]);
-      block_error_[k] = is_finite(error) ? double(error) : 0.0;
-    }
-    equalities_.solve(block_error_, block_delta_);
-    Real largest = 0;
-    for (std::size_t k = 0; k < block.size(); ++k) {
-      const Real delta = settings.sor * Real(block_delta_[k]);
-      rows.lambda[block[k]] += delta;
-      access.apply(block[k], delta);
-      largest = std::max(largest, std::abs(delta));
-    }
-    return largest;
-  };
-  const auto visit_at = [&](std::uint32_t i) {
-    return visit_packed(rows, access, i, group_of_.data(), groups_.data(), settings.sor);
-  };
   const auto visit_unit = [&](RowUnit unit) {
     Real largest = 0;
-    for (std::uint32_t i = unit.begin; i < unit.end; ++i)
-      largest = std::max(largest, visit_at(i));
+    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
+      largest = std::max(
+          largest, visit_packed(rows, access, i, group_of_.data(), groups_.data(), settings.sor));
+    }
     return largest;
   };
-  // The team's members wait at a barrier while member 0 measures: the pool is theirs.
-  TaskPool* measure_pool = bodies.pool;
-  const auto measure = [&] {
-    unpack(bodies.velocities);
-    return measure_residual(rows, bodies.velocities, b_norm, measure_pool);
+  const auto warm_start_row = [&](std::uint32_t i) {
+    if (!settings.warm_start || rows.inv_eff_mass[i] == 0)
+      rows.lambda[i] = 0;
+    else
+      access.apply(i, rows.lambda[i]);
   };
-  if (settings.shuffle) {  // a new order every sweep: on one thread
-    order_.reset(rows.size(), true);
-    for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-      Real max_delta = visit_equalities();
-      for (const std::uint32_t i : order_.next())
-        max_delta = std::max(max_delta, visit_at(i));
-      if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
+  const auto warm_start_unit = [&](RowUnit unit) {
+    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
+      if (group_of_[i] != k_row_in_block) warm_start_row(i);
     }
-    unpack(bodies.velocities);
-    return;
-  }
+  };
   // The schedule's parts at once, each on one thread; then its colours, each shared out; the
   // equality block and the units past the last colour run on member 0 between sweeps.
   const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
   const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
                                          std::min(threads, schedule_.parts()));
-  member_delta_.assign(members, 0);
-  if (members > 1) measure_pool = nullptr;
+  member_delta_.assign(members, {});
   SpinBarrier barrier(members);
+  const auto run = [&](const auto& member) {
+    if (members == 1)
+      member(std::size_t(0));
+    else
+      bodies.pool->run_team([&](std::size_t m) {
+        if (m < members) member(m);
+      });
+  };
+  // The warm start in stored order, or when the schedule has parts in the sweep's order (its
+  // per-body sums are then the same on any count).
+  if (schedule_.parts() == 1) {
+    for (std::uint32_t i = 0; i < rows.size(); ++i)
+      warm_start_row(i);
+  } else {
+    run([&](std::size_t m) {
+      if (m == 0) {
+        for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
+          warm_start_row(equalities_.rows()[k]);
+        for (const RowUnit unit : schedule_.last())
+          warm_start_unit(unit);
+      }
+      barrier.arrive_and_wait();
+      visit_schedule(schedule_, m, members, barrier, warm_start_unit);
+    });
+  }
+  if (settings.measure_residuals) {
+    unpack(bodies.velocities);
+    stats.initial_residual =
+        measure_residual(rows, bodies.velocities, b_norm, bodies.pool).relative_residual;
+  }
+  // Inside the team member 0 measures while the others wait at a barrier (the pool is theirs
+  // then); the last iteration, when nothing earlier is measured, ends after the team, on the pool.
+  const auto measure_on = [&](TaskPool* pool) {
+    unpack(bodies.velocities);
+    return measure_residual(rows, bodies.velocities, b_norm, pool);
+  };
+  const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
+  Real last_delta = 0;
   bool stop = false;
-  const auto sweep = [&](std::size_t m) {
-    const std::size_t n = members;
-    Real serial_delta = m == 0 ? visit_equalities() : 0;
+  run([&](std::size_t m) {
+    Real serial_delta = m == 0 ? visit_equalities(rows, access, settings.sor) : 0;
     barrier.arrive_and_wait();
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-      Real largest = 0;
-      for (std::size_t part = m; part < schedule_.parts(); part += n) {
-        for (const RowUnit unit : schedule_.interior(part))
-          largest = std::max(largest, visit_unit(unit));
-      }
-      member_delta_[m] = largest;
-      barrier.arrive_and_wait();
-      for (std::size_t c = 0; c < schedule_.colours(); ++c) {
-        const std::span<const RowUnit> units = schedule_.colour(c);
-        for (std::size_t k = units.size() * m / n; k < units.size() * (m + 1) / n; ++k)
-          largest = std::max(largest, visit_unit(units[k]));
-        member_delta_[m] = largest;
-        barrier.arrive_and_wait();
-      }
+      visit_schedule(schedule_, m, members, barrier, [&](RowUnit unit) {
+        member_delta_[m].value = std::max(member_delta_[m].value, visit_unit(unit));
+      });
       if (m == 0) {
         for (const RowUnit unit : schedule_.last())
           serial_delta = std::max(serial_delta, visit_unit(unit));
         Real max_delta = serial_delta;
-        for (const Real delta : member_delta_)
-          max_delta = std::max(max_delta, delta);
-        stop = end_iteration(iteration, measure, max_delta, settings, stats);
-        serial_delta = stop || iteration + 1 == settings.iterations ? 0 : visit_equalities();
+        for (MemberDelta& delta : member_delta_)
+          max_delta = std::max(max_delta, std::exchange(delta.value, Real(0)));
+        if (iteration + 1 == settings.iterations) {
+          last_delta = max_delta;
+        } else {
+          stop = end_iteration(iteration, measure, max_delta, settings, stats);
+          serial_delta = stop ? 0 : visit_equalities(rows, access, settings.sor);
+        }
       }
       barrier.arrive_and_wait();
       if (stop) break;
     }
-  };
-  if (members == 1)
-    sweep(0);
-  else
-    bodies.pool->run_team([&](std::size_t member) {
-      if (member < members) sweep(member);
-    });
+  });
+  if (!stop) {
+    end_iteration(
+        settings.iterations - 1, [&] { return measure_on(bodies.pool); }, last_delta, settings,
+        stats);
+  }
   unpack(bodies.velocities);
+}
+
+// Seed 003's shuffled order: a new order every sweep, on one thread.
+void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
+                                 const SolverSettings& settings, SolveStats& stats) {
+  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
+  pack_velocities(bodies.velocities);
+  const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
+                            moves_.data()};
+  const auto measure = [&] {
+    unpack(bodies.velocities);
+    return measure_residual(rows, bodies.velocities, b_norm, bodies.pool);
+  };
+  order_.reset(rows.size(), true);
+  for (int iteration = 0; iteration < settings.iterations; ++iteration) {
+    Real max_delta = visit_equalities(rows, access, settings.sor);
+    for (const std::uint32_t i : order_.next()) {
+      max_delta = std::max(
+          max_delta, visit_packed(rows, access, i, group_of_.data(), groups_.data(), settings.sor));
+    }
+    if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
+  }
+  unpack(bodies.velocities);
+}
+
+// The bilateral rows at once, exactly (equality_block.h), before each sweep of the others.
+Real PgsSolver::visit_equalities(RowStore& rows, const PackedAccess& access, Real sor) {
+  if (!direct_) return 0;
+  const std::vector<std::uint32_t>& block = equalities_.rows();
+  // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
+  for (std::size_t k = 0; k < block.size(); ++k) {
+    const Real error = access.error(block[k]);
+    block_error_[k] = is_finite(error) ? double(error) : 0.0;
+  }
+  equalities_.solve(block_error_, block_delta_);
+  Real largest = 0;
+  for (std::size_t k = 0; k < block.size(); ++k) {
+    const Real delta = sor * Real(block_delta_[k]);
+    rows.lambda[block[k]] += delta;
+    access.apply(block[k], delta);
+    largest = std::max(largest, std::abs(delta));
+  }
+  return largest;
 }
 
 }  // namespace impulse

@@ -31,6 +31,8 @@ struct RowGroup {
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
 constexpr std::uint32_t k_no_row_group = ~std::uint32_t(0);
 
+struct PackedAccess;
+
 class PgsSolver final : public Solver {
  public:
   SolverType type() const override { return SolverType::pgs; }
@@ -48,6 +50,11 @@ class PgsSolver final : public Solver {
   /// Sweeps from the velocities given; the rows' lambda is the warm start.
   void iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                SolveStats& stats);
+  void iterate_shuffled(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                        SolveStats& stats);
+  /// Solves the equality block for the velocities' errors and applies the change; returns the
+  /// largest impulse change (0 without a block).
+  Real visit_equalities(RowStore& rows, const PackedAccess& access, Real sor);
   /// Copies the velocities into the lanes below.
   void pack_velocities(std::span<const BodyVelocity> v);
   /// Copies the packed velocities back.
@@ -62,7 +69,10 @@ class PgsSolver final : public Solver {
   std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
   std::vector<std::uint8_t> moves_;      // per row: bit 0, body a moves; bit 1, body b moves
   SweepSchedule schedule_;
-  std::vector<Real> member_delta_;  // per thread of a sweep: its largest impulse change
+  struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
+    Real value = 0;
+  };
+  std::vector<MemberDelta> member_delta_;  // per thread of a sweep: its largest impulse change
   EqualityBlock equalities_;        // solved after each sweep, when prepared
   bool direct_ = false;
   std::vector<double> block_error_, block_delta_;
