@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   app.add_option("--steps", steps, "Steps per scene")->check(CLI::PositiveNumber);
   app.add_flag("--json", json, "Print one JSON object instead of the table");
   app.add_option("--threads", settings.threads,
-                 "Impulse's thread count (accepted; Impulse has no such setting yet)")
+                 "Impulse's thread count (World::set_threads; Bullet and ODE run on one)")
       ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 

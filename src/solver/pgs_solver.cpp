@@ -383,23 +383,31 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
   iterate(rows, bodies, settings, stats);
 }
 
-// Member m of n visits the schedule's units: its parts, then its share of each colour, meeting
-// the others after the parts and after each colour. The units past the last colour are left to
-// the caller (member 0, after the last meeting).
-template <class Visit>
+// Member m of n visits the schedule's units, a span at a time: its parts, then its share of each
+// colour, meeting the others after the parts and after each colour. The units past the last
+// colour are left to the caller (member 0, after the last meeting).
+template <class VisitUnits>
 void visit_schedule(const SweepSchedule& schedule, std::size_t m, std::size_t n,
-                    SpinBarrier& barrier, const Visit& visit) {
-  for (std::size_t part = m; part < schedule.parts(); part += n) {
-    for (const RowUnit unit : schedule.interior(part))
-      visit(unit);
-  }
+                    SpinBarrier& barrier, const VisitUnits& visit) {
+  for (std::size_t part = m; part < schedule.parts(); part += n)
+    visit(schedule.interior(part));
   barrier.arrive_and_wait();
   for (std::size_t c = 0; c < schedule.colours(); ++c) {
     const std::span<const RowUnit> units = schedule.colour(c);
-    for (std::size_t k = units.size() * m / n; k < units.size() * (m + 1) / n; ++k)
-      visit(units[k]);
+    visit(units.subspan(units.size() * m / n, units.size() * (m + 1) / n - units.size() * m / n));
     barrier.arrive_and_wait();
   }
+}
+
+// One sweep over the units given; returns the largest impulse change.
+Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const RowUnit> units,
+                 const std::uint32_t* group_of, const RowGroup* groups, Real sor) {
+  Real largest = 0;
+  for (const RowUnit unit : units) {
+    for (std::uint32_t i = unit.begin; i < unit.end; ++i)
+      largest = std::max(largest, visit_packed(rows, access, i, group_of, groups, sor));
+  }
+  return largest;
 }
 
 void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
@@ -414,13 +422,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
                             moves_.data()};
-  const auto visit_unit = [&](RowUnit unit) {
-    Real largest = 0;
-    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
-      largest = std::max(
-          largest, visit_packed(rows, access, i, group_of_.data(), groups_.data(), settings.sor));
-    }
-    return largest;
+  const auto visit_units = [&](std::span<const RowUnit> units) {
+    return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
   const auto warm_start_row = [&](std::uint32_t i) {
     if (!settings.warm_start || rows.inv_eff_mass[i] == 0)
@@ -428,9 +431,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     else
       access.apply(i, rows.lambda[i]);
   };
-  const auto warm_start_unit = [&](RowUnit unit) {
-    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
-      if (group_of_[i] != k_row_in_block) warm_start_row(i);
+  const auto warm_start_units = [&](std::span<const RowUnit> units) {
+    for (const RowUnit unit : units) {
+      for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
+        if (group_of_[i] != k_row_in_block) warm_start_row(i);
+      }
     }
   };
   // The schedule's parts at once, each on one thread; then its colours, each shared out; the
@@ -458,11 +463,10 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       if (m == 0) {
         for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
           warm_start_row(equalities_.rows()[k]);
-        for (const RowUnit unit : schedule_.last())
-          warm_start_unit(unit);
+        warm_start_units(schedule_.last());
       }
       barrier.arrive_and_wait();
-      visit_schedule(schedule_, m, members, barrier, warm_start_unit);
+      visit_schedule(schedule_, m, members, barrier, warm_start_units);
     });
   }
   if (settings.measure_residuals) {
@@ -483,12 +487,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     Real serial_delta = m == 0 ? visit_equalities(rows, access, settings.sor) : 0;
     barrier.arrive_and_wait();
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-      visit_schedule(schedule_, m, members, barrier, [&](RowUnit unit) {
-        member_delta_[m].value = std::max(member_delta_[m].value, visit_unit(unit));
+      visit_schedule(schedule_, m, members, barrier, [&](std::span<const RowUnit> units) {
+        member_delta_[m].value = std::max(member_delta_[m].value, visit_units(units));
       });
       if (m == 0) {
-        for (const RowUnit unit : schedule_.last())
-          serial_delta = std::max(serial_delta, visit_unit(unit));
+        serial_delta = std::max(serial_delta, visit_units(schedule_.last()));
         Real max_delta = serial_delta;
         for (MemberDelta& delta : member_delta_)
           max_delta = std::max(max_delta, std::exchange(delta.value, Real(0)));
