@@ -89,14 +89,14 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
-                         const ContactRowSettings& settings, RowStore& rows) {
+                         const ContactRowSettings& settings, RowStore& rows, std::uint32_t first) {
   const bool constant_model = settings.solver->friction_model == FrictionModel::constant;
   const bool cone_model = settings.solver->friction_model == FrictionModel::cone;
   const Real constant_bound =
       material.friction * constant.point_mass * settings.gravity * settings.dt;
   const Vec3 n = manifold.normal;
-  const auto first = static_cast<std::int32_t>(rows.size());
   const int count = manifold.count;
+  std::uint32_t next = first;
   // Lever arms from the point midway between the surfaces, and the relative velocity there.
   struct Lever {
     Vec3 ra, rb, dv;
@@ -110,7 +110,6 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     l.rb = p - b.center;
     l.dv = vb.linear + cross(vb.angular, l.rb) - va.linear - cross(va.angular, l.ra);
   }
-  rows.begin_block();
   // Friction rows first, then the normal rows: the normal impulses, solved last in each pass,
   // are the ones that must hold.
   for (int k = 0; k < count; ++k) {
@@ -125,13 +124,13 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
         row.lo = -constant_bound;
         row.hi = constant_bound;
       } else {  // coulomb and cone: bounded by mu times the point's normal impulse
-        row.normal_row = first + 2 * count + k;
+        row.normal_row = std::int32_t(first) + 2 * count + k;
         row.mu = material.friction;
         // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
         row.cone = cone_model && j == 0;
       }
       row.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
-      rows.add(row);
+      rows.set(next++, row);
     }
   }
   for (int k = 0; k < count; ++k) {
@@ -144,9 +143,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       row.position_bias = row.bias;
     row.lo = 0;
     row.lambda = c.normal_impulse * settings.warm_scale;
-    rows.add(row);
+    rows.set(next++, row);
   }
-  rows.end_block();
 }
 
 void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,

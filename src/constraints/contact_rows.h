@@ -50,19 +50,27 @@ struct ContactRowRange {
 /// start in ranges (resized to manifolds.size()). motions and velocities are indexed by the
 /// manifolds' body numbers; only manifolds for which active(manifold) holds get rows;
 /// material(body) gives a body's material; points_of(body) how many contact points the body has
-/// this step (for the constant friction model's share of mass).
+/// this step (for the constant friction model's share of mass). The manifolds are written in
+/// chunks on the pool's threads when given (active, material and points_of are then called at
+/// once); the rows are the same.
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ContactRowRange>& ranges);
+                        std::vector<ContactRowRange>& ranges, TaskPool* pool = nullptr);
 
-/// Writes the rows of one manifold (see write_contact_rows).
+/// The rows of one manifold: 3 per point.
+inline std::size_t manifold_row_count(const ContactManifold& manifold) {
+  return 3 * std::size_t(manifold.count);
+}
+
+/// Writes the rows of one manifold into rows [first, first + manifold_row_count) of a block
+/// appended for them (see write_contact_rows).
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
-                         const ContactRowSettings& settings, RowStore& rows);
+                         const ContactRowSettings& settings, RowStore& rows, std::uint32_t first);
 
 /// A contact point's share of mass for the constant model: each dynamic body's mass divided
 /// among its contact points, averaged over the pair's dynamic bodies (a static body has none).
@@ -81,21 +89,29 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ContactRowRange>& ranges) {
+                        std::vector<ContactRowRange>& ranges, TaskPool* pool) {
   ranges.assign(manifolds.size(), {});
-  const bool constant = settings.solver->friction_model == FrictionModel::constant;
-  for (std::size_t k = 0; k < manifolds.size(); ++k) {
-    const ContactManifold& m = manifolds[k];
-    if (!active(m)) continue;
-    const BodyMotion& a = motions[m.body_a];
-    const BodyMotion& b = motions[m.body_b];
-    ranges[k].first_row = static_cast<std::uint32_t>(rows.size());
-    write_manifold_rows(m, a, b, velocities[m.body_a], velocities[m.body_b],
-                        combine_materials(material(m.body_a), material(m.body_b)),
-                        constant ? constant_friction(a, points_of(m.body_a), b, points_of(m.body_b))
-                                 : ConstantFriction{},
-                        settings, rows);
+  for (std::size_t k = 0; k < manifolds.size(); ++k) {  // the blocks, in manifold order
+    if (active(manifolds[k]))
+      ranges[k].first_row = rows.append_block(manifold_row_count(manifolds[k]));
   }
+  const bool constant = settings.solver->friction_model == FrictionModel::constant;
+  constexpr std::size_t k_chunks = 64, k_parallel_manifolds = 256;
+  run_chunks(pool, manifolds.size(), k_chunks, k_parallel_manifolds,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t k = begin; k < end; ++k) {
+                 if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
+                 const ContactManifold& m = manifolds[k];
+                 const BodyMotion& a = motions[m.body_a];
+                 const BodyMotion& b = motions[m.body_b];
+                 write_manifold_rows(
+                     m, a, b, velocities[m.body_a], velocities[m.body_b],
+                     combine_materials(material(m.body_a), material(m.body_b)),
+                     constant ? constant_friction(a, points_of(m.body_a), b, points_of(m.body_b))
+                              : ConstantFriction{},
+                     settings, rows, ranges[k].first_row);
+               }
+             });
 }
 
 }  // namespace impulse

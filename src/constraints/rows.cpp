@@ -55,32 +55,38 @@ std::uint32_t RowStore::add(const RowSpec& row) {
             "cone flag");
   }
   const auto index = static_cast<std::uint32_t>(size());
-  body_a.push_back(row.body_a);
-  body_b.push_back(row.body_b);
-  j_lin_a.push_back(row.j_lin_a);
-  j_ang_a.push_back(row.j_ang_a);
-  j_lin_b.push_back(row.j_lin_b);
-  j_ang_b.push_back(row.j_ang_b);
-  b_lin_a.emplace_back();
-  b_ang_a.emplace_back();
-  b_lin_b.emplace_back();
-  b_ang_b.emplace_back();
-  diagonal.push_back(0);
-  inv_eff_mass.push_back(0);
-  bias.push_back(row.bias);
-  position_bias.push_back(row.position_bias);
-  softness.push_back(row.softness);
-  lo.push_back(row.lo);
-  hi.push_back(row.hi);
-  normal_row.push_back(row.normal_row);
-  mu.push_back(row.mu);
-  lambda.push_back(row.lambda);
-  cone.push_back(row.cone ? 1 : 0);
-  disc_step.push_back(0);
+  resize(size() + 1);
+  set(index, row);
   pair_open_ = row.cone;
   // A cone pair outside a block is a block of two: no solver visits half of it.
   if (!in_block_ && !pair_open_) block_begin.push_back(index + 1);
   return index;
+}
+
+std::uint32_t RowStore::append_block(std::size_t count) {
+  require(!in_block_ && !pair_open_, "append_block inside a block or a cone pair");
+  const auto first = static_cast<std::uint32_t>(size());
+  resize(size() + count);
+  block_begin.push_back(std::uint32_t(size()));
+  return first;
+}
+
+void RowStore::set(std::size_t i, const RowSpec& row) {
+  body_a[i] = row.body_a;
+  body_b[i] = row.body_b;
+  j_lin_a[i] = row.j_lin_a;
+  j_ang_a[i] = row.j_ang_a;
+  j_lin_b[i] = row.j_lin_b;
+  j_ang_b[i] = row.j_ang_b;
+  bias[i] = row.bias;
+  position_bias[i] = row.position_bias;
+  softness[i] = row.softness;
+  lo[i] = row.lo;
+  hi[i] = row.hi;
+  normal_row[i] = row.normal_row;
+  mu[i] = row.mu;
+  lambda[i] = row.lambda;
+  cone[i] = row.cone ? 1 : 0;
 }
 
 void RowStore::begin_block() {
@@ -155,19 +161,25 @@ Real RowStore::coupling(std::size_t i, std::size_t j) const {
 }
 
 void RowStore::clear() {
-  for (auto* v : {&body_a, &body_b})
-    v->clear();
-  for (auto* v : {&j_lin_a, &j_ang_a, &j_lin_b, &j_ang_b, &b_lin_a, &b_ang_a, &b_lin_b, &b_ang_b})
-    v->clear();
-  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &position_bias, &softness, &lo, &hi, &mu,
-                  &lambda, &disc_step})
-    v->clear();
-  normal_row.clear();
-  cone.clear();
+  resize(0);
   block_begin.assign(1, 0);
   degenerate_rows_ = 0;
   in_block_ = false;
   pair_open_ = false;
+}
+
+// Every array to n rows (new rows zero); B, the diagonal, the inverse effective mass and the disc
+// step are prepare's to fill.
+void RowStore::resize(std::size_t n) {
+  for (auto* v : {&body_a, &body_b})
+    v->resize(n);
+  for (auto* v : {&j_lin_a, &j_ang_a, &j_lin_b, &j_ang_b, &b_lin_a, &b_ang_a, &b_lin_b, &b_ang_b})
+    v->resize(n);
+  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &position_bias, &softness, &lo, &hi, &mu,
+                  &lambda, &disc_step})
+    v->resize(n);
+  normal_row.resize(n);
+  cone.resize(n);
 }
 
 }  // namespace impulse

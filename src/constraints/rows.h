@@ -106,6 +106,12 @@ class RowStore {
   /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
   /// (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
+  /// Appends count rows as one block, to be filled by set (on several threads at once, each
+  /// writing its own rows); returns the first row's index. Not inside begin_block/end_block.
+  std::uint32_t append_block(std::size_t count);
+  /// Writes row i (of an append_block) without add's checks: for rows written by the engine
+  /// (contacts), which meet them by construction.
+  void set(std::size_t i, const RowSpec& row);
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
   /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
   /// row.
@@ -159,6 +165,7 @@ class RowStore {
   std::vector<std::uint32_t> block_begin{0};
 
  private:
+  void resize(std::size_t n);
   /// prepare's work on row i; false for a degenerate row.
   bool prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b);
   static constexpr std::size_t k_prepare_chunks = 16;

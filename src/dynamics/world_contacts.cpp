@@ -96,7 +96,8 @@ void write_contact_rows(World::Impl& impl, Real dt) {
       impl.contacts.manifolds(), impl.motions, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](std::uint32_t slot) { return material_of(impl, slot); },
-      [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.contact_ranges);
+      [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.contact_ranges,
+      &*impl.pool);
 }
 
 void store_contact_impulses(World::Impl& impl) {
