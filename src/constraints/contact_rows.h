@@ -65,8 +65,8 @@ inline std::size_t manifold_row_count(const ContactManifold& manifold) {
   return 3 * std::size_t(manifold.count);
 }
 
-/// Writes the rows of one manifold into rows [first, first + manifold_row_count) of a block
-/// appended for them (see write_contact_rows).
+/// Writes the rows of one manifold into rows [first, first + manifold_row_count), appended for
+/// them (see write_contact_rows).
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
@@ -91,9 +91,17 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         const ContactRowSettings& settings, RowStore& rows,
                         std::vector<ContactRowRange>& ranges, TaskPool* pool) {
   ranges.assign(manifolds.size(), {});
-  for (std::size_t k = 0; k < manifolds.size(); ++k) {  // the blocks, in manifold order
-    if (active(manifolds[k]))
-      ranges[k].first_row = rows.append_block(manifold_row_count(manifolds[k]));
+  auto next = static_cast<std::uint32_t>(rows.size());  // the blocks, in manifold order
+  for (std::size_t k = 0; k < manifolds.size(); ++k) {
+    if (!active(manifolds[k])) continue;
+    ranges[k].first_row = next;
+    next += std::uint32_t(manifold_row_count(manifolds[k]));
+  }
+  rows.append_rows(next - rows.size());
+  for (std::size_t k = 0; k < manifolds.size(); ++k) {
+    if (ranges[k].first_row != ContactRowRange::k_no_rows)
+      rows.end_appended_block(ranges[k].first_row +
+                              std::uint32_t(manifold_row_count(manifolds[k])));
   }
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
   constexpr std::size_t k_chunks = 64, k_parallel_manifolds = 256;

@@ -63,12 +63,16 @@ std::uint32_t RowStore::add(const RowSpec& row) {
   return index;
 }
 
-std::uint32_t RowStore::append_block(std::size_t count) {
-  require(!in_block_ && !pair_open_, "append_block inside a block or a cone pair");
+std::uint32_t RowStore::append_rows(std::size_t count) {
+  require(!in_block_ && !pair_open_, "append_rows inside a block or a cone pair");
   const auto first = static_cast<std::uint32_t>(size());
   resize(size() + count);
-  block_begin.push_back(std::uint32_t(size()));
   return first;
+}
+
+void RowStore::end_appended_block(std::uint32_t end) {
+  require(end > block_begin.back() && end <= size(), "an appended block must end past its start");
+  block_begin.push_back(end);
 }
 
 void RowStore::set(std::size_t i, const RowSpec& row) {

@@ -106,10 +106,13 @@ class RowStore {
   /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
   /// (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
-  /// Appends count rows as one block, to be filled by set (on several threads at once, each
-  /// writing its own rows); returns the first row's index. Not inside begin_block/end_block.
-  std::uint32_t append_block(std::size_t count);
-  /// Writes row i (of an append_block) without add's checks: for rows written by the engine
+  /// Appends count rows, to be filled by set (on several threads at once, each writing its own
+  /// rows) and cut into blocks by end_appended_block; returns the first row's index. Not inside
+  /// begin_block/end_block.
+  std::uint32_t append_rows(std::size_t count);
+  /// Ends a block of appended rows at row `end` (the next block starts where the last ended).
+  void end_appended_block(std::uint32_t end);
+  /// Writes row i (of append_rows) without add's checks: for rows written by the engine
   /// (contacts), which meet them by construction.
   void set(std::size_t i, const RowSpec& row);
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one

@@ -73,7 +73,7 @@ class PgsSolver final : public Solver {
     Real value = 0;
   };
   std::vector<MemberDelta> member_delta_;  // per thread of a sweep: its largest impulse change
-  EqualityBlock equalities_;        // solved after each sweep, when prepared
+  EqualityBlock equalities_;               // solved after each sweep, when prepared
   bool direct_ = false;
   std::vector<double> block_error_, block_delta_;
 };

@@ -45,8 +45,8 @@ TangentPair disc_residual(const RowStore& rows, std::size_t i, TangentPair w) {
   return {std::max(w.t1 * u1 + w.t2 * u2, Real(0)), w.t2 * u1 - w.t1 * u2};
 }
 
-ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
-                                 Real b_norm, TaskPool* pool) {
+ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v, Real b_norm,
+                                 TaskPool* pool) {
   return measure_rows(
       rows, [&](std::size_t i) { return row_error(rows, i, v); }, b_norm, pool);
 }

@@ -95,37 +95,37 @@ ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_no
     ResidualMeasure m;
   };
   std::array<Part, k_measure_chunks> parts{};
-  run_chunks(pool, rows.size(), k_measure_chunks, k_parallel_measure,
-             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               double sum = 0;
-               ResidualMeasure m;
-               const auto add = [&](Real r, Real outside) {
-                 sum += double(r) * double(r);
-                 m.complementarity_error =
-                     std::max({m.complementarity_error, std::abs(r), outside});
-               };
-               for (std::size_t i = begin; i < end; ++i) {
-                 m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
-                 if (rows.disc_second(i)) continue;  // measured with its first row
-                 if (rows.disc_first(i)) {
-                   const TangentPair r = disc_residual(rows, i, {w_of(i), w_of(i + 1)});
-                   const Real length = std::sqrt(rows.lambda[i] * rows.lambda[i] +
-                                                 rows.lambda[i + 1] * rows.lambda[i + 1]);
-                   const Real outside =
-                       std::max(length - rows.disc_radius(i), Real(0)) / rows.disc_step[i];
-                   add(r.t1, outside);
-                   add(r.t2, 0);
-                   continue;
-                 }
-                 // Bounds read once: a friction row's follow its normal row's impulse.
-                 const Real lambda = rows.lambda[i], lo = rows.lower(i), hi = rows.upper(i);
-                 const Real outside = std::max({lambda - hi, lo - lambda, Real(0)});
-                 const Real r =
-                     rows.inv_eff_mass[i] == 0 ? Real(0) : box_residual(w_of(i), lambda, lo, hi);
-                 add(r, outside * rows.diagonal[i]);
-               }
-               parts[chunk] = {sum, m};
-             });
+  run_chunks(
+      pool, rows.size(), k_measure_chunks, k_parallel_measure,
+      [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+        double sum = 0;
+        ResidualMeasure m;
+        const auto add = [&](Real r, Real outside) {
+          sum += double(r) * double(r);
+          m.complementarity_error = std::max({m.complementarity_error, std::abs(r), outside});
+        };
+        for (std::size_t i = begin; i < end; ++i) {
+          m.max_abs_lambda = std::max(m.max_abs_lambda, std::abs(rows.lambda[i]));
+          if (rows.disc_second(i)) continue;  // measured with its first row
+          if (rows.disc_first(i)) {
+            const TangentPair r = disc_residual(rows, i, {w_of(i), w_of(i + 1)});
+            const Real length = std::sqrt(rows.lambda[i] * rows.lambda[i] +
+                                          rows.lambda[i + 1] * rows.lambda[i + 1]);
+            const Real outside =
+                std::max(length - rows.disc_radius(i), Real(0)) / rows.disc_step[i];
+            add(r.t1, outside);
+            add(r.t2, 0);
+            continue;
+          }
+          // Bounds read once: a friction row's follow its normal row's impulse.
+          const Real lambda = rows.lambda[i], lo = rows.lower(i), hi = rows.upper(i);
+          const Real outside = std::max({lambda - hi, lo - lambda, Real(0)});
+          const Real r =
+              rows.inv_eff_mass[i] == 0 ? Real(0) : box_residual(w_of(i), lambda, lo, hi);
+          add(r, outside * rows.diagonal[i]);
+        }
+        parts[chunk] = {sum, m};
+      });
   double sum = 0;
   ResidualMeasure m;
   for (const Part& part : parts) {
@@ -139,12 +139,11 @@ ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_no
 
 /// |b| with b = bias - J v at the given (impulse-free) velocities, floored so it never divides by
 /// 0; summed in chunks as measure_rows.
-Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free,
-              TaskPool* pool = nullptr);
+Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free, TaskPool* pool = nullptr);
 
 /// Measures the rows at the current velocities and impulses.
-ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v,
-                                 Real b_norm, TaskPool* pool = nullptr);
+ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVelocity> v, Real b_norm,
+                                 TaskPool* pool = nullptr);
 
 /// Applies every row's accumulated lambda to the velocities (the warm start), or zeroes the
 /// impulses when warm starting is off.

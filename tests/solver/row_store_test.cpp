@@ -1,0 +1,72 @@
+// RowStore's two ways in: add (checked, one row at a time) and append_rows + set +
+// end_appended_block (the contact rows, written on several threads): the same store either way.
+
+#include "constraints/rows.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace impulse {
+namespace {
+
+RowSpec row_of(std::uint32_t k) {
+  RowSpec row;
+  row.body_a = 1 + k;
+  row.body_b = 0;
+  row.j_lin_a = {Real(k), 1, 0};
+  row.j_ang_a = {0, 0, Real(k) * Real(0.5)};
+  row.bias = Real(0.25) * Real(k);
+  row.lo = 0;
+  row.lambda = Real(k);
+  return row;
+}
+
+TEST(RowStore, AppendedRowsEqualAddedOnesBlockForBlock) {
+  RowStore added, appended;
+  // Blocks of 2, 3 and 1 rows, after one row added the checked way to both.
+  added.add(row_of(9));
+  appended.add(row_of(9));
+  const std::uint32_t sizes[] = {2, 3, 1};
+  std::uint32_t k = 0;
+  for (const std::uint32_t size : sizes) {
+    added.begin_block();
+    for (std::uint32_t r = 0; r < size; ++r)
+      added.add(row_of(k + r));
+    added.end_block();
+    k += size;
+  }
+  const std::uint32_t first = appended.append_rows(k);
+  EXPECT_EQ(first, 1u);
+  for (std::uint32_t r = k; r-- > 0;)  // any order: each row is its own
+    appended.set(first + r, row_of(r));
+  std::uint32_t end = first;
+  for (const std::uint32_t size : sizes)
+    appended.end_appended_block(end += size);
+  EXPECT_EQ(appended.block_begin, added.block_begin);
+  ASSERT_EQ(appended.size(), added.size());
+  std::vector<SolverBodyMass> masses(8, {1, Mat33::identity()});
+  added.prepare(masses);
+  appended.prepare(masses);
+  for (std::size_t i = 0; i < added.size(); ++i) {
+    EXPECT_EQ(appended.body_a[i], added.body_a[i]);
+    EXPECT_EQ(appended.j_lin_a[i], added.j_lin_a[i]);
+    EXPECT_EQ(appended.bias[i], added.bias[i]);
+    EXPECT_EQ(appended.lambda[i], added.lambda[i]);
+    EXPECT_EQ(appended.inv_eff_mass[i], added.inv_eff_mass[i]);
+  }
+}
+
+TEST(RowStore, AnAppendedBlockMustEndPastItsStartAndWithinTheRows) {
+  RowStore rows;
+  rows.append_rows(3);
+  rows.end_appended_block(2);
+  EXPECT_THROW(rows.end_appended_block(2), std::invalid_argument);
+  EXPECT_THROW(rows.end_appended_block(4), std::invalid_argument);
+  rows.end_appended_block(3);
+  rows.begin_block();
+  EXPECT_THROW(rows.append_rows(1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace impulse
