@@ -28,7 +28,7 @@ class TaskPool {
     run_erased(count, erase<Task>(task));
   }
   /// Runs member(k) for every k in [0, threads()) at once: member 0 on the calling thread, each
-  /// other on a worker of its own, so members may wait for each other (SpinBarrier). Returns when
+  /// other on a worker of its own, so members may wait for each other (PhasedWork). Returns when
   /// all have returned. Members must not throw.
   template <class Member>
   void run_team(const Member& member) {

@@ -9,7 +9,6 @@
 
 #include "solver/pgs_solver.h"
 
-#include "core/spin_barrier.h"
 #include "solver/lanes.h"
 #include "solver/residual.h"
 
@@ -289,9 +288,11 @@ bool moves(const SolverBodyMass& mass) {
   return mass.inv_mass != 0 || mass.inv_inertia != Mat33::zero();
 }
 
-// Below this many units per thread a sweep stays on one thread: the barriers would cost more than
+// Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
+// A colour's units are shared out in slices of this many.
+constexpr std::size_t k_units_per_item = 16;
 
 }  // namespace
 
@@ -383,22 +384,6 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
   iterate(rows, bodies, settings, stats);
 }
 
-// Member m of n visits the schedule's units, a span at a time: its parts, then its share of each
-// colour, meeting the others after the parts and after each colour. The units past the last
-// colour are left to the caller (member 0, after the last meeting).
-template <class VisitUnits>
-void visit_schedule(const SweepSchedule& schedule, std::size_t m, std::size_t n,
-                    SpinBarrier& barrier, const VisitUnits& visit) {
-  for (std::size_t part = m; part < schedule.parts(); part += n)
-    visit(schedule.interior(part));
-  barrier.arrive_and_wait();
-  for (std::size_t c = 0; c < schedule.colours(); ++c) {
-    const std::span<const RowUnit> units = schedule.colour(c);
-    visit(units.subspan(units.size() * m / n, units.size() * (m + 1) / n - units.size() * m / n));
-    barrier.arrive_and_wait();
-  }
-}
-
 // One sweep over the units given; returns the largest impulse change.
 Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const RowUnit> units,
                  const std::uint32_t* group_of, const RowGroup* groups, Real sor) {
@@ -438,14 +423,15 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       }
     }
   };
-  // The schedule's parts at once, each on one thread; then its colours, each shared out; the
-  // equality block and the units past the last colour run on member 0 between sweeps.
+  // The schedule's parts, then each of its colours, as phases of work shared by the team
+  // (PhasedWork): a part, or a slice of a colour's units, is an item. The equality block and
+  // the units past the last colour are one item of a phase of their own between sweeps.
   const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
   const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
                                          std::min(threads, schedule_.parts()));
   member_delta_.assign(members, {});
-  SpinBarrier barrier(members);
-  const auto run = [&](const auto& member) {
+  const auto run = [&](std::size_t phases, const auto& member) {
+    work_.reset(phases);
     if (members == 1)
       member(std::size_t(0));
     else
@@ -453,20 +439,32 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         if (m < members) member(m);
       });
   };
+  const std::size_t pass_phases = 1 + schedule_.colours();
+  // One pass over the schedule from phase `first`: visit(m, units) for each item member m takes.
+  const auto pass = [&](std::size_t first, std::size_t m, const auto& visit) {
+    work_.run(first, schedule_.parts(), [&](std::size_t p) { visit(m, schedule_.interior(p)); });
+    for (std::size_t c = 0; c < schedule_.colours(); ++c) {
+      const std::span<const RowUnit> units = schedule_.colour(c);
+      const std::size_t items = (units.size() + k_units_per_item - 1) / k_units_per_item;
+      work_.run(first + 1 + c, items, [&](std::size_t k) {
+        const std::size_t begin = k * k_units_per_item;
+        visit(m, units.subspan(begin, std::min(k_units_per_item, units.size() - begin)));
+      });
+    }
+  };
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
   // per-body sums are then the same on any count).
   if (schedule_.parts() == 1) {
     for (std::uint32_t i = 0; i < rows.size(); ++i)
       warm_start_row(i);
   } else {
-    run([&](std::size_t m) {
-      if (m == 0) {
+    run(1 + pass_phases, [&](std::size_t m) {
+      work_.run(0, 1, [&](std::size_t) {
         for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
           warm_start_row(equalities_.rows()[k]);
         warm_start_units(schedule_.last());
-      }
-      barrier.arrive_and_wait();
-      visit_schedule(schedule_, m, members, barrier, warm_start_units);
+      });
+      pass(1, m, [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
     });
   }
   if (settings.measure_residuals) {
@@ -474,25 +472,26 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     stats.initial_residual =
         measure_residual(rows, bodies.velocities, b_norm, bodies.pool).relative_residual;
   }
-  // Inside the team member 0 measures while the others wait at a barrier (the pool is theirs
-  // then); the last iteration, when nothing earlier is measured, ends after the team, on the pool.
+  // Inside the team the serial item measures while the others wait (the pool is theirs then);
+  // the last iteration, when nothing earlier is measured, ends after the team, on the pool.
   const auto measure_on = [&](TaskPool* pool) {
     unpack(bodies.velocities);
     return measure_residual(rows, bodies.velocities, b_norm, pool);
   };
   const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
-  Real last_delta = 0;
+  Real serial_delta = 0, last_delta = 0;
   bool stop = false;
-  run([&](std::size_t m) {
-    Real serial_delta = m == 0 ? visit_equalities(rows, access, settings.sor) : 0;
-    barrier.arrive_and_wait();
+  const std::size_t iteration_phases = pass_phases + 1;
+  run(1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
+    work_.run(0, 1,
+              [&](std::size_t) { serial_delta = visit_equalities(rows, access, settings.sor); });
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-      visit_schedule(schedule_, m, members, barrier, [&](std::span<const RowUnit> units) {
-        member_delta_[m].value = std::max(member_delta_[m].value, visit_units(units));
+      const std::size_t first = 1 + std::size_t(iteration) * iteration_phases;
+      pass(first, m, [&](std::size_t member, std::span<const RowUnit> units) {
+        member_delta_[member].value = std::max(member_delta_[member].value, visit_units(units));
       });
-      if (m == 0) {
-        serial_delta = std::max(serial_delta, visit_units(schedule_.last()));
-        Real max_delta = serial_delta;
+      work_.run(first + pass_phases, 1, [&](std::size_t) {
+        Real max_delta = std::max(serial_delta, visit_units(schedule_.last()));
         for (MemberDelta& delta : member_delta_)
           max_delta = std::max(max_delta, std::exchange(delta.value, Real(0)));
         if (iteration + 1 == settings.iterations) {
@@ -501,8 +500,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
           stop = end_iteration(iteration, measure, max_delta, settings, stats);
           serial_delta = stop ? 0 : visit_equalities(rows, access, settings.sor);
         }
-      }
-      barrier.arrive_and_wait();
+      });
       if (stop) break;
     }
   });

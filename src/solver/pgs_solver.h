@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/phased_work.h"
 #include "solver/equality_block.h"
 #include "solver/lanes.h"
 #include "solver/row_order.h"
@@ -73,7 +74,8 @@ class PgsSolver final : public Solver {
     Real value = 0;
   };
   std::vector<MemberDelta> member_delta_;  // per thread of a sweep: its largest impulse change
-  EqualityBlock equalities_;               // solved after each sweep, when prepared
+  PhasedWork work_;
+  EqualityBlock equalities_;  // solved after each sweep, when prepared
   bool direct_ = false;
   std::vector<double> block_error_, block_delta_;
 };

@@ -1,0 +1,67 @@
+#pragma once
+// Work in phases shared by the members of one TaskPool::run_team: phase p has a number of items,
+// each done once by whichever member claims it; a member moves on to phase p + 1 once every item
+// of phase p is done. No member waits for another to arrive, only for claimed items to finish,
+// so a member whose core was taken (a busy machine, a virtual CPU descheduled) holds up only the
+// item it holds, and the others do the rest. The members of a pgs solve pass a few phases per
+// sweep, hundreds a step: too often to sleep on a condition variable, so a waiting member spins
+// briefly, then yields its core at every look.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <thread>
+
+namespace impulse {
+
+class PhasedWork {
+ public:
+  /// Zeroes the counters of phases [0, phases); call before the team starts. Keeps its storage
+  /// (no allocation once warmed up).
+  void reset(std::size_t phases) {
+    if (phases > capacity_) {
+      counters_ = std::make_unique<Counters[]>(phases);
+      capacity_ = phases;
+    }
+    for (std::size_t p = 0; p < phases; ++p) {
+      counters_[p].claimed.store(0, std::memory_order_relaxed);
+      counters_[p].done.store(0, std::memory_order_relaxed);
+    }
+  }
+
+  /// Does items of phase `phase` (item(k) for each k it claims) until none is left, then waits
+  /// until all `items` are done; what any item wrote is then visible to the caller.
+  template <class Item>
+  void run(std::size_t phase, std::size_t items, const Item& item) {
+    Counters& c = counters_[phase];
+    for (std::size_t k = c.claimed.fetch_add(1, std::memory_order_relaxed); k < items;
+         k = c.claimed.fetch_add(1, std::memory_order_relaxed)) {
+      item(k);
+      c.done.fetch_add(1, std::memory_order_acq_rel);
+    }
+    constexpr int k_spins = 4096;  // a few microseconds: an item on another member
+    for (int spins = 0; c.done.load(std::memory_order_acquire) < items; ++spins) {
+      if (spins >= k_spins)
+        std::this_thread::yield();
+      else
+        relax();
+    }
+  }
+
+ private:
+  struct Counters {
+    std::atomic<std::size_t> claimed{0}, done{0};
+  };
+  // Tells the core this is a wait loop: on x86 `pause` leaves a hyperthread sibling the core.
+  static void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+
+  std::unique_ptr<Counters[]> counters_;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace impulse
