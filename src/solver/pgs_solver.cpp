@@ -13,6 +13,7 @@
 #include "solver/residual.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <utility>
 
@@ -480,7 +481,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   };
   const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
   Real serial_delta = 0, last_delta = 0;
-  bool stop = false;
+  // Atomic: a member may read it while another, phases ahead, sets it for a later iteration.
+  std::atomic<bool> stop = false;
   const std::size_t iteration_phases = pass_phases + 1;
   run(1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
     work_.run(0, 1,
@@ -497,14 +499,15 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         if (iteration + 1 == settings.iterations) {
           last_delta = max_delta;
         } else {
-          stop = end_iteration(iteration, measure, max_delta, settings, stats);
-          serial_delta = stop ? 0 : visit_equalities(rows, access, settings.sor);
+          const bool done = end_iteration(iteration, measure, max_delta, settings, stats);
+          serial_delta = done ? 0 : visit_equalities(rows, access, settings.sor);
+          stop.store(done, std::memory_order_relaxed);
         }
       });
-      if (stop) break;
+      if (stop.load(std::memory_order_relaxed)) break;
     }
   });
-  if (!stop) {
+  if (!stop.load(std::memory_order_relaxed)) {
     end_iteration(
         settings.iterations - 1, [&] { return measure_on(bodies.pool); }, last_delta, settings,
         stats);

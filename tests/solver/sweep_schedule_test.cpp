@@ -165,23 +165,20 @@ bool same_bits(Real x, Real y) {
   return std::memcmp(&x, &y, sizeof(Real)) == 0;
 }
 
-// The wall solved on 1, 2 and 3 threads: the same impulses and velocities to the bit, and a real
-// solve (the residual falls by orders of magnitude).
-TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
-  SolverSettings settings = testing::iterations(100);
-  settings.record_residuals = true;
+// The wall solved on 1, 2 and 3 threads: the same iterations, impulses and velocities to the bit.
+// stats: the one-thread solve's.
+void expect_same_bits_on_any_number_of_threads(const SolverSettings& settings, SolveStats& stats) {
   RowProblem one = wall(20, 10);
   TaskPool pool1(1);
   PgsSolver solver;
-  SolveStats stats;
   solver.solve(one.rows, {one.velocities, one.masses, &pool1}, settings, stats);
-  EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
   for (const int threads : {2, 3}) {
     RowProblem many = wall(20, 10);
     TaskPool pool(threads);
     PgsSolver other;
     SolveStats other_stats;
     other.solve(many.rows, {many.velocities, many.masses, &pool}, settings, other_stats);
+    EXPECT_EQ(other_stats.iterations, stats.iterations);
     for (std::size_t i = 0; i < one.rows.size(); ++i)
       ASSERT_TRUE(same_bits(one.rows.lambda[i], many.rows.lambda[i])) << threads << " threads";
     for (std::size_t k = 0; k < one.velocities.size(); ++k) {
@@ -191,6 +188,22 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
       }
     }
   }
+}
+
+// And a real solve: the residual falls tenfold.
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
+  SolveStats stats;
+  expect_same_bits_on_any_number_of_threads(testing::iterations(100), stats);
+  EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+}
+
+TEST(SweepSchedule, PgsStopsOnItsToleranceAtTheSameIterationOnAnyNumberOfThreads) {
+  SolverSettings settings = testing::iterations(1000);
+  settings.tolerance = Real(0.05);
+  SolveStats stats;
+  expect_same_bits_on_any_number_of_threads(settings, stats);
+  EXPECT_GT(stats.iterations, 1);
+  EXPECT_LT(stats.iterations, 1000);  // it stopped on the tolerance
 }
 
 }  // namespace
