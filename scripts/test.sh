@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: install what is needed, check formatting, build Release and run the whole suite;
-# build Debug under AddressSanitizer and UndefinedBehaviorSanitizer and run the suite again; run
-# each fuzzer for a bounded time (docs/reliability.md). Warnings are errors throughout.
+# build Debug under AddressSanitizer and UndefinedBehaviorSanitizer and run the suite again; step
+# scenes on three threads under ThreadSanitizer; run each fuzzer for a bounded time
+# (docs/reliability.md). Warnings are errors throughout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,4 +14,13 @@ ctest --test-dir build/release --output-on-failure -j"$(nproc)"
 bash scripts/build.sh Debug build/debug-asan -DIMPULSE_SANITIZE=ON -DIMPULSE_BUILD_TESTBED=OFF \
   -DIMPULSE_BUILD_BENCHMARKS=OFF
 ctest --test-dir build/debug-asan --output-on-failure -j"$(nproc)"
+# The threads under ThreadSanitizer: scenes whose narrowphase, rows and pgs sweeps are shared
+# among three threads, stepped beside one thread (impulse_threads also fails on different bits).
+cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_WARNINGS_AS_ERRORS=ON \
+  -DIMPULSE_SANITIZE_THREADS=ON -DIMPULSE_BUILD_TESTS=OFF -DIMPULSE_BUILD_TESTBED=OFF >/dev/null
+cmake --build build/tsan -j"$(nproc)" --target impulse_threads
+for scene in pyramid tower700 ragdolls soak pile; do
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/bench/impulse_threads --scene "$scene" --threads 3 \
+    --steps 10 --warm-up 5
+done
 bash scripts/fuzz.sh 180 fixed
