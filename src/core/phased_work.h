@@ -40,6 +40,45 @@ class PhasedWork {
       item(k);
       c.done.fetch_add(1, std::memory_order_acq_rel);
     }
+    wait(c, items);
+  }
+
+  /// As run, for at most 64 items, taking item `preferred` first when it is still free (the one
+  /// whose data the member's cache holds from the last sweep), then any other.
+  template <class Item>
+  void run_preferring(std::size_t phase, std::size_t items, std::size_t preferred,
+                      const Item& item) {
+    Counters& c = counters_[phase];
+    const auto take = [&](std::size_t k) {
+      const std::size_t bit = std::size_t(1) << k;
+      if (c.claimed.fetch_or(bit, std::memory_order_relaxed) & bit) return;
+      item(k);
+      c.done.fetch_add(1, std::memory_order_acq_rel);
+    };
+    if (preferred < items) take(preferred);
+    for (std::size_t k = 0; k < items; ++k)
+      take(k);
+    wait(c, items);
+  }
+
+  /// A phase of one item that only the member for which `mine` holds does (the one whose cache
+  /// holds what it reads); the others wait for it.
+  template <class Item>
+  void run_one(std::size_t phase, bool mine, const Item& item) {
+    Counters& c = counters_[phase];
+    if (mine) {
+      item();
+      c.done.store(1, std::memory_order_release);
+    }
+    wait(c, 1);
+  }
+
+ private:
+  struct Counters {
+    std::atomic<std::size_t> claimed{0};  // run: items claimed; run_preferring: a bit per item
+    std::atomic<std::size_t> done{0};
+  };
+  static void wait(const Counters& c, std::size_t items) {
     constexpr int k_spins = 4096;  // a few microseconds: an item on another member
     for (int spins = 0; c.done.load(std::memory_order_acquire) < items; ++spins) {
       if (spins >= k_spins)
@@ -48,11 +87,6 @@ class PhasedWork {
         relax();
     }
   }
-
- private:
-  struct Counters {
-    std::atomic<std::size_t> claimed{0}, done{0};
-  };
   // Tells the core this is a wait loop: on x86 `pause` leaves a hyperthread sibling the core.
   static void relax() {
 #if defined(__x86_64__) || defined(__i386__)

@@ -292,6 +292,7 @@ bool moves(const SolverBodyMass& mass) {
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
+static_assert(SweepSchedule::k_parts <= 64, "parts are claimed by bits (run_preferring)");
 // A colour's units are shared out in slices of this many.
 constexpr std::size_t k_units_per_item = 16;
 
@@ -426,7 +427,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   };
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units, is an item. The equality block and
-  // the units past the last colour are one item of a phase of their own between sweeps.
+  // the units past the last colour are member 0's, in a phase of their own between sweeps.
   const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
   const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
                                          std::min(threads, schedule_.parts()));
@@ -443,7 +444,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const std::size_t pass_phases = 1 + schedule_.colours();
   // One pass over the schedule from phase `first`: visit(m, units) for each item member m takes.
   const auto pass = [&](std::size_t first, std::size_t m, const auto& visit) {
-    work_.run(first, schedule_.parts(), [&](std::size_t p) { visit(m, schedule_.interior(p)); });
+    work_.run_preferring(first, schedule_.parts(), m,
+                         [&](std::size_t p) { visit(m, schedule_.interior(p)); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
       const std::span<const RowUnit> units = schedule_.colour(c);
       const std::size_t items = (units.size() + k_units_per_item - 1) / k_units_per_item;
@@ -460,7 +462,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       warm_start_row(i);
   } else {
     run(1 + pass_phases, [&](std::size_t m) {
-      work_.run(0, 1, [&](std::size_t) {
+      work_.run_one(0, m == 0, [&] {
         for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
           warm_start_row(equalities_.rows()[k]);
         warm_start_units(schedule_.last());
@@ -485,14 +487,13 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   std::atomic<bool> stop = false;
   const std::size_t iteration_phases = pass_phases + 1;
   run(1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
-    work_.run(0, 1,
-              [&](std::size_t) { serial_delta = visit_equalities(rows, access, settings.sor); });
+    work_.run_one(0, m == 0, [&] { serial_delta = visit_equalities(rows, access, settings.sor); });
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
       const std::size_t first = 1 + std::size_t(iteration) * iteration_phases;
       pass(first, m, [&](std::size_t member, std::span<const RowUnit> units) {
         member_delta_[member].value = std::max(member_delta_[member].value, visit_units(units));
       });
-      work_.run(first + pass_phases, 1, [&](std::size_t) {
+      work_.run_one(first + pass_phases, m == 0, [&] {
         Real max_delta = std::max(serial_delta, visit_units(schedule_.last()));
         for (MemberDelta& delta : member_delta_)
           max_delta = std::max(max_delta, std::exchange(delta.value, Real(0)));
