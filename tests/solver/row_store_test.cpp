@@ -45,7 +45,7 @@ TEST(RowStore, AppendedRowsEqualAddedOnesBlockForBlock) {
     appended.end_appended_block(end += size);
   EXPECT_EQ(appended.block_begin, added.block_begin);
   ASSERT_EQ(appended.size(), added.size());
-  std::vector<SolverBodyMass> masses(8, {1, Mat33::identity()});
+  std::vector<SolverBodyMass> masses(16, {1, Mat33::identity()});  // bodies 0 to 10 are used
   added.prepare(masses);
   appended.prepare(masses);
   for (std::size_t i = 0; i < added.size(); ++i) {
