@@ -39,6 +39,8 @@ struct SolverBodyMass {
   Real inv_mass = 0;
   Mat33 inv_inertia;
   Vec3 plane_normal = Vec3::zero();  ///< zero for none
+  /// Whether an impulse moves the body at all (static, kinematic and sleeping bodies do not).
+  bool movable() const { return inv_mass > 0 || inv_inertia != Mat33::zero(); }
   /// M^-1 applied to a linear impulse j.
   Vec3 linear_response(const Vec3& j) const {
     return inv_mass * (plane_normal == Vec3::zero() ? j : reject(j, plane_normal));

@@ -12,12 +12,9 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
   // Count rows per movable body only: an immovable ground under a hundred contacts must not
   // make each of them take a hundredth.
   rows_per_body_.assign(bodies.velocities.size(), 0);
-  const auto movable = [&](std::uint32_t body) {
-    return bodies.masses[body].inv_mass > 0 || bodies.masses[body].inv_inertia != Mat33::zero();
-  };
   for (std::size_t i = 0; i < n; ++i) {
     for (const std::uint32_t body : {rows.body_a[i], rows.body_b[i]}) {
-      if (movable(body)) ++rows_per_body_[body];
+      if (bodies.masses[body].movable()) ++rows_per_body_[body];
     }
   }
   relaxation_.resize(n);

@@ -285,10 +285,6 @@ template <class Access>
   return 0;
 }
 
-bool moves(const SolverBodyMass& mass) {
-  return mass.inv_mass != 0 || mass.inv_inertia != Mat33::zero();
-}
-
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
@@ -307,8 +303,8 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
   response_.resize(4 * rows.size());
   moves_.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    moves_[i] = std::uint8_t((moves(masses[rows.body_a[i]]) ? 1 : 0) |
-                             (moves(masses[rows.body_b[i]]) ? 2 : 0));
+    moves_[i] = std::uint8_t((masses[rows.body_a[i]].movable() ? 1 : 0) |
+                             (masses[rows.body_b[i]].movable() ? 2 : 0));
     Lanes* j = &jacobian_[4 * i];
     Lanes* r = &response_[4 * i];
     to_lanes(rows.j_lin_a[i], j[0]);
