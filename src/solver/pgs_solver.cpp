@@ -31,16 +31,27 @@ struct StoreAccess {
 
 }  // namespace
 
+// How a sweep visits each row, worked out once per solve so that a visit reads one byte rather
+// than the group, disc and bound tests: bits 0 and 1 say which bodies move (body a, body b; a body
+// that does not move is not written, so units of one colour may share it while they run at once),
+// the bits above say what the visit is.
+namespace row_visit {
+constexpr std::uint8_t a_moves = 1, b_moves = 2, moves_mask = 3;
+constexpr std::uint8_t fixed_bounds = 0 << 2;  // a row alone, bounds lo and hi
+constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times its normal impulse
+constexpr std::uint8_t disc_pair = 2 << 2;     // the first row of a disc pair: both rows
+constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all of it
+constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
+}  // namespace row_visit
+
 // The Jacobian, B and the velocities padded to lanes (lanes.h), contiguous per row and per body:
 // one load per 3-vector, and the same sums in the same order as row_error and apply_row_impulse.
 struct PackedAccess {
   const RowStore& rows;
-  const Lanes* jacobian;  // 4 per row: linear a, angular a, linear b, angular b
-  const Lanes* response;  // 4 per row: B = M^-1 J^T, in the same order
-  Lanes* velocity;        // 2 per body: linear, angular
-  // Per row: bit 0, body a moves; bit 1, body b moves. A body that does not move is not written,
-  // so units of one colour may share it while they run at once.
-  const std::uint8_t* moves;
+  const Lanes* jacobian;       // 4 per row: linear a, angular a, linear b, angular b
+  const Lanes* response;       // 4 per row: B = M^-1 J^T, in the same order
+  Lanes* velocity;             // 2 per body: linear, angular
+  const std::uint8_t* visits;  // per row: row_visit
   [[gnu::always_inline]] Real error(std::size_t i) const {
     const Lanes* j = jacobian + 4 * i;
     const Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
@@ -50,12 +61,12 @@ struct PackedAccess {
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
     const Lanes* r = response + 4 * i;
-    if (moves[i] & 1) {
+    if (visits[i] & row_visit::a_moves) {
       Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
       a[0] += delta * r[0];
       a[1] += delta * r[1];
     }
-    if (moves[i] & 2) {
+    if (visits[i] & row_visit::b_moves) {
       Lanes* b = velocity + 2 * std::size_t(rows.body_b[i]);
       b[0] += delta * r[2];
       b[1] += delta * r[3];
@@ -65,20 +76,32 @@ struct PackedAccess {
 
 namespace {
 
+// Row i alone, its impulse clamped to [lo, hi].
 template <class Access>
-[[gnu::always_inline]] inline Real visit_row(RowStore& rows, const Access& access, std::size_t i,
-                                             Real sor) {
+[[gnu::always_inline]] inline Real visit_bounded_row(RowStore& rows, const Access& access,
+                                                     std::size_t i, Real sor, Real lo, Real hi) {
   const Real w = access.error(i);
   const Real old_lambda = rows.lambda[i];
-  // The bounds once: a friction row's are mu times its normal row's impulse.
-  const std::int32_t normal = rows.normal_row[i];
-  const Real bound = normal < 0 ? Real(0) : rows.mu[i] * rows.lambda[std::size_t(normal)];
-  const Real lo = normal < 0 ? rows.lo[i] : -bound, hi = normal < 0 ? rows.hi[i] : bound;
   const Real new_lambda = std::clamp(old_lambda - sor * w * rows.inv_eff_mass[i], lo, hi);
   const Real delta = new_lambda - old_lambda;
   rows.lambda[i] = new_lambda;
   access.apply(i, delta);
   return std::abs(delta);
+}
+
+// A friction row's bounds: mu times its normal row's impulse, read once.
+template <class Access>
+[[gnu::always_inline]] inline Real visit_friction_row(RowStore& rows, const Access& access,
+                                                      std::size_t i, Real sor) {
+  const Real bound = rows.mu[i] * rows.lambda[std::size_t(rows.normal_row[i])];
+  return visit_bounded_row(rows, access, i, sor, -bound, bound);
+}
+
+template <class Access>
+[[gnu::always_inline]] inline Real visit_row(RowStore& rows, const Access& access, std::size_t i,
+                                             Real sor) {
+  return rows.normal_row[i] < 0 ? visit_bounded_row(rows, access, i, sor, rows.lo[i], rows.hi[i])
+                                : visit_friction_row(rows, access, i, sor);
 }
 
 template <class Access>
@@ -140,10 +163,18 @@ void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
   }
 }
 
-void factor_group(RowGroup& group) {
-  group.factored = factor_small(
-      group.count, [&](std::size_t i, std::size_t j) { return group.a[i * k_g + j]; },
-      group.factor);
+void invert_group(RowGroup& group) {
+  SmallMatrix l{};
+  group.inverse = {};
+  group.inverted = factor_small(
+      group.count, [&](std::size_t i, std::size_t j) { return group.a[i * k_g + j]; }, l);
+  for (std::size_t c = 0; group.inverted && c < group.count; ++c) {
+    SmallVector column{};
+    column[c] = 1;
+    solve_small(l, group.count, column);
+    for (std::size_t r = 0; r < group.count; ++r)
+      group.inverse[c][r] = column[r];
+  }
 }
 
 // Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
@@ -217,14 +248,13 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
     scale = std::max(scale, std::abs(lambda[r]));
   }
   bool solved = false;
-  if (group.factored) {
+  if (group.inverted) {
+    const Lanes change = -(group.inverse[0] * w[0] + group.inverse[1] * w[1] +
+                           group.inverse[2] * w[2] + group.inverse[3] * w[3]);
     SmallVector step{};
-    for (std::size_t r = 0; r < k; ++r)
-      step[r] = -w[r];
-    solve_small(group.factor, k, step);
     solved = true;
     for (std::size_t r = 0; r < k; ++r) {
-      step[r] += lambda[r];
+      step[r] = lambda[r] + change[r];
       solved = solved && step[r] >= rows.lo[first + r];
     }
     if (solved)
@@ -273,16 +303,23 @@ template <class Access>
                             : visit_row(rows, access, i, sor);
 }
 
-// Row i as a sweep visits it: alone, as the first of its group (all of it), or not at all (the
-// rest of a group, the equality block's rows).
+// Row i as a sweep visits it (row_visit): alone, with its disc partner, as the first of its group
+// (all of it), or not at all.
 [[gnu::always_inline]] inline Real visit_packed(RowStore& rows, const PackedAccess& access,
                                                 std::uint32_t i, const std::uint32_t* group_of,
                                                 const RowGroup* groups, Real sor) {
-  const std::uint32_t group = group_of[i];
-  if (group == k_no_row_group) return visit(rows, access, i, sor);
-  if (group != k_row_in_block && groups[group].first == i)
-    return visit_group(rows, access, groups[group], sor);
-  return 0;
+  switch (access.visits[i] & ~row_visit::moves_mask) {
+    case row_visit::fixed_bounds:
+      return visit_bounded_row(rows, access, i, sor, rows.lo[i], rows.hi[i]);
+    case row_visit::friction:
+      return visit_friction_row(rows, access, i, sor);
+    case row_visit::disc_pair:
+      return visit_disc_pair(rows, access, i, sor);
+    case row_visit::group:
+      return visit_group(rows, access, groups[group_of[i]], sor);
+    default:
+      return 0;
+  }
 }
 
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
@@ -301,10 +338,7 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> masses) {
   jacobian_.resize(4 * rows.size());
   response_.resize(4 * rows.size());
-  moves_.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    moves_[i] = std::uint8_t((masses[rows.body_a[i]].movable() ? 1 : 0) |
-                             (masses[rows.body_b[i]].movable() ? 2 : 0));
     Lanes* j = &jacobian_[4 * i];
     Lanes* r = &response_[4 * i];
     to_lanes(rows.j_lin_a[i], j[0]);
@@ -324,7 +358,22 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
     block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
   }
-  schedule_.build(rows, group_of_, moves_, masses.size());
+  visits_.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::uint32_t group = group_of_[i];
+    std::uint8_t visit = row_visit::none;
+    if (group == k_no_row_group) {
+      if (rows.disc_first(i))
+        visit = row_visit::disc_pair;
+      else if (!rows.disc_second(i))
+        visit = rows.normal_row[i] < 0 ? row_visit::fixed_bounds : row_visit::friction;
+    } else if (group != k_row_in_block && groups_[group].first == i) {
+      visit = row_visit::group;
+    }
+    visits_[i] = std::uint8_t(visit | (masses[rows.body_a[i]].movable() ? row_visit::a_moves : 0) |
+                              (masses[rows.body_b[i]].movable() ? row_visit::b_moves : 0));
+  }
+  schedule_.build(rows, group_of_, visits_, masses.size());
 }
 
 void PgsSolver::pack_velocities(std::span<const BodyVelocity> v) {
@@ -355,11 +404,11 @@ void PgsSolver::find_groups(const RowStore& rows) {
       RowGroup group{std::uint32_t(i), std::uint32_t(run - i), {}, {}, false};
       for (std::size_t r = 0; r < group.count; ++r) {
         for (std::size_t c = 0; c < group.count; ++c)
-          group.a[r * RowGroup::k_max_rows + c] = rows.coupling(i + r, i + c);
-        group.a[r * RowGroup::k_max_rows + r] += rows.softness[i + r];
+          group.a[r * k_g + c] = rows.coupling(i + r, i + c);
+        group.a[r * k_g + r] += rows.softness[i + r];
         group_of_[i + r] = std::uint32_t(groups_.size());
       }
-      factor_group(group);
+      invert_group(group);
       groups_.push_back(group);
       i = run;
     }
@@ -404,7 +453,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       settings.measure_residuals ? rhs_norm(rows, bodies.velocities, bodies.pool) : Real(1);
   pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
-                            moves_.data()};
+                            visits_.data()};
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
@@ -518,7 +567,7 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
-                            moves_.data()};
+                            visits_.data()};
   const auto measure = [&] {
     unpack(bodies.velocities);
     return measure_residual(rows, bodies.velocities, b_norm, bodies.pool);

@@ -23,10 +23,11 @@ struct RowGroup {
   static constexpr std::uint32_t k_max_rows = 4;
   std::uint32_t first, count;
   std::array<Real, k_max_rows * k_max_rows> a;  // J M^-1 J^T + softness, row-major
-  // The Cholesky factor (lower, row-major) of a with its diagonal raised by a relative 1e-5, for
-  // the all-rows-pushing case (four coplanar points make a singular); false if it failed.
-  std::array<Real, k_max_rows * k_max_rows> factor;
-  bool factored;
+  // The columns of the inverse of a with its diagonal raised by a relative 1e-5 (four coplanar
+  // points make a singular), zero past count, for the all-rows-pushing case: a visit's solve is
+  // then four multiply-adds of lanes; inverted is false if a's Cholesky factorisation failed.
+  std::array<Lanes, k_max_rows> inverse;
+  bool inverted;
 };
 
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
@@ -68,7 +69,7 @@ class PgsSolver final : public Solver {
   std::vector<Lanes> jacobian_, response_, velocity_;
   std::vector<RowGroup> groups_;
   std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
-  std::vector<std::uint8_t> moves_;      // per row: bit 0, body a moves; bit 1, body b moves
+  std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp)
   SweepSchedule schedule_;
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;

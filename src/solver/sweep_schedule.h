@@ -43,8 +43,9 @@ class SweepSchedule {
   static constexpr std::size_t k_max_colours = 64;
 
   /// group_of: per row, k_row_in_block for a row of the equality block; moves: per row, bit 0 if
-  /// its body a moves, bit 1 if its body b does. A unit is a block of rows, grown to the blocks
-  /// holding the normal rows its friction rows follow, so a unit never reads another's impulses.
+  /// its body a moves, bit 1 if its body b does (higher bits are ignored). A unit is a block of
+  /// rows, grown to the blocks holding the normal rows its friction rows follow, so a unit never
+  /// reads another's impulses.
   void build(const RowStore& rows, std::span<const std::uint32_t> group_of,
              std::span<const std::uint8_t> moves, std::size_t bodies);
 
