@@ -1,8 +1,7 @@
 #pragma once
 // A Vec3 padded to four lanes of one SIMD register (the GCC and Clang vector extension), for the
-// inner loop of the row solvers: a whole 3-vector is loaded, multiplied and added at once, while a
-// dot product still sums x, y and z in the order dot(Vec3, Vec3) does, so results stay
-// bit-identical to the scalar code on the same rows.
+// inner loop of the row solvers: a whole 3-vector is loaded, multiplied and added at once, and a
+// row's four products J v are added lane by lane before one sum across the lanes.
 
 #include <impulse/math.h>
 
@@ -20,10 +19,9 @@ inline Vec3 to_vec3(const Lanes& l) {
   return {l[0], l[1], l[2]};
 }
 
-/// dot(a, b) over the first three lanes, summed as dot(Vec3, Vec3) sums.
-[[gnu::always_inline]] inline Real dot3(const Lanes& a, const Lanes& b) {
-  const Lanes p = a * b;
-  return p[0] + p[1] + p[2];
+/// The sum of the first three lanes.
+[[gnu::always_inline]] inline Real sum3(const Lanes& l) {
+  return l[0] + l[1] + l[2];
 }
 
 }  // namespace impulse

@@ -45,7 +45,7 @@ constexpr std::uint8_t none = 4 << 2;          // visited with another row, or i
 }  // namespace row_visit
 
 // The Jacobian, B and the velocities padded to lanes (lanes.h), contiguous per row and per body:
-// one load per 3-vector, and the same sums in the same order as row_error and apply_row_impulse.
+// one load per 3-vector, and J v as one sum across the lanes of the four products.
 struct PackedAccess {
   const RowStore& rows;
   const Lanes* jacobian;       // 4 per row: linear a, angular a, linear b, angular b
@@ -56,7 +56,7 @@ struct PackedAccess {
     const Lanes* j = jacobian + 4 * i;
     const Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
     const Lanes* b = velocity + 2 * std::size_t(rows.body_b[i]);
-    const Real jv = dot3(j[0], a[0]) + dot3(j[1], a[1]) + dot3(j[2], b[0]) + dot3(j[3], b[1]);
+    const Real jv = sum3(j[0] * a[0] + j[1] * a[1]) + sum3(j[2] * b[0] + j[3] * b[1]);
     return jv - rows.bias[i] + rows.softness[i] * rows.lambda[i];
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
@@ -127,8 +127,9 @@ using SmallVector = std::array<Real, k_g>;
 // a group's matrix singular.
 constexpr Real k_group_regularisation = Real(1e-5);
 
-// The Cholesky factor l (lower) of the m x m matrix a(i, j) with its diagonal raised by
-// k_group_regularisation; false if it is not positive definite.
+// The Cholesky factor l (lower, its diagonal stored as reciprocals: the solves multiply) of the
+// m x m matrix a(i, j) with its diagonal raised by k_group_regularisation; false if it is not
+// positive definite.
 template <class Entry>
 bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
   for (std::size_t j = 0; j < m; ++j) {
@@ -136,45 +137,42 @@ bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
     for (std::size_t p = 0; p < j; ++p)
       d -= l[j * k_g + p] * l[j * k_g + p];
     if (!(d > 0)) return false;
-    l[j * k_g + j] = std::sqrt(d);
+    l[j * k_g + j] = 1 / std::sqrt(d);
     for (std::size_t i = j + 1; i < m; ++i) {
       Real s = a(i, j);
       for (std::size_t p = 0; p < j; ++p)
         s -= l[i * k_g + p] * l[j * k_g + p];
-      l[i * k_g + j] = s / l[j * k_g + j];
+      l[i * k_g + j] = s * l[j * k_g + j];
     }
   }
   return true;
 }
 
-// x = (l l^T)^-1 x for the first m entries, by forward and back substitution.
-void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
+// x = (l l^T)^-1 x for the first m entries, by forward and back substitution (inlined: a group's
+// visit calls it with m = k_g, which unrolls).
+[[gnu::always_inline]] inline void solve_small(const SmallMatrix& l, std::size_t m,
+                                               SmallVector& x) {
   for (std::size_t i = 0; i < m; ++i) {
     Real s = x[i];
     for (std::size_t p = 0; p < i; ++p)
       s -= l[i * k_g + p] * x[p];
-    x[i] = s / l[i * k_g + i];
+    x[i] = s * l[i * k_g + i];
   }
   for (std::size_t i = m; i-- > 0;) {
     Real s = x[i];
     for (std::size_t p = i + 1; p < m; ++p)
       s -= l[p * k_g + i] * x[p];
-    x[i] = s / l[i * k_g + i];
+    x[i] = s * l[i * k_g + i];
   }
 }
 
-void invert_group(RowGroup& group) {
-  SmallMatrix l{};
-  group.inverse = {};
-  group.inverted = factor_small(
-      group.count, [&](std::size_t i, std::size_t j) { return group.a[i * k_g + j]; }, l);
-  for (std::size_t c = 0; group.inverted && c < group.count; ++c) {
-    SmallVector column{};
-    column[c] = 1;
-    solve_small(l, group.count, column);
-    for (std::size_t r = 0; r < group.count; ++r)
-      group.inverse[c][r] = column[r];
-  }
+void factor_group(RowGroup& group) {
+  group.factor = {};
+  group.factored = factor_small(
+      group.count, [&](std::size_t i, std::size_t j) { return group.a[i * k_g + j]; },
+      group.factor);
+  for (std::size_t r = group.count; r < k_g; ++r)
+    group.factor[r * k_g + r] = 1;
 }
 
 // Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
@@ -248,13 +246,14 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
     scale = std::max(scale, std::abs(lambda[r]));
   }
   bool solved = false;
-  if (group.inverted) {
-    const Lanes change = -(group.inverse[0] * w[0] + group.inverse[1] * w[1] +
-                           group.inverse[2] * w[2] + group.inverse[3] * w[3]);
+  if (group.factored) {
     SmallVector step{};
+    for (std::size_t r = 0; r < k; ++r)
+      step[r] = -w[r];
+    solve_small(group.factor, k_g, step);
     solved = true;
     for (std::size_t r = 0; r < k; ++r) {
-      step[r] = lambda[r] + change[r];
+      step[r] += lambda[r];
       solved = solved && step[r] >= rows.lo[first + r];
     }
     if (solved)
@@ -408,7 +407,7 @@ void PgsSolver::find_groups(const RowStore& rows) {
         group.a[r * k_g + r] += rows.softness[i + r];
         group_of_[i + r] = std::uint32_t(groups_.size());
       }
-      invert_group(group);
+      factor_group(group);
       groups_.push_back(group);
       i = run;
     }

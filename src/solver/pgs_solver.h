@@ -23,11 +23,12 @@ struct RowGroup {
   static constexpr std::uint32_t k_max_rows = 4;
   std::uint32_t first, count;
   std::array<Real, k_max_rows * k_max_rows> a;  // J M^-1 J^T + softness, row-major
-  // The columns of the inverse of a with its diagonal raised by a relative 1e-5 (four coplanar
-  // points make a singular), zero past count, for the all-rows-pushing case: a visit's solve is
-  // then four multiply-adds of lanes; inverted is false if a's Cholesky factorisation failed.
-  std::array<Lanes, k_max_rows> inverse;
-  bool inverted;
+  // The Cholesky factor (lower, row-major, its diagonal stored as reciprocals) of a with its
+  // diagonal raised by a relative 1e-5 (four coplanar points make a singular), for the
+  // all-rows-pushing case; padded to k_max_rows rows with the identity, so a visit's solve has one
+  // size. False if the factorisation failed.
+  std::array<Real, k_max_rows * k_max_rows> factor;
+  bool factored;
 };
 
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
