@@ -514,17 +514,15 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       pass(1, m, [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
     });
   }
-  if (settings.measure_residuals) {
-    unpack(bodies.velocities);
-    stats.initial_residual =
-        measure_residual(rows, bodies.velocities, b_norm, bodies.pool).relative_residual;
-  }
+  // Measured on the packed velocities (nothing unpacked before the end of the solve).
+  const auto measure_on = [&](TaskPool* pool) {
+    return measure_rows(
+        rows, [&](std::size_t i) { return access.error(i); }, b_norm, pool);
+  };
+  if (settings.measure_residuals)
+    stats.initial_residual = measure_on(bodies.pool).relative_residual;
   // Inside the team the serial item measures while the others wait (the pool is theirs then);
   // the last iteration, when nothing earlier is measured, ends after the team, on the pool.
-  const auto measure_on = [&](TaskPool* pool) {
-    unpack(bodies.velocities);
-    return measure_residual(rows, bodies.velocities, b_norm, pool);
-  };
   const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
   Real serial_delta = 0, last_delta = 0;
   // Atomic: a member may read it while another, phases ahead, sets it for a later iteration.
@@ -568,8 +566,8 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
                             visits_.data()};
   const auto measure = [&] {
-    unpack(bodies.velocities);
-    return measure_residual(rows, bodies.velocities, b_norm, bodies.pool);
+    return measure_rows(
+        rows, [&](std::size_t i) { return access.error(i); }, b_norm, bodies.pool);
   };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
