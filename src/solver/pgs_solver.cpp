@@ -303,20 +303,28 @@ template <class Access>
 }
 
 // Row i as a sweep visits it (row_visit): alone, with its disc partner, as the first of its group
-// (all of it), or not at all.
+// (all of it), or not at all. `next` is set past the rows the visit took.
 [[gnu::always_inline]] inline Real visit_packed(RowStore& rows, const PackedAccess& access,
-                                                std::uint32_t i, const std::uint32_t* group_of,
+                                                std::uint32_t i, std::uint32_t& next,
+                                                const std::uint32_t* group_of,
                                                 const RowGroup* groups, Real sor) {
   switch (access.visits[i] & ~row_visit::moves_mask) {
     case row_visit::fixed_bounds:
+      next = i + 1;
       return visit_bounded_row(rows, access, i, sor, rows.lo[i], rows.hi[i]);
     case row_visit::friction:
+      next = i + 1;
       return visit_friction_row(rows, access, i, sor);
     case row_visit::disc_pair:
+      next = i + 2;
       return visit_disc_pair(rows, access, i, sor);
-    case row_visit::group:
-      return visit_group(rows, access, groups[group_of[i]], sor);
+    case row_visit::group: {
+      const RowGroup& group = groups[group_of[i]];
+      next = i + group.count;
+      return visit_group(rows, access, group, sor);
+    }
     default:
+      next = i + 1;
       return 0;
   }
 }
@@ -435,8 +443,8 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
                  const std::uint32_t* group_of, const RowGroup* groups, Real sor) {
   Real largest = 0;
   for (const RowUnit unit : units) {
-    for (std::uint32_t i = unit.begin; i < unit.end; ++i)
-      largest = std::max(largest, visit_packed(rows, access, i, group_of, groups, sor));
+    for (std::uint32_t i = unit.begin; i < unit.end;)
+      largest = std::max(largest, visit_packed(rows, access, i, i, group_of, groups, sor));
   }
   return largest;
 }
@@ -573,8 +581,9 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = visit_equalities(rows, access, settings.sor);
     for (const std::uint32_t i : order_.next()) {
-      max_delta = std::max(
-          max_delta, visit_packed(rows, access, i, group_of_.data(), groups_.data(), settings.sor));
+      std::uint32_t next = 0;  // shuffled: the rows a visit takes come up again and are skipped
+      max_delta = std::max(max_delta, visit_packed(rows, access, i, next, group_of_.data(),
+                                                   groups_.data(), settings.sor));
     }
     if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }
