@@ -169,8 +169,7 @@ bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
 void factor_group(RowGroup& group) {
   group.factor = {};
   group.factored = factor_small(
-      group.count, [&](std::size_t i, std::size_t j) { return group.a[i * k_g + j]; },
-      group.factor);
+      group.count, [&](std::size_t i, std::size_t j) { return group.a[j][i]; }, group.factor);
   for (std::size_t r = group.count; r < k_g; ++r)
     group.factor[r * k_g + r] = 1;
 }
@@ -182,13 +181,13 @@ bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set
                   const std::array<bool, k_g>& in_set, const SmallVector& lambda,
                   const SmallVector& w, SmallVector& x) {
   SmallMatrix l{};
-  const auto entry = [&](std::size_t i, std::size_t j) { return group.a[set[i] * k_g + set[j]]; };
+  const auto entry = [&](std::size_t i, std::size_t j) { return group.a[set[j]][set[i]]; };
   if (!factor_small(m, entry, l)) return false;
   for (std::size_t i = 0; i < m; ++i) {
     const std::size_t r = set[i];
     x[i] = -w[r];
     for (std::size_t c = 0; c < group.count; ++c) {
-      if (!in_set[c]) x[i] += group.a[r * k_g + c] * lambda[c];  // the others' impulses removed
+      if (!in_set[c]) x[i] += group.a[c][r] * lambda[c];  // the others' impulses removed
     }
   }
   solve_small(l, m, x);
@@ -222,7 +221,7 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
     if (in_set[r]) continue;
     Real separating = w[r];  // the error with the new impulses: it must not be closing
     for (std::size_t c = 0; c < k; ++c)
-      separating += group.a[r * k_g + c] * (next[c] - lambda[c]);
+      separating += group.a[c][r] * (next[c] - lambda[c]);
     if (separating < 0) return false;
   }
   lambda = next;
@@ -261,16 +260,17 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
     else
       solved = solve_active(rows, group, step, lambda, w);
   }
+  Lanes errors{w[0], w[1], w[2], w[3]};
   for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
     Real largest = 0;
     for (std::size_t r = 0; r < k; ++r) {
       const std::size_t i = first + r;
-      const Real next = std::clamp(lambda[r] - w[r] * rows.inv_eff_mass[i], rows.lo[i], rows.hi[i]);
+      const Real next =
+          std::clamp(lambda[r] - errors[r] * rows.inv_eff_mass[i], rows.lo[i], rows.hi[i]);
       const Real delta = next - lambda[r];
       if (delta == 0) continue;
       lambda[r] = next;
-      for (std::size_t c = 0; c < k; ++c)
-        w[c] += group.a[c * RowGroup::k_max_rows + r] * delta;
+      errors += group.a[r] * delta;
       largest = std::max(largest, std::abs(delta));
       scale = std::max(scale, std::abs(next));
     }
@@ -411,8 +411,8 @@ void PgsSolver::find_groups(const RowStore& rows) {
       RowGroup group{std::uint32_t(i), std::uint32_t(run - i), {}, {}, false};
       for (std::size_t r = 0; r < group.count; ++r) {
         for (std::size_t c = 0; c < group.count; ++c)
-          group.a[r * k_g + c] = rows.coupling(i + r, i + c);
-        group.a[r * k_g + r] += rows.softness[i + r];
+          group.a[c][r] = rows.coupling(i + r, i + c);
+        group.a[r][r] += rows.softness[i + r];
         group_of_[i + r] = std::uint32_t(groups_.size());
       }
       factor_group(group);

@@ -22,7 +22,9 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 struct RowGroup {
   static constexpr std::uint32_t k_max_rows = 4;
   std::uint32_t first, count;
-  std::array<Real, k_max_rows * k_max_rows> a;  // J M^-1 J^T + softness, row-major
+  // J M^-1 J^T + softness by columns: a[c][r] is row r's entry in column c (zero past count);
+  // a column is what an impulse change on row c does to every row's velocity error.
+  std::array<Lanes, k_max_rows> a;
   // The Cholesky factor (lower, row-major, its diagonal stored as reciprocals) of a with its
   // diagonal raised by a relative 1e-5 (four coplanar points make a singular), for the
   // all-rows-pushing case; padded to k_max_rows rows with the identity, so a visit's solve has one
