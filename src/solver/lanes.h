@@ -1,7 +1,7 @@
 #pragma once
 // A Vec3 padded to four lanes of one SIMD register (the GCC and Clang vector extension), for the
 // inner loop of the row solvers: a whole 3-vector is loaded, multiplied and added at once, and a
-// row's four products J v are added lane by lane before one sum across the lanes.
+// body's two products in J v are added lane by lane before one sum across the lanes.
 
 #include <impulse/math.h>
 

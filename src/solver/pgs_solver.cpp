@@ -45,7 +45,8 @@ constexpr std::uint8_t none = 4 << 2;          // visited with another row, or i
 }  // namespace row_visit
 
 // The Jacobian, B and the velocities padded to lanes (lanes.h), contiguous per row and per body:
-// one load per 3-vector, and J v as one sum across the lanes of the four products.
+// one load per 3-vector, and J v as a sum across the lanes per body (two bodies moving together
+// give exactly zero).
 struct PackedAccess {
   const RowStore& rows;
   const Lanes* jacobian;       // 4 per row: linear a, angular a, linear b, angular b
