@@ -330,6 +330,14 @@ template <class Access>
   }
 }
 
+// The residual measure (measure_rows) from the packed velocities, which stay packed until the end
+// of a solve.
+ResidualMeasure measure_packed(const RowStore& rows, const PackedAccess& access, Real b_norm,
+                               TaskPool* pool) {
+  return measure_rows(
+      rows, [&](std::size_t i) { return access.error(i); }, b_norm, pool);
+}
+
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
@@ -523,10 +531,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       pass(1, m, [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
     });
   }
-  // Measured on the packed velocities (nothing unpacked before the end of the solve).
   const auto measure_on = [&](TaskPool* pool) {
-    return measure_rows(
-        rows, [&](std::size_t i) { return access.error(i); }, b_norm, pool);
+    return measure_packed(rows, access, b_norm, pool);
   };
   if (settings.measure_residuals)
     stats.initial_residual = measure_on(bodies.pool).relative_residual;
@@ -574,10 +580,7 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
   pack_velocities(bodies.velocities);
   const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
                             visits_.data()};
-  const auto measure = [&] {
-    return measure_rows(
-        rows, [&](std::size_t i) { return access.error(i); }, b_norm, bodies.pool);
-  };
+  const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = visit_equalities(rows, access, settings.sor);
