@@ -27,6 +27,12 @@ struct StoreAccess {
   std::span<BodyVelocity> v;
   Real error(std::size_t i) const { return row_error(rows, i, v); }
   void apply(std::size_t i, Real delta) const { apply_row_impulse(rows, i, delta, v); }
+  Real& lambda(std::size_t i) const { return rows.lambda[i]; }
+  Real inv_eff_mass(std::size_t i) const { return rows.inv_eff_mass[i]; }
+  std::pair<Real, Real> friction_bounds(std::size_t i) const {
+    const Real bound = rows.mu[i] * rows.lambda[std::size_t(rows.normal_row[i])];
+    return {-bound, bound};
+  }
 };
 
 }  // namespace
@@ -44,34 +50,43 @@ constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all 
 constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
 }  // namespace row_visit
 
-// The Jacobian, B and the velocities padded to lanes (lanes.h), contiguous per row and per body:
-// one load per 3-vector, and J v as a sum across the lanes per body (two bodies moving together
-// give exactly zero).
+// The packed rows (PackedRow) and the velocities padded to lanes, contiguous per body: one load per
+// 3-vector, and J v as a sum across the lanes per body (two bodies moving together give exactly
+// zero). The impulses stay in the RowStore.
 struct PackedAccess {
-  const RowStore& rows;
-  const Lanes* jacobian;       // 4 per row: linear a, angular a, linear b, angular b
-  const Lanes* response;       // 4 per row: B = M^-1 J^T, in the same order
+  const PackedRow* rows;
+  Real* lambdas;
   Lanes* velocity;             // 2 per body: linear, angular
   const std::uint8_t* visits;  // per row: row_visit
+  [[gnu::always_inline]] const PackedRow& row(std::size_t i) const { return rows[i]; }
+  [[gnu::always_inline]] Real& lambda(std::size_t i) const { return lambdas[i]; }
+  [[gnu::always_inline]] Real inv_eff_mass(std::size_t i) const { return rows[i].inv_eff_mass; }
   [[gnu::always_inline]] Real error(std::size_t i) const {
-    const Lanes* j = jacobian + 4 * i;
-    const Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
-    const Lanes* b = velocity + 2 * std::size_t(rows.body_b[i]);
+    const PackedRow& row = rows[i];
+    const std::array<Lanes, 4>& j = row.jacobian;
+    const Lanes* a = velocity + 2 * std::size_t(row.body_a);
+    const Lanes* b = velocity + 2 * std::size_t(row.body_b);
     const Real jv = sum3(j[0] * a[0] + j[1] * a[1]) + sum3(j[2] * b[0] + j[3] * b[1]);
-    return jv - rows.bias[i] + rows.softness[i] * rows.lambda[i];
+    return jv - row.bias + row.softness * lambdas[i];
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
-    const Lanes* r = response + 4 * i;
+    const PackedRow& row = rows[i];
+    const std::array<Lanes, 4>& r = row.response;
     if (visits[i] & row_visit::a_moves) {
-      Lanes* a = velocity + 2 * std::size_t(rows.body_a[i]);
+      Lanes* a = velocity + 2 * std::size_t(row.body_a);
       a[0] += delta * r[0];
       a[1] += delta * r[1];
     }
     if (visits[i] & row_visit::b_moves) {
-      Lanes* b = velocity + 2 * std::size_t(rows.body_b[i]);
+      Lanes* b = velocity + 2 * std::size_t(row.body_b);
       b[0] += delta * r[2];
       b[1] += delta * r[3];
     }
+  }
+  [[gnu::always_inline]] std::pair<Real, Real> friction_bounds(std::size_t i) const {
+    const PackedRow& row = rows[i];
+    const Real normal = lambdas[std::size_t(row.normal_row)];
+    return {row.lo * normal, row.hi * normal};  // -(mu n) and mu n exactly
   }
 };
 
@@ -79,41 +94,42 @@ namespace {
 
 // Row i alone, its impulse clamped to [lo, hi].
 template <class Access>
-[[gnu::always_inline]] inline Real visit_bounded_row(RowStore& rows, const Access& access,
-                                                     std::size_t i, Real sor, Real lo, Real hi) {
+[[gnu::always_inline]] inline Real visit_bounded_row(const Access& access, std::size_t i, Real sor,
+                                                     Real lo, Real hi) {
   const Real w = access.error(i);
-  const Real old_lambda = rows.lambda[i];
-  const Real new_lambda = std::clamp(old_lambda - sor * w * rows.inv_eff_mass[i], lo, hi);
+  Real& lambda = access.lambda(i);
+  const Real old_lambda = lambda;
+  const Real new_lambda = std::clamp(old_lambda - sor * w * access.inv_eff_mass(i), lo, hi);
   const Real delta = new_lambda - old_lambda;
-  rows.lambda[i] = new_lambda;
+  lambda = new_lambda;
   access.apply(i, delta);
   return std::abs(delta);
 }
 
 // A friction row's bounds: mu times its normal row's impulse, read once.
 template <class Access>
-[[gnu::always_inline]] inline Real visit_friction_row(RowStore& rows, const Access& access,
-                                                      std::size_t i, Real sor) {
-  const Real bound = rows.mu[i] * rows.lambda[std::size_t(rows.normal_row[i])];
-  return visit_bounded_row(rows, access, i, sor, -bound, bound);
+[[gnu::always_inline]] inline Real visit_friction_row(const Access& access, std::size_t i,
+                                                      Real sor) {
+  const auto [lo, hi] = access.friction_bounds(i);
+  return visit_bounded_row(access, i, sor, lo, hi);
 }
 
 template <class Access>
 [[gnu::always_inline]] inline Real visit_row(RowStore& rows, const Access& access, std::size_t i,
                                              Real sor) {
-  return rows.normal_row[i] < 0 ? visit_bounded_row(rows, access, i, sor, rows.lo[i], rows.hi[i])
-                                : visit_friction_row(rows, access, i, sor);
+  return rows.normal_row[i] < 0 ? visit_bounded_row(access, i, sor, rows.lo[i], rows.hi[i])
+                                : visit_friction_row(access, i, sor);
 }
 
 template <class Access>
 [[gnu::always_inline]] inline Real visit_disc_pair(RowStore& rows, const Access& access,
                                                    std::size_t i, Real sor) {
   const Real step = sor * rows.disc_step[i];
-  const Real old1 = rows.lambda[i], old2 = rows.lambda[i + 1];
+  const Real old1 = access.lambda(i), old2 = access.lambda(i + 1);
   const TangentPair next = project_to_disc(
       {old1 - step * access.error(i), old2 - step * access.error(i + 1)}, rows.disc_radius(i));
-  rows.lambda[i] = next.t1;
-  rows.lambda[i + 1] = next.t2;
+  access.lambda(i) = next.t1;
+  access.lambda(i + 1) = next.t2;
   access.apply(i, next.t1 - old1);
   access.apply(i + 1, next.t2 - old2);
   return std::max(std::abs(next.t1 - old1), std::abs(next.t2 - old2));
@@ -241,7 +257,7 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
   std::array<Real, k_g> lambda{}, w{};
   Real scale = 0;
   for (std::size_t r = 0; r < k; ++r) {
-    lambda[r] = rows.lambda[first + r];
+    lambda[r] = access.lambda(first + r);
     w[r] = access.error(first + r);
     scale = std::max(scale, std::abs(lambda[r]));
   }
@@ -254,7 +270,7 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
     solved = true;
     for (std::size_t r = 0; r < k; ++r) {
       step[r] += lambda[r];
-      solved = solved && step[r] >= rows.lo[first + r];
+      solved = solved && step[r] >= access.row(first + r).lo;
     }
     if (solved)
       lambda = step;
@@ -265,9 +281,8 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
   for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
     Real largest = 0;
     for (std::size_t r = 0; r < k; ++r) {
-      const std::size_t i = first + r;
-      const Real next =
-          std::clamp(lambda[r] - errors[r] * rows.inv_eff_mass[i], rows.lo[i], rows.hi[i]);
+      const PackedRow& row = access.row(first + r);
+      const Real next = std::clamp(lambda[r] - errors[r] * row.inv_eff_mass, row.lo, row.hi);
       const Real delta = next - lambda[r];
       if (delta == 0) continue;
       lambda[r] = next;
@@ -280,9 +295,10 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
   Real largest = 0;
   for (std::size_t r = 0; r < k; ++r) {
     const std::size_t i = first + r;
-    const Real old = rows.lambda[i];
-    const Real next = std::clamp(old + sor * (lambda[r] - old), rows.lo[i], rows.hi[i]);
-    rows.lambda[i] = next;
+    const PackedRow& row = access.row(i);
+    const Real old = access.lambda(i);
+    const Real next = std::clamp(old + sor * (lambda[r] - old), row.lo, row.hi);
+    access.lambda(i) = next;
     access.apply(i, next - old);
     largest = std::max(largest, std::abs(next - old));
   }
@@ -310,12 +326,14 @@ template <class Access>
                                                 const std::uint32_t* group_of,
                                                 const RowGroup* groups, Real sor) {
   switch (access.visits[i] & ~row_visit::moves_mask) {
-    case row_visit::fixed_bounds:
+    case row_visit::fixed_bounds: {
       next = i + 1;
-      return visit_bounded_row(rows, access, i, sor, rows.lo[i], rows.hi[i]);
+      const PackedRow& row = access.row(i);
+      return visit_bounded_row(access, i, sor, row.lo, row.hi);
+    }
     case row_visit::friction:
       next = i + 1;
-      return visit_friction_row(rows, access, i, sor);
+      return visit_friction_row(access, i, sor);
     case row_visit::disc_pair:
       next = i + 2;
       return visit_disc_pair(rows, access, i, sor);
@@ -352,19 +370,25 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 }
 
 void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> masses) {
-  jacobian_.resize(4 * rows.size());
-  response_.resize(4 * rows.size());
+  packed_.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    Lanes* j = &jacobian_[4 * i];
-    Lanes* r = &response_[4 * i];
-    to_lanes(rows.j_lin_a[i], j[0]);
-    to_lanes(rows.j_ang_a[i], j[1]);
-    to_lanes(rows.j_lin_b[i], j[2]);
-    to_lanes(rows.j_ang_b[i], j[3]);
-    to_lanes(rows.b_lin_a[i], r[0]);
-    to_lanes(rows.b_ang_a[i], r[1]);
-    to_lanes(rows.b_lin_b[i], r[2]);
-    to_lanes(rows.b_ang_b[i], r[3]);
+    PackedRow& row = packed_[i];
+    to_lanes(rows.j_lin_a[i], row.jacobian[0]);
+    to_lanes(rows.j_ang_a[i], row.jacobian[1]);
+    to_lanes(rows.j_lin_b[i], row.jacobian[2]);
+    to_lanes(rows.j_ang_b[i], row.jacobian[3]);
+    to_lanes(rows.b_lin_a[i], row.response[0]);
+    to_lanes(rows.b_ang_a[i], row.response[1]);
+    to_lanes(rows.b_lin_b[i], row.response[2]);
+    to_lanes(rows.b_ang_b[i], row.response[3]);
+    row.body_a = rows.body_a[i];
+    row.body_b = rows.body_b[i];
+    row.softness = rows.softness[i];
+    row.inv_eff_mass = rows.inv_eff_mass[i];
+    row.normal_row = rows.normal_row[i];
+    const bool friction = row.normal_row >= 0;
+    row.lo = friction ? -rows.mu[i] : rows.lo[i];
+    row.hi = friction ? rows.mu[i] : rows.hi[i];
   }
   find_groups(rows);
   direct_ = equalities_.prepare(rows);
@@ -392,7 +416,9 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
   schedule_.build(rows, group_of_, visits_, masses.size());
 }
 
-void PgsSolver::pack_velocities(std::span<const BodyVelocity> v) {
+void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v) {
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    packed_[i].bias = rows.bias[i];
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
     to_lanes(v[k].linear, velocity_[2 * k]);
@@ -467,9 +493,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   begin_stats(stats, rows);
   const Real b_norm =
       settings.measure_residuals ? rhs_norm(rows, bodies.velocities, bodies.pool) : Real(1);
-  pack_velocities(bodies.velocities);
-  const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
-                            visits_.data()};
+  pack_solve_inputs(rows, bodies.velocities);
+  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
@@ -577,9 +602,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
 void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
-  pack_velocities(bodies.velocities);
-  const PackedAccess access{rows, jacobian_.data(), response_.data(), velocity_.data(),
-                            visits_.data()};
+  pack_solve_inputs(rows, bodies.velocities);
+  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {

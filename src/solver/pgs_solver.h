@@ -36,6 +36,17 @@ struct RowGroup {
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
 constexpr std::uint32_t k_no_row_group = ~std::uint32_t(0);
 
+/// A row as a pgs sweep reads it, in one place (one stream per visit rather than one per field):
+/// the Jacobian and B padded to lanes, and the scalars of a visit.
+struct PackedRow {
+  std::array<Lanes, 4> jacobian;  // linear a, angular a, linear b, angular b
+  std::array<Lanes, 4> response;  // B = M^-1 J^T, in the same order
+  std::uint32_t body_a, body_b;
+  Real bias, softness, inv_eff_mass;
+  Real lo, hi;  // a friction row's per unit of its normal row's impulse: -mu and mu
+  std::int32_t normal_row;
+};
+
 struct PackedAccess;
 
 class PgsSolver final : public Solver {
@@ -49,7 +60,7 @@ class PgsSolver final : public Solver {
                    SolveStats& stats) override;
 
  private:
-  /// Copies the rows' J and B into the lanes below, and finds the groups, the equality block and
+  /// Packs the rows (PackedRow, all but the bias), and finds the groups, the equality block and
   /// the sweep's schedule.
   void prepare(const RowStore& rows, std::span<const SolverBodyMass> masses);
   /// Sweeps from the velocities given; the rows' lambda is the warm start.
@@ -60,8 +71,9 @@ class PgsSolver final : public Solver {
   /// Solves the equality block for the velocities' errors and applies the change; returns the
   /// largest impulse change (0 without a block).
   Real visit_equalities(RowStore& rows, const PackedAccess& access, Real sor);
-  /// Copies the velocities into the lanes below.
-  void pack_velocities(std::span<const BodyVelocity> v);
+  /// Copies the velocities into the lanes below and the rows' biases into the packed rows: both
+  /// change between solve and solve_again.
+  void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
   /// Finds the groups (below) and assembles their matrices.
@@ -69,7 +81,8 @@ class PgsSolver final : public Solver {
 
   // Kept from solve to solve: no allocation once warmed up.
   RowOrder order_;
-  std::vector<Lanes> jacobian_, response_, velocity_;
+  std::vector<PackedRow> packed_;
+  std::vector<Lanes> velocity_;  // 2 per body: linear, angular
   std::vector<RowGroup> groups_;
   std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
   std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp)
