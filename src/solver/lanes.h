@@ -19,6 +19,11 @@ inline Vec3 to_vec3(const Lanes& l) {
   return {l[0], l[1], l[2]};
 }
 
+/// s in every lane.
+[[gnu::always_inline]] inline Lanes splat(Real s) {
+  return Lanes{s, s, s, s};
+}
+
 /// The sum of the first three lanes.
 [[gnu::always_inline]] inline Real sum3(const Lanes& l) {
   return l[0] + l[1] + l[2];

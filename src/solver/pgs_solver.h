@@ -25,6 +25,10 @@ struct RowGroup {
   // J M^-1 J^T + softness by columns: a[c][r] is row r's entry in column c (zero past count);
   // a column is what an impulse change on row c does to every row's velocity error.
   std::array<Lanes, k_max_rows> a;
+  // The rows' Jacobians by components, lane r being row r (zero past count): linear a x, y, z,
+  // angular a x, y, z, then the same for b. All rows of a group join the same bodies, so a visit
+  // finds the four velocity errors at once.
+  std::array<Lanes, 12> jacobian;
   // The Cholesky factor (lower, row-major, its diagonal stored as reciprocals) of a with its
   // diagonal raised by a relative 1e-5 (four coplanar points make a singular), for the
   // all-rows-pushing case; padded to k_max_rows rows with the identity, so a visit's solve has one
