@@ -389,6 +389,31 @@ ResidualMeasure measure_packed(const RowStore& rows, const PackedAccess& access,
       rows, [&](std::size_t i) { return access.error(i); }, b_norm, pool);
 }
 
+// PgsSolver::prepare's passes over the rows run in this many chunks, on the pool from this many
+// rows (each row's or group's result depends on it alone: the same bits on any count).
+constexpr std::size_t k_prepare_chunks = 16;
+constexpr std::size_t k_parallel_rows = 2048;
+constexpr std::size_t k_parallel_groups = 128;  // a group's factorisation is a few hundred flops
+
+void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
+  to_lanes(rows.j_lin_a[i], row.jacobian[0]);
+  to_lanes(rows.j_ang_a[i], row.jacobian[1]);
+  to_lanes(rows.j_lin_b[i], row.jacobian[2]);
+  to_lanes(rows.j_ang_b[i], row.jacobian[3]);
+  to_lanes(rows.b_lin_a[i], row.response[0]);
+  to_lanes(rows.b_ang_a[i], row.response[1]);
+  to_lanes(rows.b_lin_b[i], row.response[2]);
+  to_lanes(rows.b_ang_b[i], row.response[3]);
+  row.body_a = rows.body_a[i];
+  row.body_b = rows.body_b[i];
+  row.softness = rows.softness[i];
+  row.inv_eff_mass = rows.inv_eff_mass[i];
+  row.normal_row = rows.normal_row[i];
+  const bool friction = row.normal_row >= 0;
+  row.lo = friction ? -rows.mu[i] : rows.lo[i];
+  row.hi = friction ? rows.mu[i] : rows.hi[i];
+}
+
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
@@ -402,28 +427,15 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
   return visit(rows, StoreAccess{rows, v}, i, sor);
 }
 
-void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> masses) {
+void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                        TaskPool* pool) {
   packed_.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    PackedRow& row = packed_[i];
-    to_lanes(rows.j_lin_a[i], row.jacobian[0]);
-    to_lanes(rows.j_ang_a[i], row.jacobian[1]);
-    to_lanes(rows.j_lin_b[i], row.jacobian[2]);
-    to_lanes(rows.j_ang_b[i], row.jacobian[3]);
-    to_lanes(rows.b_lin_a[i], row.response[0]);
-    to_lanes(rows.b_ang_a[i], row.response[1]);
-    to_lanes(rows.b_lin_b[i], row.response[2]);
-    to_lanes(rows.b_ang_b[i], row.response[3]);
-    row.body_a = rows.body_a[i];
-    row.body_b = rows.body_b[i];
-    row.softness = rows.softness[i];
-    row.inv_eff_mass = rows.inv_eff_mass[i];
-    row.normal_row = rows.normal_row[i];
-    const bool friction = row.normal_row >= 0;
-    row.lo = friction ? -rows.mu[i] : rows.lo[i];
-    row.hi = friction ? rows.mu[i] : rows.hi[i];
-  }
-  find_groups(rows);
+  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i < end; ++i)
+                 pack_row(rows, i, packed_[i]);
+             });
+  find_groups(rows, pool);
   direct_ = equalities_.prepare(rows);
   if (direct_) {
     for (const std::uint32_t i : equalities_.rows())
@@ -432,26 +444,37 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
     block_delta_.resize(equalities_.rows().size());
   }
   visits_.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::uint32_t group = group_of_[i];
-    std::uint8_t visit = row_visit::none;
-    if (group == k_no_row_group) {
-      if (rows.disc_first(i))
-        visit = row_visit::disc_pair;
-      else if (!rows.disc_second(i))
-        visit = rows.normal_row[i] < 0 ? row_visit::fixed_bounds : row_visit::friction;
-    } else if (group != k_row_in_block && groups_[group].first == i) {
-      visit = row_visit::group;
-    }
-    visits_[i] = std::uint8_t(visit | (masses[rows.body_a[i]].movable() ? row_visit::a_moves : 0) |
-                              (masses[rows.body_b[i]].movable() ? row_visit::b_moves : 0));
-  }
+  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i < end; ++i)
+                 visits_[i] = visit_of(rows, masses, i);
+             });
   schedule_.build(rows, group_of_, visits_, masses.size());
 }
 
-void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v) {
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    packed_[i].bias = rows.bias[i];
+std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                                 std::size_t i) const {
+  const std::uint32_t group = group_of_[i];
+  std::uint8_t visit = row_visit::none;
+  if (group == k_no_row_group) {
+    if (rows.disc_first(i))
+      visit = row_visit::disc_pair;
+    else if (!rows.disc_second(i))
+      visit = rows.normal_row[i] < 0 ? row_visit::fixed_bounds : row_visit::friction;
+  } else if (group != k_row_in_block && groups_[group].first == i) {
+    visit = row_visit::group;
+  }
+  return std::uint8_t(visit | (masses[rows.body_a[i]].movable() ? row_visit::a_moves : 0) |
+                      (masses[rows.body_b[i]].movable() ? row_visit::b_moves : 0));
+}
+
+void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v,
+                                  TaskPool* pool) {
+  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i < end; ++i)
+                 packed_[i].bias = rows.bias[i];
+             });
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
     to_lanes(v[k].linear, velocity_[2 * k]);
@@ -459,7 +482,7 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
   }
 }
 
-void PgsSolver::find_groups(const RowStore& rows) {
+void PgsSolver::find_groups(const RowStore& rows, TaskPool* pool) {
   groups_.clear();
   group_of_.assign(rows.size(), k_no_row_group);
   const auto same_pair = [&rows](std::size_t i, std::size_t j) {
@@ -476,23 +499,33 @@ void PgsSolver::find_groups(const RowStore& rows) {
         i = std::max(run, i + 1);
         continue;
       }
-      RowGroup group{std::uint32_t(i), std::uint32_t(run - i), {}, {}, {}, false};
-      for (std::size_t r = 0; r < group.count; ++r) {
-        const PackedRow& row = packed_[i + r];
-        for (std::size_t side = 0; side < 4; ++side) {
-          for (std::size_t c = 0; c < 3; ++c)
-            group.jacobian[3 * side + c][r] = row.jacobian[side][c];
-        }
-        for (std::size_t c = 0; c < group.count; ++c)
-          group.a[c][r] = packed_coupling(packed_[i + r], packed_[i + c]);
-        group.a[r][r] += rows.softness[i + r];
-        group_of_[i + r] = std::uint32_t(groups_.size());
-      }
-      factor_group(group);
-      groups_.push_back(group);
+      for (std::size_t r = i; r < run; ++r)
+        group_of_[r] = std::uint32_t(groups_.size());
+      groups_.push_back({std::uint32_t(i), std::uint32_t(run - i), {}, {}, {}, false});
       i = run;
     }
   }
+  // Each group's matrices from its own rows: on the pool, the same bits.
+  run_chunks(pool, groups_.size(), k_prepare_chunks, k_parallel_groups,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t g = begin; g < end; ++g)
+                 assemble_group(rows, groups_[g]);
+             });
+}
+
+void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
+  const std::size_t i = group.first;
+  for (std::size_t r = 0; r < group.count; ++r) {
+    const PackedRow& row = packed_[i + r];
+    for (std::size_t side = 0; side < 4; ++side) {
+      for (std::size_t c = 0; c < 3; ++c)
+        group.jacobian[3 * side + c][r] = row.jacobian[side][c];
+    }
+    for (std::size_t c = 0; c < group.count; ++c)
+      group.a[c][r] = packed_coupling(packed_[i + r], packed_[i + c]);
+    group.a[r][r] += rows.softness[i + r];
+  }
+  factor_group(group);
 }
 
 void PgsSolver::unpack(std::span<BodyVelocity> v) const {
@@ -502,7 +535,7 @@ void PgsSolver::unpack(std::span<BodyVelocity> v) const {
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
-  prepare(rows, bodies.masses);
+  prepare(rows, bodies.masses, bodies.pool);
   iterate(rows, bodies, settings, stats);
 }
 
@@ -531,7 +564,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   begin_stats(stats, rows);
   const Real b_norm =
       settings.measure_residuals ? rhs_norm(rows, bodies.velocities, bodies.pool) : Real(1);
-  pack_solve_inputs(rows, bodies.velocities);
+  pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
@@ -640,7 +673,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
 void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
-  pack_solve_inputs(rows, bodies.velocities);
+  pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);

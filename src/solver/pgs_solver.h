@@ -66,7 +66,10 @@ class PgsSolver final : public Solver {
  private:
   /// Packs the rows (PackedRow, all but the bias), and finds the groups, the equality block and
   /// the sweep's schedule.
-  void prepare(const RowStore& rows, std::span<const SolverBodyMass> masses);
+  void prepare(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
+  /// How a sweep visits row i (row_visit), once the groups and the equality block are known.
+  std::uint8_t visit_of(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                        std::size_t i) const;
   /// Sweeps from the velocities given; the rows' lambda is the warm start.
   void iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                SolveStats& stats);
@@ -77,11 +80,13 @@ class PgsSolver final : public Solver {
   Real visit_equalities(RowStore& rows, const PackedAccess& access, Real sor);
   /// Copies the velocities into the lanes below and the rows' biases into the packed rows: both
   /// change between solve and solve_again.
-  void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v);
+  void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
   /// Finds the groups (below) and assembles their matrices.
-  void find_groups(const RowStore& rows);
+  void find_groups(const RowStore& rows, TaskPool* pool);
+  /// A group's matrices (RowGroup) from its packed rows.
+  void assemble_group(const RowStore& rows, RowGroup& group) const;
 
   // Kept from solve to solve: no allocation once warmed up.
   RowOrder order_;
