@@ -48,6 +48,11 @@ constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times i
 constexpr std::uint8_t disc_pair = 2 << 2;     // the first row of a disc pair: both rows
 constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all of it
 constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
+// Consecutive friction rows of one block between the same two bodies (a manifold's) are visited as
+// a run in stored order, the bodies' velocities held in registers from the first row to the last:
+// the same arithmetic as one by one. A shuffled sweep visits them one by one.
+constexpr std::uint8_t friction_run = 5 << 2;   // the first row of a run: all of it
+constexpr std::uint8_t friction_more = 6 << 2;  // a later row of a run
 }  // namespace row_visit
 
 // The packed rows (PackedRow) and the velocities padded to lanes, contiguous per body: one load per
@@ -352,13 +357,65 @@ template <class Access>
                             : visit_row(rows, access, i, sor);
 }
 
+// The friction rows of the run that starts at row i (row_visit::friction_run); returns the largest
+// impulse change and sets `next` past the run.
+[[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
+                                                      std::uint32_t& next, Real sor) {
+  const std::uint8_t moves = access.visits[i];
+  const PackedRow& head = access.row(i);
+  Lanes* const va = access.velocity + 2 * std::size_t(head.body_a);
+  Lanes* const vb = access.velocity + 2 * std::size_t(head.body_b);
+  Lanes a0 = va[0], a1 = va[1], b0 = vb[0], b1 = vb[1];
+  Real largest = 0;
+  std::uint32_t k = i;
+  do {
+    const PackedRow& row = access.row(k);
+    const std::array<Lanes, 4>& j = row.jacobian;
+    const Real jv = sum3(j[0] * a0 + j[1] * a1) + sum3(j[2] * b0 + j[3] * b1);
+    Real& lambda = access.lambda(k);
+    const Real w = jv - row.bias + row.softness * lambda;
+    const auto [lo, hi] = access.friction_bounds(k);
+    const Real old_lambda = lambda;
+    const Real new_lambda = std::clamp(old_lambda - sor * w * row.inv_eff_mass, lo, hi);
+    const Real delta = new_lambda - old_lambda;
+    lambda = new_lambda;
+    const std::array<Lanes, 4>& r = row.response;
+    if (moves & row_visit::a_moves) {
+      a0 += delta * r[0];
+      a1 += delta * r[1];
+    }
+    if (moves & row_visit::b_moves) {
+      b0 += delta * r[2];
+      b1 += delta * r[3];
+    }
+    largest = std::max(largest, std::abs(delta));
+    ++k;
+  } while ((access.visits[k] & ~row_visit::moves_mask) == row_visit::friction_more);
+  if (moves & row_visit::a_moves) {
+    va[0] = a0;
+    va[1] = a1;
+  }
+  if (moves & row_visit::b_moves) {
+    vb[0] = b0;
+    vb[1] = b1;
+  }
+  next = k;
+  return largest;
+}
+
 // Row i as a sweep visits it (row_visit): alone, with its disc partner, as the first of its group
-// (all of it), or not at all. `next` is set past the rows the visit took.
+// or friction run (all of it; a shuffled sweep, k_runs false, visits a run's rows one by one), or
+// not at all. `next` is set past the rows the visit took.
+template <bool k_runs>
 [[gnu::always_inline]] inline Real visit_packed(RowStore& rows, const PackedAccess& access,
                                                 std::uint32_t i, std::uint32_t& next,
                                                 const std::uint32_t* group_of,
                                                 const RowGroup* groups, Real sor) {
   switch (access.visits[i] & ~row_visit::moves_mask) {
+    case row_visit::friction_run:
+      if constexpr (k_runs) return visit_friction_run(access, i, next, sor);
+      [[fallthrough]];
+    case row_visit::friction_more:
     case row_visit::fixed_bounds: {
       next = i + 1;
       const PackedRow& row = access.row(i);
@@ -443,13 +500,37 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
     block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
   }
-  visits_.resize(rows.size());
+  visits_.resize(rows.size() + 1);
+  visits_.back() = row_visit::none;  // ends a friction run in the last rows
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i)
                  visits_[i] = visit_of(rows, masses, i);
              });
-  schedule_.build(rows, group_of_, visits_, masses.size());
+  find_friction_runs(rows);
+  schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), masses.size());
+}
+
+void PgsSolver::find_friction_runs(const RowStore& rows) {
+  const auto kind = [&](std::size_t i) { return visits_[i] & ~row_visit::moves_mask; };
+  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
+    const std::size_t end = rows.block_begin[block + 1];
+    for (std::size_t i = rows.block_begin[block]; i < end;) {
+      std::size_t run = i + 1;
+      if (kind(i) == row_visit::friction) {
+        while (run < end && kind(run) == row_visit::friction &&
+               rows.body_a[run] == rows.body_a[i] && rows.body_b[run] == rows.body_b[i])
+          ++run;
+      }
+      if (run - i >= 2 && rows.body_a[i] != rows.body_b[i]) {
+        visits_[i] = std::uint8_t((visits_[i] & row_visit::moves_mask) | row_visit::friction_run);
+        for (std::size_t k = i + 1; k < run; ++k)
+          visits_[k] =
+              std::uint8_t((visits_[k] & row_visit::moves_mask) | row_visit::friction_more);
+      }
+      i = run;
+    }
+  }
 }
 
 std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::span<const SolverBodyMass> masses,
@@ -550,7 +631,7 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
   Real largest = 0;
   for (const RowUnit unit : units) {
     for (std::uint32_t i = unit.begin; i < unit.end;)
-      largest = std::max(largest, visit_packed(rows, access, i, i, group_of, groups, sor));
+      largest = std::max(largest, visit_packed<true>(rows, access, i, i, group_of, groups, sor));
   }
   return largest;
 }
@@ -681,8 +762,8 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
     Real max_delta = visit_equalities(rows, access, settings.sor);
     for (const std::uint32_t i : order_.next()) {
       std::uint32_t next = 0;  // shuffled: the rows a visit takes come up again and are skipped
-      max_delta = std::max(max_delta, visit_packed(rows, access, i, next, group_of_.data(),
-                                                   groups_.data(), settings.sor));
+      max_delta = std::max(max_delta, visit_packed<false>(rows, access, i, next, group_of_.data(),
+                                                          groups_.data(), settings.sor));
     }
     if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }

@@ -83,6 +83,8 @@ class PgsSolver final : public Solver {
   void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
+  /// Marks the friction rows visited as runs (row_visit::friction_run, pgs_solver.cpp).
+  void find_friction_runs(const RowStore& rows);
   /// Finds the groups (below) and assembles their matrices.
   void find_groups(const RowStore& rows, TaskPool* pool);
   /// A group's matrices (RowGroup) from its packed rows.
@@ -94,7 +96,7 @@ class PgsSolver final : public Solver {
   std::vector<Lanes> velocity_;  // 2 per body: linear, angular
   std::vector<RowGroup> groups_;
   std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
-  std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp)
+  std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp), then one "none"
   SweepSchedule schedule_;
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;
