@@ -328,25 +328,23 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
   return largest;
 }
 
-// RowStore::coupling (J_i M^-1 J_j^T) from the packed rows: the same products summed in the same
-// order, with one load per 3-vector.
-Real packed_coupling(const PackedRow& i, const PackedRow& j) {
-  const std::array<std::uint32_t, 2> bodies_i{i.body_a, i.body_b}, bodies_j{j.body_a, j.body_b};
-  Real sum = 0;
-  for (std::size_t si = 0; si < 2; ++si) {
-    for (std::size_t sj = 0; sj < 2; ++sj) {
-      if (bodies_i[si] != bodies_j[sj]) continue;
-      sum += sum3(i.jacobian[2 * si] * j.response[2 * sj]) +
-             sum3(i.jacobian[2 * si + 1] * j.response[2 * sj + 1]);
-    }
-  }
-  return sum;
-}
-
-// A row that may join a group: one-sided with fixed bounds, usable, not friction.
+// A row that may join a group: one-sided with fixed bounds, usable, not friction, between two
+// bodies.
 bool groupable(const RowStore& rows, std::size_t i) {
   return rows.normal_row[i] < 0 && rows.cone[i] == 0 && !rows.disc_second(i) &&
-         rows.inv_eff_mass[i] > 0 && rows.lo[i] == 0 && rows.hi[i] == k_infinity;
+         rows.inv_eff_mass[i] > 0 && rows.lo[i] == 0 && rows.hi[i] == k_infinity &&
+         rows.body_a[i] != rows.body_b[i];
+}
+
+// Column c of a group's matrix, J_r M^-1 J_c^T for every row r (lane r) from the group's Jacobian
+// by components and row c's B: RowStore::coupling's products summed in its order (body a's two,
+// then body b's two; the rows of a group join two different bodies).
+Lanes group_column(const std::array<Lanes, 12>& j, const PackedRow& column) {
+  const std::array<Lanes, 4>& b = column.response;
+  const auto dot = [&](std::size_t c, const Lanes& v) {
+    return j[c] * splat(v[0]) + j[c + 1] * splat(v[1]) + j[c + 2] * splat(v[2]);
+  };
+  return Lanes{} + (dot(0, b[0]) + dot(3, b[1])) + (dot(6, b[2]) + dot(9, b[3]));
 }
 
 template <class Access>
@@ -602,9 +600,10 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
       for (std::size_t c = 0; c < 3; ++c)
         group.jacobian[3 * side + c][r] = row.jacobian[side][c];
     }
-    for (std::size_t c = 0; c < group.count; ++c)
-      group.a[c][r] = packed_coupling(packed_[i + r], packed_[i + c]);
-    group.a[r][r] += rows.softness[i + r];
+  }
+  for (std::size_t c = 0; c < group.count; ++c) {
+    group.a[c] = group_column(group.jacobian, packed_[i + c]);
+    group.a[c][c] += rows.softness[i + c];
   }
   factor_group(group);
 }
