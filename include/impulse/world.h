@@ -87,6 +87,8 @@ class World {
   /// The body's settings as created, with its current pose and velocities.
   BodySettings body_settings(BodyId id) const;
 
+  /// Moves the body (and wakes it). The orientation is normalised unless it is a unit quaternion
+  /// to rounding already: set_transform(id, transform(id)) changes nothing.
   void set_transform(BodyId id, const Transform& transform);
   // Velocities, forces and impulses act only on the motion a body allows: a dynamic body of a
   // plane world (WorldSettings::plane_normal) keeps their in-plane and about-the-normal parts; a

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -371,7 +373,12 @@ void World::set_transform(BodyId id, const Transform& transform) {
   if (!is_finite(transform.orientation) || length(transform.orientation) < Real(1e-6))
     throw InvalidArgument("orientation must be a finite quaternion of non-zero length");
   BodyMotion& m = impl_->motions[i];
-  m.orientation = normalize(transform.orientation);
+  // A unit quaternion within rounding (what transform() returns) is kept as given: setting a
+  // body's own transform back changes nothing, to the bit.
+  const Real unit_error = std::abs(length(transform.orientation) - 1);
+  m.orientation = unit_error <= 4 * std::numeric_limits<Real>::epsilon()
+                      ? transform.orientation
+                      : normalize(transform.orientation);
   m.center = transform.position + rotate(m.orientation, m.local_center);
   m.refresh_world_inertia();
   move_body_shapes(*impl_, i, Vec3::zero());
