@@ -218,17 +218,15 @@ bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set
   return true;
 }
 
-// The second guess after the all-rows solve failed: the rows it left pushing push, the others
-// carry nothing. Kept if it is the LCP's solution (every pushing row pushes, every other row
-// separates); a contact coming off one edge, the next most common case.
-bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<Real, k_g>& guess,
+// A guess after the all-rows solve failed: the rows in `pushing` push, the others carry nothing.
+// Kept if it is the LCP's solution (every pushing row pushes, every other row separates).
+bool solve_active(const RowGroup& group, const std::array<bool, k_g>& pushing,
                   std::array<Real, k_g>& lambda, const std::array<Real, k_g>& w) {
   const std::size_t k = group.count;
   std::array<std::size_t, k_g> set{};
-  std::array<bool, k_g> in_set{};
+  const std::array<bool, k_g>& in_set = pushing;
   std::size_t m = 0;
   for (std::size_t r = 0; r < k; ++r) {
-    in_set[r] = guess[r] > rows.lo[group.first + r];
     if (in_set[r]) set[m++] = r;
   }
   if (m == 0 || m == k) return false;
@@ -268,11 +266,11 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
 
 // The group's impulses that zero its rows' velocity errors given everything else: first the
 // direct solve, kept if every row still pushes (a box resting flat: the common case); then the
-// same with the rows that did not push left out; else projected Gauss-Seidel within the group on
-// its own matrix until the impulses settle (a few sweeps of k^2 flops each). The change is
-// applied once.
-[[gnu::always_inline]] inline Real visit_group(RowStore& rows, const PackedAccess& access,
-                                               const RowGroup& group, Real sor) {
+// same with only the rows that pushed before the visit, then only those the direct solve left
+// pushing; else projected Gauss-Seidel within the group on its own matrix until the impulses
+// settle (a few sweeps of k^2 flops each). The change is applied once.
+[[gnu::always_inline]] inline Real visit_group(const PackedAccess& access, const RowGroup& group,
+                                               Real sor) {
   constexpr int k_max_sweeps = 32;
   const std::size_t first = group.first, k = group.count;
   std::array<Real, k_g> lambda{}, w{};
@@ -297,8 +295,17 @@ bool solve_active(const RowStore& rows, const RowGroup& group, const std::array<
     }
     if (solved)
       lambda = step;
-    else
-      solved = solve_active(rows, group, step, lambda, w);
+    else {
+      // Second, the rows that pushed before this visit (a box resting on an edge stays on it);
+      // third, the rows the all-rows solve left pushing (a contact coming off one edge).
+      std::array<bool, k_g> pushing{}, pushed{};
+      for (std::size_t r = 0; r < k; ++r) {
+        pushing[r] = step[r] > 0;
+        pushed[r] = lambda[r] > 0;
+      }
+      solved = solve_active(group, pushed, lambda, w) ||
+               (pushed != pushing && solve_active(group, pushing, lambda, w));
+    }
   }
   Lanes errors{w[0], w[1], w[2], w[3]};
   for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
@@ -428,7 +435,7 @@ template <bool k_runs>
     case row_visit::group: {
       const RowGroup& group = groups[group_of[i]];
       next = i + group.count;
-      return visit_group(rows, access, group, sor);
+      return visit_group(access, group, sor);
     }
     default:
       next = i + 1;
