@@ -55,6 +55,15 @@ constexpr std::uint8_t friction_run = 5 << 2;   // the first row of a run: all o
 constexpr std::uint8_t friction_more = 6 << 2;  // a later row of a run
 }  // namespace row_visit
 
+// J v of a packed row given its bodies' velocity lanes: summed lane by lane per body, then across
+// the lanes.
+[[gnu::always_inline]] inline Real packed_velocity(const PackedRow& row, const Lanes& a0,
+                                                   const Lanes& a1, const Lanes& b0,
+                                                   const Lanes& b1) {
+  const std::array<Lanes, 4>& j = row.jacobian;
+  return sum3(j[0] * a0 + j[1] * a1) + sum3(j[2] * b0 + j[3] * b1);
+}
+
 // The packed rows (PackedRow) and the velocities padded to lanes, contiguous per body: one load per
 // 3-vector, and J v as a sum across the lanes per body (two bodies moving together give exactly
 // zero). The impulses stay in the RowStore.
@@ -68,11 +77,9 @@ struct PackedAccess {
   [[gnu::always_inline]] Real inv_eff_mass(std::size_t i) const { return rows[i].inv_eff_mass; }
   [[gnu::always_inline]] Real error(std::size_t i) const {
     const PackedRow& row = rows[i];
-    const std::array<Lanes, 4>& j = row.jacobian;
     const Lanes* a = velocity + 2 * std::size_t(row.body_a);
     const Lanes* b = velocity + 2 * std::size_t(row.body_b);
-    const Real jv = sum3(j[0] * a[0] + j[1] * a[1]) + sum3(j[2] * b[0] + j[3] * b[1]);
-    return jv - row.bias + row.softness * lambdas[i];
+    return packed_velocity(row, a[0], a[1], b[0], b[1]) - row.bias + row.softness * lambdas[i];
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
     const PackedRow& row = rows[i];
@@ -248,6 +255,50 @@ bool solve_active(const RowGroup& group, const std::array<bool, k_g>& pushing,
   return true;
 }
 
+// The velocities of the two bodies that consecutive rows join (a manifold's friction rows, a
+// group's rows), held in registers from the first row to the last: loaded once, each row's
+// impulse added as PackedAccess::apply adds it (to a body that moves), stored once.
+class PairVelocities {
+ public:
+  [[gnu::always_inline]] PairVelocities(const PackedAccess& access, std::size_t first)
+      : moves_(access.visits[first]),
+        a_(access.velocity + 2 * std::size_t(access.row(first).body_a)),
+        b_(access.velocity + 2 * std::size_t(access.row(first).body_b)),
+        a0_(a_[0]),
+        a1_(a_[1]),
+        b0_(b_[0]),
+        b1_(b_[1]) {}
+  [[gnu::always_inline]] Real velocity(const PackedRow& row) const {
+    return packed_velocity(row, a0_, a1_, b0_, b1_);
+  }
+  [[gnu::always_inline]] void apply(const PackedRow& row, Real delta) {
+    const std::array<Lanes, 4>& r = row.response;
+    if (moves_ & row_visit::a_moves) {
+      a0_ += delta * r[0];
+      a1_ += delta * r[1];
+    }
+    if (moves_ & row_visit::b_moves) {
+      b0_ += delta * r[2];
+      b1_ += delta * r[3];
+    }
+  }
+  [[gnu::always_inline]] void store() const {
+    if (moves_ & row_visit::a_moves) {
+      a_[0] = a0_;
+      a_[1] = a1_;
+    }
+    if (moves_ & row_visit::b_moves) {
+      b_[0] = b0_;
+      b_[1] = b1_;
+    }
+  }
+
+ private:
+  std::uint8_t moves_;
+  Lanes *a_, *b_;
+  Lanes a0_, a1_, b0_, b1_;
+};
+
 // J v of a group's rows, lane r being row r: the products and sums of PackedAccess::error, four
 // rows at a time (the same bits).
 [[gnu::always_inline]] inline Lanes group_velocities(const PackedAccess& access,
@@ -323,15 +374,17 @@ bool solve_active(const RowGroup& group, const std::array<bool, k_g>& pushing,
     if (largest <= Real(1e-6) * scale) break;
   }
   Real largest = 0;
+  PairVelocities v(access, first);
   for (std::size_t r = 0; r < k; ++r) {
     const std::size_t i = first + r;
     const PackedRow& row = access.row(i);
     const Real old = access.lambda(i);
     const Real next = std::clamp(old + sor * (lambda[r] - old), row.lo, row.hi);
     access.lambda(i) = next;
-    access.apply(i, next - old);
+    v.apply(row, next - old);
     largest = std::max(largest, std::abs(next - old));
   }
+  v.store();
   return largest;
 }
 
@@ -366,44 +419,23 @@ template <class Access>
 // impulse change and sets `next` past the run.
 [[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
                                                       std::uint32_t& next, Real sor) {
-  const std::uint8_t moves = access.visits[i];
-  const PackedRow& head = access.row(i);
-  Lanes* const va = access.velocity + 2 * std::size_t(head.body_a);
-  Lanes* const vb = access.velocity + 2 * std::size_t(head.body_b);
-  Lanes a0 = va[0], a1 = va[1], b0 = vb[0], b1 = vb[1];
+  PairVelocities v(access, i);
   Real largest = 0;
   std::uint32_t k = i;
   do {
     const PackedRow& row = access.row(k);
-    const std::array<Lanes, 4>& j = row.jacobian;
-    const Real jv = sum3(j[0] * a0 + j[1] * a1) + sum3(j[2] * b0 + j[3] * b1);
     Real& lambda = access.lambda(k);
-    const Real w = jv - row.bias + row.softness * lambda;
+    const Real w = v.velocity(row) - row.bias + row.softness * lambda;
     const auto [lo, hi] = access.friction_bounds(k);
     const Real old_lambda = lambda;
     const Real new_lambda = std::clamp(old_lambda - sor * w * row.inv_eff_mass, lo, hi);
     const Real delta = new_lambda - old_lambda;
     lambda = new_lambda;
-    const std::array<Lanes, 4>& r = row.response;
-    if (moves & row_visit::a_moves) {
-      a0 += delta * r[0];
-      a1 += delta * r[1];
-    }
-    if (moves & row_visit::b_moves) {
-      b0 += delta * r[2];
-      b1 += delta * r[3];
-    }
+    v.apply(row, delta);
     largest = std::max(largest, std::abs(delta));
     ++k;
   } while ((access.visits[k] & ~row_visit::moves_mask) == row_visit::friction_more);
-  if (moves & row_visit::a_moves) {
-    va[0] = a0;
-    va[1] = a1;
-  }
-  if (moves & row_visit::b_moves) {
-    vb[0] = b0;
-    vb[1] = b1;
-  }
+  v.store();
   next = k;
   return largest;
 }
