@@ -28,12 +28,13 @@ struct SolverSettings {
   Real sor = 1;          ///< successive over-relaxation factor, (0, 2)
   Real tolerance = 0;    ///< stop early under this relative residual; 0: fixed count
   bool shuffle = false;  ///< visit rows in a seeded random order
-  /// Measure the residual after every iteration even at a fixed count (for plots and traces; it
-  /// costs about an iteration's time each). Results do not change.
+  /// Measure the residual after every iteration, and at the warm start, even at a fixed count
+  /// (for plots and traces; it costs about an iteration's time each). Results do not change.
   bool record_residuals = false;
-  /// Measure the residuals at all (SolveStats' initial and final figures; a tolerance needs
-  /// them). The relax solve turns it off: nobody reads its figures, and at two iterations the
-  /// three passes of measuring cost more than the solve. Not in scene files.
+  /// Measure the residuals at all (SolveStats' final figures, and the initial one with a
+  /// tolerance or record_residuals; a tolerance needs them). The relax solve turns it off: nobody
+  /// reads its figures, and at two iterations the passes of measuring cost more than the solve.
+  /// Not in scene files.
   bool measure_residuals = true;
   Real max_push_speed = 3;         ///< m/s, cap on the Baumgarte push-out speed of a contact
   Real restitution_threshold = 1;  ///< m/s, slower approaches do not bounce

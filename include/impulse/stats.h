@@ -24,7 +24,9 @@ struct SolveStats {
   /// the last iteration, one entry: measuring every row costs about as much as an iteration. The
   /// final figures below are measured either way.
   std::vector<Real> residuals;
-  Real initial_residual = 0;  ///< relative residual at the warm start, before iterating
+  /// Relative residual at the warm start, before iterating: measured when every iteration's is
+  /// (a tolerance, or record_residuals), else 0.
+  Real initial_residual = 0;
   Real final_residual = 0;
   Real complementarity_error = 0;   ///< largest distance from the MLCP conditions, m/s or rad/s
   Real max_abs_lambda = 0;          ///< largest impulse, N s

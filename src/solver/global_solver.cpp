@@ -54,7 +54,8 @@ void projected_gauss_seidel(const Matrix& a, const Vector& b, RowStore& rows,
     const Eigen::Index k = Eigen::Index(i);
     return diagonal[k] > 0 ? row_dot(a, k, lambda) - b[k] : Real(0);
   };
-  stats.initial_residual = measure_rows(rows, w_of, b_norm).relative_residual;
+  if (measures_every_iteration(settings))
+    stats.initial_residual = measure_rows(rows, w_of, b_norm).relative_residual;
   RowOrder order(rows.size(), settings.shuffle);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;

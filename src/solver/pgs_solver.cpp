@@ -749,7 +749,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const auto measure_on = [&](TaskPool* pool) {
     return measure_packed(rows, access, b_norm, pool);
   };
-  if (settings.measure_residuals)
+  if (measures_every_iteration(settings))
     stats.initial_residual = measure_on(bodies.pool).relative_residual;
   // Inside the team the serial item measures while the others wait (the pool is theirs then);
   // the last iteration, when nothing earlier is measured, ends after the team, on the pool.

@@ -70,7 +70,8 @@ Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSett
   }
   const Real b_norm = rhs_norm(rows, v, pool);
   apply_warm_start(rows, v, settings.warm_start);
-  stats.initial_residual = measure_residual(rows, v, b_norm, pool).relative_residual;
+  if (measures_every_iteration(settings))
+    stats.initial_residual = measure_residual(rows, v, b_norm, pool).relative_residual;
   return b_norm;
 }
 

@@ -150,8 +150,9 @@ ResidualMeasure measure_residual(const RowStore& rows, std::span<const BodyVeloc
 void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start);
 
 /// The common start of the iterative solvers on the rows: stats begun, |b| measured at the free
-/// velocities, the warm start applied (or impulses zeroed) and its residual recorded. Returns |b|
-/// (1 without measuring, SolverSettings::measure_residuals).
+/// velocities, the warm start applied (or impulses zeroed) and its residual recorded when every
+/// iteration's is (measures_every_iteration). Returns |b| (1 without measuring,
+/// SolverSettings::measure_residuals).
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
                      SolveStats& stats, TaskPool* pool = nullptr);
 
@@ -159,6 +160,13 @@ Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSett
 /// residual, or with no impulse changing by more than tolerance times the largest impulse.
 bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,
                       SolveStats& stats);
+
+/// Whether a solve measures its residual at the warm start and after every iteration: a tolerance
+/// needs it, record_residuals asks for it. Else only the final figures are measured, since a
+/// measure costs about as much as an iteration (stats.h).
+inline bool measures_every_iteration(const SolverSettings& settings) {
+  return settings.measure_residuals && (settings.tolerance > 0 || settings.record_residuals);
+}
 
 /// Ends iteration `iteration` (from 0): counts it, and measures (measure() gives the
 /// ResidualMeasure) and records it when something reads the figure: after every iteration when
@@ -168,8 +176,8 @@ bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSett
 template <class Measure>
 bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
                    SolveStats& stats) {
-  if (!settings.measure_residuals || (settings.tolerance <= 0 && !settings.record_residuals &&
-                                      iteration + 1 < settings.iterations)) {
+  if (!settings.measure_residuals ||
+      (!measures_every_iteration(settings) && iteration + 1 < settings.iterations)) {
     ++stats.iterations;
     return false;
   }
