@@ -449,15 +449,15 @@ template <bool k_runs>
                                                 const std::uint32_t* group_of,
                                                 const RowGroup* groups, Real sor) {
   switch (access.visits[i] & ~row_visit::moves_mask) {
-    case row_visit::friction_run:
-      if constexpr (k_runs) return visit_friction_run(access, i, next, sor);
-      [[fallthrough]];
-    case row_visit::friction_more:
     case row_visit::fixed_bounds: {
       next = i + 1;
       const PackedRow& row = access.row(i);
       return visit_bounded_row(access, i, sor, row.lo, row.hi);
     }
+    case row_visit::friction_run:
+      if constexpr (k_runs) return visit_friction_run(access, i, next, sor);
+      [[fallthrough]];
+    case row_visit::friction_more:
     case row_visit::friction:
       next = i + 1;
       return visit_friction_row(access, i, sor);

@@ -236,11 +236,12 @@ TEST(Contacts, FrictionHoldsABoxOnASlopeAndLetsItSlideWhenLow) {
 }
 
 // A unit box of 1000 kg sliding on the ground at 45 degrees to the world axes: its speed after one
-// second under each friction model.
-Real sliding_speed_after(FrictionModel model) {
+// second under each friction model, its rows visited in stored or shuffled order.
+Real sliding_speed_after(FrictionModel model, bool shuffle = false) {
   WorldSettings settings;
   settings.sleeping = false;
   settings.solver.friction_model = model;
+  settings.solver.shuffle = shuffle;
   World world(settings);
   world.create_body(ground_box());
   BodySettings box = body_of(Box{}, {0, Real(0.5), 0});
@@ -257,9 +258,11 @@ TEST(Contacts, EveryFrictionModelDeceleratesASlidingBoxByMuG) {
   // its sqrt(2) corner; the constant model bounds each point by mu times its share of m g.
   const Real expected = 10 - Real(0.5 * 9.81);
   for (const FrictionModel model :
-       {FrictionModel::coulomb, FrictionModel::cone, FrictionModel::constant})
-    EXPECT_NEAR(sliding_speed_after(model), expected, Real(0.02) * expected)
-        << friction_model_name(model);
+       {FrictionModel::coulomb, FrictionModel::cone, FrictionModel::constant}) {
+    for (const bool shuffle : {false, true})
+      EXPECT_NEAR(sliding_speed_after(model, shuffle), expected, Real(0.02) * expected)
+          << friction_model_name(model) << (shuffle ? ", shuffled" : "");
+  }
 }
 
 TEST(Contacts, WarmStartImpulsesScaleWithTheTimeStep) {
