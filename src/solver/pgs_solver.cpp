@@ -225,13 +225,12 @@ bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set
   return true;
 }
 
-// A guess after the all-rows solve failed: the rows in `pushing` push, the others carry nothing.
+// A guess after the all-rows solve failed: the rows in `in_set` push, the others carry nothing.
 // Kept if it is the LCP's solution (every pushing row pushes, every other row separates).
-bool solve_active(const RowGroup& group, const std::array<bool, k_g>& pushing,
+bool solve_active(const RowGroup& group, const std::array<bool, k_g>& in_set,
                   std::array<Real, k_g>& lambda, const std::array<Real, k_g>& w) {
   const std::size_t k = group.count;
   std::array<std::size_t, k_g> set{};
-  const std::array<bool, k_g>& in_set = pushing;
   std::size_t m = 0;
   for (std::size_t r = 0; r < k; ++r) {
     if (in_set[r]) set[m++] = r;
