@@ -5,6 +5,8 @@
 
 #include <impulse/math.h>
 
+#include <array>
+
 namespace impulse {
 
 using Lanes = Real __attribute__((vector_size(4 * sizeof(Real))));
@@ -22,6 +24,11 @@ inline Vec3 to_vec3(const Lanes& l) {
 /// s in every lane.
 [[gnu::always_inline]] inline Lanes splat(Real s) {
   return Lanes{s, s, s, s};
+}
+
+/// The four lanes as an array.
+[[gnu::always_inline]] inline std::array<Real, 4> to_array(const Lanes& l) {
+  return {l[0], l[1], l[2], l[3]};
 }
 
 /// The sum of the first three lanes.

@@ -178,7 +178,7 @@ bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
 }
 
 // x = (l l^T)^-1 x for the first m entries, by forward and back substitution (inlined: a group's
-// visit calls it with m = k_g, which unrolls).
+// inverse calls it with m = k_g, which unrolls).
 [[gnu::always_inline]] inline void solve_small(const SmallMatrix& l, std::size_t m,
                                                SmallVector& x) {
   for (std::size_t i = 0; i < m; ++i) {
@@ -195,12 +195,20 @@ bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
   }
 }
 
-void factor_group(RowGroup& group) {
-  group.factor = {};
+// The group's inverse (RowGroup::inverse) a column at a time from its Cholesky factor, padded with
+// the identity so that every solve has the one size k_g (and unrolls).
+void invert_group(RowGroup& group) {
+  SmallMatrix l{};
   group.factored = factor_small(
-      group.count, [&](std::size_t i, std::size_t j) { return group.a[j][i]; }, group.factor);
+      group.count, [&](std::size_t i, std::size_t j) { return group.a[j][i]; }, l);
   for (std::size_t r = group.count; r < k_g; ++r)
-    group.factor[r * k_g + r] = 1;
+    l[r * k_g + r] = 1;
+  for (std::size_t c = 0; c < k_g; ++c) {
+    SmallVector column{};
+    column[c] = 1;
+    solve_small(l, k_g, column);
+    group.inverse[c] = Lanes{column[0], column[1], column[2], column[3]};
+  }
 }
 
 // Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
@@ -323,26 +331,27 @@ class PairVelocities {
                                                Real sor) {
   constexpr int k_max_sweeps = 32;
   const std::size_t first = group.first, k = group.count;
-  std::array<Real, k_g> lambda{}, w{};
-  const Lanes jv = group_velocities(access, group);
-  Real scale = 0;
+  Lanes before{}, bias{}, softness{};  // zero past count
   for (std::size_t r = 0; r < k; ++r) {
     const PackedRow& row = access.row(first + r);
-    lambda[r] = access.lambda(first + r);
-    w[r] = jv[r] - row.bias + row.softness * lambda[r];
-    scale = std::max(scale, std::abs(lambda[r]));
+    before[r] = access.lambda(first + r);
+    bias[r] = row.bias;
+    softness[r] = row.softness;
   }
+  const Lanes errors_before = group_velocities(access, group) - bias + softness * before;
+  SmallVector lambda = to_array(before), w = to_array(errors_before);
+  Real scale = 0;
+  for (std::size_t r = 0; r < k; ++r)
+    scale = std::max(scale, std::abs(lambda[r]));
   bool solved = false;
   if (group.factored) {
-    SmallVector step{};
-    for (std::size_t r = 0; r < k; ++r)
-      step[r] = -w[r];
-    solve_small(group.factor, k_g, step);
-    solved = true;
-    for (std::size_t r = 0; r < k; ++r) {
-      step[r] += lambda[r];
-      solved = solved && step[r] >= access.row(first + r).lo;
-    }
+    const std::array<Lanes, k_g>& inverse = group.inverse;
+    const Lanes& e = errors_before;
+    const Lanes all = before - (inverse[0] * splat(e[0]) + inverse[1] * splat(e[1]) +
+                                inverse[2] * splat(e[2]) + inverse[3] * splat(e[3]));
+    const SmallVector step = to_array(all);
+    // lo is 0 for every groupable row; the padding lanes stay 0.
+    solved = std::all_of(step.begin(), step.end(), [](Real x) { return x >= 0; });
     if (solved)
       lambda = step;
     else {
@@ -357,7 +366,7 @@ class PairVelocities {
                (pushed != pushing && solve_active(group, pushing, lambda, w));
     }
   }
-  Lanes errors{w[0], w[1], w[2], w[3]};
+  Lanes errors = errors_before;
   for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
     Real largest = 0;
     for (std::size_t r = 0; r < k; ++r) {
@@ -643,7 +652,7 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
     group.a[c] = group_column(group.jacobian, packed_[i + c]);
     group.a[c][c] += rows.softness[i + c];
   }
-  factor_group(group);
+  invert_group(group);
 }
 
 void PgsSolver::unpack(std::span<BodyVelocity> v) const {

@@ -29,11 +29,11 @@ struct RowGroup {
   // angular a x, y, z, then the same for b. All rows of a group join the same bodies, so a visit
   // finds the four velocity errors at once.
   std::array<Lanes, 12> jacobian;
-  // The Cholesky factor (lower, row-major, its diagonal stored as reciprocals) of a with its
-  // diagonal raised by a relative 1e-5 (four coplanar points make a singular), for the
-  // all-rows-pushing case; padded to k_max_rows rows with the identity, so a visit's solve has one
-  // size. False if the factorisation failed.
-  std::array<Real, k_max_rows * k_max_rows> factor;
+  // The inverse of a with its diagonal raised by a relative 1e-5 (four coplanar points make a
+  // singular) by columns, for the all-rows-pushing case: a visit's solve is four independent
+  // products in lanes rather than two dependent triangular substitutions. Padded with the
+  // identity past count. Valid only if factored (a Cholesky factorisation succeeded).
+  std::array<Lanes, k_max_rows> inverse;
   bool factored;
 };
 
