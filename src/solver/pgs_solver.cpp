@@ -177,10 +177,8 @@ bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
   return true;
 }
 
-// x = (l l^T)^-1 x for the first m entries, by forward and back substitution (inlined: a group's
-// inverse calls it with m = k_g, which unrolls).
-[[gnu::always_inline]] inline void solve_small(const SmallMatrix& l, std::size_t m,
-                                               SmallVector& x) {
+// x = (l l^T)^-1 x for the first m entries, by forward and back substitution.
+void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
   for (std::size_t i = 0; i < m; ++i) {
     Real s = x[i];
     for (std::size_t p = 0; p < i; ++p)
@@ -195,19 +193,28 @@ bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
   }
 }
 
-// The group's inverse (RowGroup::inverse) a column at a time from its Cholesky factor, padded with
-// the identity so that every solve has the one size k_g (and unrolls).
+// The group's inverse (RowGroup::inverse) from its Cholesky factor, padded with the identity:
+// forward and back substitution on the identity's four columns at once, lane c being column c.
+// Row r of the result is kept as column r (the matrix is symmetric).
 void invert_group(RowGroup& group) {
   SmallMatrix l{};
   group.factored = factor_small(
       group.count, [&](std::size_t i, std::size_t j) { return group.a[j][i]; }, l);
   for (std::size_t r = group.count; r < k_g; ++r)
     l[r * k_g + r] = 1;
-  for (std::size_t c = 0; c < k_g; ++c) {
-    SmallVector column{};
-    column[c] = 1;
-    solve_small(l, k_g, column);
-    group.inverse[c] = Lanes{column[0], column[1], column[2], column[3]};
+  std::array<Lanes, k_g>& x = group.inverse;
+  for (std::size_t i = 0; i < k_g; ++i) {
+    Lanes s{};
+    s[i] = 1;
+    for (std::size_t p = 0; p < i; ++p)
+      s -= splat(l[i * k_g + p]) * x[p];
+    x[i] = s * splat(l[i * k_g + i]);
+  }
+  for (std::size_t i = k_g; i-- > 0;) {
+    Lanes s = x[i];
+    for (std::size_t p = i + 1; p < k_g; ++p)
+      s -= splat(l[p * k_g + i]) * x[p];
+    x[i] = s * splat(l[i * k_g + i]);
   }
 }
 
