@@ -172,8 +172,8 @@ void RowStore::clear() {
   pair_open_ = false;
 }
 
-// Every array to n rows (new rows zero); B, the diagonal, the inverse effective mass and the disc
-// step are prepare's to fill.
+// Every array to n rows, the new ones unwritten (RowColumn): add and set write every field but B,
+// the diagonal, the inverse effective mass and the disc step, which are prepare's.
 void RowStore::resize(std::size_t n) {
   for (auto* v : {&body_a, &body_b})
     v->resize(n);

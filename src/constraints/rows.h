@@ -23,6 +23,7 @@
 
 #include <impulse/math.h>
 
+#include "constraints/row_column.h"
 #include "core/task_pool.h"
 
 #include <algorithm>
@@ -152,20 +153,20 @@ class RowStore {
   Real coupling(std::size_t i, std::size_t j) const;
 
   // Structure of arrays, one entry per row.
-  std::vector<std::uint32_t> body_a, body_b;
-  std::vector<Vec3> j_lin_a, j_ang_a, j_lin_b, j_ang_b;  // the Jacobian, four 3-vectors
-  std::vector<Vec3> b_lin_a, b_ang_a, b_lin_b, b_ang_b;  // B = M^-1 J^T
-  std::vector<Real> diagonal;                            // J M^-1 J^T
-  std::vector<Real> inv_eff_mass;  // 1 / (diagonal + softness), or 0 for a degenerate row
-  std::vector<Real> bias;
-  std::vector<Real> position_bias;
-  std::vector<Real> softness;  // CFM gamma (RowSpec::softness)
-  std::vector<Real> lo, hi;
-  std::vector<std::int32_t> normal_row;
-  std::vector<Real> mu;
-  std::vector<Real> lambda;        // accumulated impulse
-  std::vector<std::uint8_t> cone;  // 1 on the first row of a cone pair (RowSpec::cone)
-  std::vector<Real> disc_step;     // first row of a disc pair: disc_pair_step of its block; else 0
+  RowColumn<std::uint32_t> body_a, body_b;
+  RowColumn<Vec3> j_lin_a, j_ang_a, j_lin_b, j_ang_b;  // the Jacobian, four 3-vectors
+  RowColumn<Vec3> b_lin_a, b_ang_a, b_lin_b, b_ang_b;  // B = M^-1 J^T
+  RowColumn<Real> diagonal;                            // J M^-1 J^T
+  RowColumn<Real> inv_eff_mass;  // 1 / (diagonal + softness), or 0 for a degenerate row
+  RowColumn<Real> bias;
+  RowColumn<Real> position_bias;
+  RowColumn<Real> softness;  // CFM gamma (RowSpec::softness)
+  RowColumn<Real> lo, hi;
+  RowColumn<std::int32_t> normal_row;
+  RowColumn<Real> mu;
+  RowColumn<Real> lambda;        // accumulated impulse
+  RowColumn<std::uint8_t> cone;  // 1 on the first row of a cone pair (RowSpec::cone)
+  RowColumn<Real> disc_step;     // first row of a disc pair: disc_pair_step of its block; else 0
   // Blocks: rows [block_begin[k], block_begin[k + 1]) form block k; the last entry is size().
   std::vector<std::uint32_t> block_begin{0};
 

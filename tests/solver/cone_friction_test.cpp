@@ -355,7 +355,8 @@ TEST(ConeRows, PairIsOneBlockAndItsPartnerIsChecked) {
   partner.mu = k_mu;
   rows.add(partner);
   EXPECT_EQ(rows.block_begin, (std::vector<std::uint32_t>{0, 1, 3}));
-  EXPECT_EQ(rows.cone, (std::vector<std::uint8_t>{0, 1, 0}));
+  EXPECT_EQ(std::vector<std::uint8_t>(rows.cone.begin(), rows.cone.end()),
+            (std::vector<std::uint8_t>{0, 1, 0}));
 
   RowSpec not_friction;
   not_friction.cone = true;

@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include <random>
+#include <span>
 
 #include "solver/row_problem.h"
 
@@ -140,7 +141,7 @@ class MlcpGenerator {
   std::mt19937 rng_;
 };
 
-double relative_difference(const std::vector<Real>& a, const std::vector<Real>& b) {
+double relative_difference(std::span<const Real> a, std::span<const Real> b) {
   double diff = 0, norm = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     diff += double(a[i] - b[i]) * double(a[i] - b[i]);

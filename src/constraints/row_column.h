@@ -1,0 +1,94 @@
+#pragma once
+// One array of the RowStore: contiguous and sized like std::vector, but growing it leaves the new
+// entries to their writer instead of zeroing them. Each step's contact rows are written whole right
+// after they are appended, so the zeroing was pure cost (about 2% of a pyramid's step), and on two
+// threads it left the main core owning the cache lines that the pool's threads then write.
+// Shrinking keeps the capacity, so a warmed-up store grows without allocating.
+
+#include <algorithm>
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
+#include <type_traits>
+
+namespace impulse {
+
+template <class T>
+class RowColumn {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                "a row column holds plain values: growing it copies bytes and constructs nothing");
+
+ public:
+  RowColumn() = default;
+  RowColumn(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
+  RowColumn(const RowColumn& other) { assign(other.begin(), other.end()); }
+  RowColumn(RowColumn&& other) noexcept { swap(other); }
+  RowColumn& operator=(const RowColumn& other) {
+    if (this != &other) assign(other.begin(), other.end());
+    return *this;
+  }
+  RowColumn& operator=(RowColumn&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~RowColumn() { release(); }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+
+  /// n entries; entries past the old size are unwritten (their writer fills them).
+  void resize(std::size_t n) {
+    if (n > capacity_) reallocate(std::max(n, 2 * capacity_));
+    size_ = n;
+  }
+  void push_back(const T& value) {
+    resize(size_ + 1);
+    data_[size_ - 1] = value;
+  }
+  void assign(std::size_t n, const T& value) {
+    resize(n);
+    std::fill(begin(), end(), value);
+  }
+  friend bool operator==(const RowColumn& a, const RowColumn& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  template <class It>
+  void assign(It first, It last) {
+    resize(std::size_t(last - first));
+    std::copy(first, last, begin());
+  }
+  void reallocate(std::size_t capacity) {
+    T* grown = std::allocator<T>().allocate(capacity);
+    std::copy(begin(), end(), grown);
+    release();
+    data_ = grown;
+    capacity_ = capacity;
+  }
+  void release() {
+    if (data_ != nullptr) std::allocator<T>().deallocate(data_, capacity_);
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+  void swap(RowColumn& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
+}  // namespace impulse
