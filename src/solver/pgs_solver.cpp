@@ -709,12 +709,32 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     else
       access.apply(i, rows.lambda[i]);
   };
-  const auto warm_start_units = [&](std::span<const RowUnit> units) {
-    for (const RowUnit unit : units) {
-      for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
-        if (group_of_[i] != k_row_in_block) warm_start_row(i);
+  // Rows [begin, end) but the equality block's (warm started on their own): consecutive rows
+  // between the same two bodies with their velocities held in registers, as a sweep's runs.
+  const auto warm_start_range = [&](std::uint32_t begin, std::uint32_t end) {
+    const auto outside_block = [&](std::uint32_t i) { return group_of_[i] != k_row_in_block; };
+    for (std::uint32_t i = begin; i < end;) {
+      if (!outside_block(i)) {
+        ++i;
+        continue;
       }
+      const PackedRow& head = access.row(i);
+      PairVelocities v(access, i);
+      do {
+        const PackedRow& row = access.row(i);
+        if (!settings.warm_start || row.inv_eff_mass == 0)
+          rows.lambda[i] = 0;
+        else
+          v.apply(row, rows.lambda[i]);
+        ++i;
+      } while (i < end && outside_block(i) && access.row(i).body_a == head.body_a &&
+               access.row(i).body_b == head.body_b);
+      v.store();
     }
+  };
+  const auto warm_start_units = [&](std::span<const RowUnit> units) {
+    for (const RowUnit unit : units)
+      warm_start_range(unit.begin, unit.end);
   };
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units, is an item. The equality block and
@@ -749,8 +769,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
   // per-body sums are then the same on any count).
   if (schedule_.parts() == 1) {
-    for (std::uint32_t i = 0; i < rows.size(); ++i)
-      warm_start_row(i);
+    for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
+      warm_start_row(equalities_.rows()[k]);
+    warm_start_range(0, std::uint32_t(rows.size()));
   } else {
     run(1 + pass_phases, [&](std::size_t m) {
       work_.run_one(0, m == 0, [&] {
