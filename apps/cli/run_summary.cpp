@@ -67,7 +67,8 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
   out["contacts"] = {{"pairs", stats.contact_pairs},
                      {"manifolds", stats.contact_manifolds},
                      {"points", stats.contact_points},
-                     {"cache_hit_rate", stats.cache_hit_rate()}};
+                     {"cache_hit_rate", stats.cache_hit_rate()},
+                     {"reused_pairs", stats.reused_pairs}};
   out["max_joint_error"] = stats.max_joint_error;
   out["max_joint_angular_error"] = stats.max_joint_angular_error;
   nlohmann::ordered_json bodies = nlohmann::ordered_json::array();
@@ -127,8 +128,8 @@ std::string summary_text(const RunResult& run) {
       << "energy      kinetic " << world.kinetic_energy() << " J, potential "
       << world.potential_energy() << " J\n"
       << "contacts    " << stats.contact_points << " points in " << stats.contact_manifolds
-      << " manifolds, " << stats.cache_hit_rate() * 100 << "% warm, deepest "
-      << stats.max_penetration << " m\n"
+      << " manifolds, " << stats.cache_hit_rate() * 100 << "% warm, " << stats.reused_pairs
+      << " pairs reused, deepest " << stats.max_penetration << " m\n"
       << "bodies      " << world.body_count() << "\n";
   const std::vector<BodyId> ids = world.bodies();
   constexpr std::size_t k_listed = 10;

@@ -186,8 +186,8 @@ void plots_panel(const History& history, const World& world) {
   plot("solve", history.solve_ms, "ms");
   plot("integrate x", history.integrate_positions_ms, "ms");
   const StepStats& stats = world.last_step_stats();
-  ImGui::Text("%zu rows, %zu contacts, cache hits %.0f%%", stats.solve.rows, stats.contact_points,
-              100 * stats.cache_hit_rate());
+  ImGui::Text("%zu rows, %zu contacts, cache hits %.0f%%, %zu pairs reused", stats.solve.rows,
+              stats.contact_points, 100 * stats.cache_hit_rate(), stats.reused_pairs);
   ImGui::End();
 }
 

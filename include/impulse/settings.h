@@ -69,6 +69,11 @@ struct WorldSettings {
   bool gyroscopic = false;  ///< integrate the w x I w torque (implicitly) that seed 001 omits
   /// m: shapes closer than this (plus how far they move in a step) get speculative contacts
   Real speculative_margin = Real(0.02);
+  /// Rebuild a touching pair's contacts from its last narrowphase's, moved with the shapes, while
+  /// the shapes have moved less than 0.5 mm and 0.5 degrees against each other since (Jolt's body
+  /// pair cache): most of a resting stack's collision time. False: every pair's narrowphase runs
+  /// every step.
+  bool reuse_contacts = true;
   /// zero: 3D; else every dynamic body moves only in the plane through its start perpendicular to
   /// this (unit) normal and turns only about it (seed 000's 2D demos). Length 1 within 1e-3;
   /// normalised when set. Static and kinematic bodies are not held to it.

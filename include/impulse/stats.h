@@ -51,7 +51,10 @@ struct StepStats {
   std::size_t contact_pairs = 0;      ///< shape pairs whose fat boxes overlap
   std::size_t contact_manifolds = 0;  ///< pairs touching or within the speculative margin
   std::size_t contact_points = 0;
-  std::size_t cache_hits = 0;        ///< points matched to last step's by feature id (warm started)
+  std::size_t cache_hits = 0;  ///< points matched to last step's by feature id (warm started)
+  /// touching pairs whose contacts were rebuilt from their last narrowphase's, their shapes having
+  /// barely moved against each other (WorldSettings::reuse_contacts)
+  std::size_t reused_pairs = 0;
   Real max_penetration = 0;          ///< m, deepest contact at the start of the step
   Real max_joint_error = 0;          ///< m, the largest linear joint violation after the step
   Real max_joint_angular_error = 0;  ///< rad, the largest angular joint violation after the step

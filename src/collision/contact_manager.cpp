@@ -3,6 +3,7 @@
 #include "collision/shape_pairs.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace impulse {
 namespace {
@@ -74,7 +75,9 @@ void ContactManager::find_new_pairs() {
     const auto a = static_cast<std::uint32_t>(found.first);
     const auto b = static_cast<std::uint32_t>(found.second);
     if (shapes_[a].body == shapes_[b].body) continue;  // parts of one body never touch
-    const Pair candidate{a, b};
+    Pair candidate;
+    candidate.shape_a = a;
+    candidate.shape_b = b;
     while (old_it != pairs_.end() && old_it->key() < candidate.key())
       merged_pairs_.push_back(*old_it++);
     if (old_it != pairs_.end() && old_it->key() == candidate.key()) continue;
@@ -95,6 +98,7 @@ bool ContactManager::fat_boxes_overlap(const Pair& pair) const {
 void ContactManager::collide_chunk(std::size_t chunk, Real margin) {
   Chunk& out = chunks_[chunk];
   out.manifolds.clear();
+  out.reused = 0;
   const std::size_t n = pairs_.size();
   for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
     if (updates_[p] != PairUpdate::collide) continue;
@@ -104,11 +108,17 @@ void ContactManager::collide_chunk(std::size_t chunk, Real margin) {
   }
 }
 
-void ContactManager::collide_pair(const Pair& pair, Real margin, Chunk& out) const {
+void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   const ShapeRecord& a = shapes_[pair.shape_a];
   const ShapeRecord& b = shapes_[pair.shape_b];
+  const Real pair_margin = margin + a.sweep + b.sweep;
+  const Transform relative = inverse(a.pose) * b.pose;
+  if (reuse(pair, relative, pair_margin, out)) {
+    ++out.reused;
+    return;
+  }
   out.scratch.clear();
-  collide_shapes(a.shape, a.pose, b.shape, b.pose, margin + a.sweep + b.sweep, out.scratch);
+  collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch);
   for (const Manifold& found : out.scratch) {
     ContactManifold& m = out.manifolds.emplace_back();
     m.body_a = a.body;
@@ -116,11 +126,44 @@ void ContactManager::collide_pair(const Pair& pair, Real margin, Chunk& out) con
     m.shape_a = pair.shape_a;
     m.shape_b = pair.shape_b;
     m.normal = found.normal;
+    m.local_normal = inverse_rotate(a.pose.orientation, found.normal);
     m.count = found.count;
-    for (int k = 0; k < found.count; ++k)
-      m.points[std::size_t(k)].point = found.points[std::size_t(k)];
+    for (int k = 0; k < found.count; ++k) {
+      ContactState& state = m.points[std::size_t(k)];
+      state.point = found.points[std::size_t(k)];
+      state.local_b = apply_inverse(b.pose, state.point.position);
+      state.local_a =
+          apply_inverse(a.pose, state.point.position + state.point.depth * found.normal);
+    }
     match(m, pair);
   }
+  pair.relative = relative;
+  pair.margin = pair_margin;
+  pair.found = true;
+}
+
+bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real margin,
+                           Chunk& out) const {
+  const Real distance = reuse_.distance;
+  if (!pair.found || !(distance > 0) || margin > pair.margin + distance ||
+      length_squared(relative.position - pair.relative.position) > distance * distance)
+    return false;
+  // |q1 . q2| is the cosine of half the turn between two orientations.
+  if (std::abs(dot(relative.orientation, pair.relative.orientation)) < std::cos(reuse_.angle / 2))
+    return false;
+  const Transform& pose_a = shapes_[pair.shape_a].pose;
+  const Transform& pose_b = shapes_[pair.shape_b].pose;
+  for (const ContactManifold& old : std::span(previous_).subspan(pair.first, pair.count)) {
+    ContactManifold& m = out.manifolds.emplace_back(old);
+    m.normal = rotate(pose_a.orientation, m.local_normal);
+    for (int k = 0; k < m.count; ++k) {
+      ContactState& state = m.points[std::size_t(k)];
+      state.point.position = apply(pose_b, state.local_b);
+      state.point.depth = dot(apply(pose_a, state.local_a) - state.point.position, m.normal);
+      state.warm = true;  // last step's point, with its impulses
+    }
+  }
+  return true;
 }
 
 // Puts every pair's manifolds into manifolds_ in pair order: the collided ones from their chunk,
@@ -148,7 +191,10 @@ void ContactManager::gather() {
       }
       pair.first = first;
       pair.count = static_cast<std::uint32_t>(manifolds_.size()) - first;
-      if (updates_[p] != PairUpdate::collide) continue;
+      if (updates_[p] != PairUpdate::collide) {
+        pair.found = false;  // what the narrowphase found may no longer be what the pair has
+        continue;
+      }
       for (const ContactManifold& m : std::span(manifolds_).subspan(first)) {
         counts_.points += std::size_t(m.count);
         for (int k = 0; k < m.count; ++k)
@@ -156,6 +202,8 @@ void ContactManager::gather() {
       }
     }
   }
+  for (std::size_t chunk = 0; chunk < k_chunks; ++chunk)
+    counts_.reused += chunks_[chunk].reused;
   counts_.pairs = n;
   counts_.manifolds = manifolds_.size();
 }

@@ -22,6 +22,10 @@ struct ContactState {
   Real normal_impulse = 0;  // N s, along the manifold's normal
   Vec3 friction_impulse;    // N s, world vector in the contact plane: survives a new tangent basis
   bool warm = false;        // matched a point of the last step, whose impulses it carries
+  // The point's two ends in their shapes' frames when the narrowphase found it: on B's surface
+  // (point.position) and on A's (position + depth * normal). A reused pair rebuilds the point
+  // from them (ContactManager, "reuse").
+  Vec3 local_b, local_a;
 };
 
 /// The contact of two shapes of different bodies: normal from shape_a to shape_b.
@@ -29,8 +33,19 @@ struct ContactManifold {
   std::uint32_t body_a = 0, body_b = 0;
   std::uint32_t shape_a = 0, shape_b = 0;
   Vec3 normal;
+  Vec3 local_normal;  // in shape_a's frame when the narrowphase found it
   int count = 0;
   std::array<ContactState, Manifold::k_max_points> points;
+};
+
+/// How far the shapes of a pair may move against each other, since its narrowphase last ran, for
+/// its contacts to be rebuilt from that run's instead of found again (Jolt's body pair cache):
+/// B's pose in A's frame within `distance` (m) and `angle` (rad) of that run's, and the
+/// speculative margin at most `distance` wider. Contact points are then the same features, moved
+/// with the shapes, and their depths exact for a vertex on a face. Zero distance: never reused.
+struct ContactReuse {
+  Real distance = Real(5e-4);
+  Real angle = Real(0.5 * k_pi / 180);
 };
 
 /// What the last update found.
@@ -39,6 +54,7 @@ struct ContactCounts {
   std::size_t manifolds = 0;  // touching (or within the speculative margin)
   std::size_t points = 0;
   std::size_t matched = 0;  // points that matched last step's (the cache's hits)
+  std::size_t reused = 0;   // collided pairs whose contacts were rebuilt, not found (ContactReuse)
 };
 
 /// What a pair needs this step (the caller's filter decides from the two bodies).
@@ -81,6 +97,9 @@ class ContactManager {
   const ContactCounts& counts() const { return counts_; }
   const Broadphase& broadphase() const { return broadphase_; }
 
+  /// When a pair's contacts are rebuilt from its last narrowphase's (ContactReuse).
+  void set_reuse(const ContactReuse& reuse) { reuse_ = reuse; }
+
   const CookedShape& shape(std::uint32_t handle) const { return shapes_[handle].shape; }
   const Transform& pose(std::uint32_t handle) const { return shapes_[handle].pose; }
   std::uint32_t body(std::uint32_t handle) const { return shapes_[handle].body; }
@@ -96,6 +115,11 @@ class ContactManager {
   struct Pair {
     std::uint32_t shape_a = 0, shape_b = 0;  // shape_a < shape_b
     std::uint32_t first = 0, count = 0;      // its manifolds in manifolds_
+    // B's pose in A's frame and the speculative margin when the narrowphase last ran; valid while
+    // `found` (it ran, and the pair was collided every step since).
+    Transform relative;
+    Real margin = 0;
+    bool found = false;
     std::uint64_t key() const { return std::uint64_t(shape_a) << 32 | shape_b; }
   };
 
@@ -103,6 +127,7 @@ class ContactManager {
   struct Chunk {
     std::vector<ContactManifold> manifolds;
     std::vector<Manifold> scratch;
+    std::size_t reused = 0;
   };
   static constexpr std::size_t k_chunks = 64;
   // Below this many pairs, waking the workers costs more than they save (the chunks are the same
@@ -111,7 +136,9 @@ class ContactManager {
 
   bool fat_boxes_overlap(const Pair& pair) const;
   void collide_chunk(std::size_t chunk, Real margin);
-  void collide_pair(const Pair& pair, Real margin, Chunk& out) const;
+  void collide_pair(Pair& pair, Real margin, Chunk& out) const;
+  /// Rebuilds the pair's contacts from last step's into out, if they may be (ContactReuse).
+  bool reuse(const Pair& pair, const Transform& relative, Real margin, Chunk& out) const;
   void gather();
   void match(ContactManifold& fresh, const Pair& pair) const;
 
@@ -127,6 +154,7 @@ class ContactManager {
   std::vector<std::uint32_t> new_counts_;   // per collided pair: its manifolds this step
   std::vector<Chunk> chunks_;
   ContactCounts counts_;
+  ContactReuse reuse_;
 };
 
 template <class Filter>

@@ -519,6 +519,7 @@ void substep(World::Impl& w, Real dt) {
   stats.contact_manifolds = counts.manifolds;
   stats.contact_points = counts.points;
   stats.cache_hits = counts.matched;
+  stats.reused_pairs = counts.reused;
   stats.max_penetration = std::max(stats.max_penetration, max_penetration(w.contacts.manifolds()));
   stats.narrowphase_ms += milliseconds_since(narrowphase);
   stats.collide_ms += milliseconds_since(stage);

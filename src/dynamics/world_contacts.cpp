@@ -62,6 +62,7 @@ void find_pairs(World::Impl& impl, Real dt) {
 void find_contacts(World::Impl& impl) {
   // Contacts need a dynamic body (static and kinematic bodies push, they are not pushed), and a
   // pair at rest keeps its contacts while it sleeps. Jointed bodies collide only when asked to.
+  impl.contacts.set_reuse(impl.settings.reuse_contacts ? ContactReuse{} : ContactReuse{0, 0});
   impl.contacts.collide_pairs(
       impl.settings.speculative_margin,
       [&](std::uint32_t a, std::uint32_t b) {

@@ -278,6 +278,7 @@ Json scene_json(const Scene& scene) {
   out["timestep"] = number(w.timestep);
   out["sleeping"] = w.sleeping;
   if (w.gyroscopic) out["gyroscopic"] = true;  // an extension: contract-only readers refuse it
+  if (!w.reuse_contacts) out["reuse_contacts"] = false;  // an extension too
   out["solver"] = {{"type", solver_type_name(solver.type)},
                    {"iterations", solver.iterations},
                    {"baumgarte", number(solver.baumgarte)},
@@ -683,8 +684,8 @@ void check_unique_name(const JsonNode& node, const std::string& name, std::size_
 
 Scene read_scene(const JsonNode& root) {
   root.expect_keys({"format", "name", "gravity", "timestep", "sleeping", "gyroscopic",
-                    "speculative_margin", "max_linear_speed", "max_angular_speed", "plane_normal",
-                    "solver", "bodies", "joints"});
+                    "reuse_contacts", "speculative_margin", "max_linear_speed", "max_angular_speed",
+                    "plane_normal", "solver", "bodies", "joints"});
   if (auto n = root.find("format"); n && n->string() != k_format)
     n->fail("unsupported format '" + n->string() + "' (this version reads " +
             std::string(k_format) + ")");
@@ -695,6 +696,7 @@ Scene read_scene(const JsonNode& root) {
   if (auto n = root.find("timestep")) w.timestep = n->real();
   if (auto n = root.find("sleeping")) w.sleeping = n->boolean();
   if (auto n = root.find("gyroscopic")) w.gyroscopic = n->boolean();
+  if (auto n = root.find("reuse_contacts")) w.reuse_contacts = n->boolean();
   if (auto n = root.find("speculative_margin")) w.speculative_margin = n->real();
   if (auto n = root.find("max_linear_speed")) w.max_linear_speed = n->real();
   if (auto n = root.find("max_angular_speed")) w.max_angular_speed = n->real();

@@ -406,6 +406,7 @@ constexpr const char* k_rich_scene = R"({
   "timestep": 0.01,
   "sleeping": false,
   "gyroscopic": true,
+  "reuse_contacts": false,
   "solver": { "type": "global_sparse", "iterations": 25, "baumgarte": 0.1, "slop": 0.01,
               "warm_start": false, "friction_model": "cone", "sor": 1.3, "tolerance": 1e-6,
               "shuffle": true, "relax_iterations": 3, "substeps": 4, "extra": null },
@@ -458,6 +459,7 @@ TEST(SceneJsonRoundTrip, RichSceneReadsBackEqualAndWritesIdenticalText) {
   ASSERT_EQ(scene.bodies.size(), 8u);
   ASSERT_EQ(scene.joints.size(), 10u);
   EXPECT_TRUE(scene.settings.gyroscopic);
+  EXPECT_FALSE(scene.settings.reuse_contacts);
   EXPECT_EQ(scene.bodies[3].gravity_scale, 0.5f);
   EXPECT_EQ(scene.settings.solver.substeps, 4);
   const std::string text = scene_to_json(scene);
@@ -570,6 +572,7 @@ TEST(SceneJsonContract, ExampleReadsAsWritten) {
   EXPECT_EQ(w.timestep, 0.0166667f);
   EXPECT_TRUE(w.sleeping);
   EXPECT_FALSE(w.gyroscopic);
+  EXPECT_TRUE(w.reuse_contacts);
   EXPECT_EQ(w.solver.type, SolverType::pgs);
   EXPECT_EQ(w.solver.iterations, 10);
   EXPECT_EQ(w.solver.baumgarte, 0.2f);

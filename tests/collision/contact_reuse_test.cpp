@@ -1,0 +1,148 @@
+// Contact reuse (ContactReuse): a pair whose shapes barely moved against each other since its
+// narrowphase last ran gets that run's points moved with the shapes, which are the points the
+// narrowphase would find; past the limits the narrowphase runs again.
+
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include "collision/contact_manager.h"
+#include "support/bodies.h"
+#include "support/geometry.h"
+
+namespace impulse {
+namespace {
+
+using testing::about;
+using testing::at;
+
+const auto collide_all = [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; };
+
+// A unit box on a wide one, turned about the vertical, in two managers: one that reuses contacts
+// and one that always runs the narrowphase (the reference).
+struct TwoManagers {
+  ContactManager reusing, fresh;
+  TaskPool pool;
+  std::uint32_t box = 0;
+
+  explicit TwoManagers(const Transform& pose) {
+    fresh.set_reuse({0, 0});
+    for (ContactManager* m : {&reusing, &fresh}) {
+      m->add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
+      box = m->add_shape(Box{}, 1, pose);
+      m->update(0, collide_all, pool);
+    }
+  }
+  void move(const Transform& pose, const Vec3& displacement = {}) {
+    for (ContactManager* m : {&reusing, &fresh}) {
+      m->move_shape(box, pose, displacement);
+      m->update(0, collide_all, pool);
+    }
+  }
+};
+
+const ContactState* with_id(const ContactManifold& m, const FeatureId& id) {
+  for (int k = 0; k < m.count; ++k) {
+    if (m.points[std::size_t(k)].point.id == id) return &m.points[std::size_t(k)];
+  }
+  return nullptr;
+}
+
+TEST(ContactReuse, SmallRelativeMotionGivesThePointsTheNarrowphaseFinds) {
+  const Quat turn = about({0, 1, 0}, 10);
+  TwoManagers pair(at({0, Real(0.49), 0}, turn));
+  ASSERT_EQ(pair.reusing.manifolds().size(), 1u);
+  pair.reusing.manifolds()[0].points[0].normal_impulse = 7;
+  const FeatureId carried = pair.reusing.manifolds()[0].points[0].point.id;
+  // 0.3 mm down and 0.2 degrees of tilt: within the limits (0.5 mm, 0.5 degrees).
+  pair.move(at({Real(1e-4), Real(0.4897), 0}, about({1, 0, 0}, Real(0.2)) * turn));
+  EXPECT_EQ(pair.reusing.counts().reused, 1u);
+  EXPECT_EQ(pair.fresh.counts().reused, 0u);
+  ASSERT_EQ(pair.reusing.manifolds().size(), 1u);
+  ASSERT_EQ(pair.fresh.manifolds().size(), 1u);
+  const ContactManifold& reused = pair.reusing.manifolds()[0];
+  const ContactManifold& found = pair.fresh.manifolds()[0];
+  testing::expect_vec_near(reused.normal, found.normal, Real(1e-6));
+  ASSERT_EQ(reused.count, 4);
+  ASSERT_EQ(found.count, 4);
+  for (int k = 0; k < found.count; ++k) {
+    const ContactPoint& want = found.points[std::size_t(k)].point;
+    const ContactState* got = with_id(reused, want.id);
+    ASSERT_NE(got, nullptr) << "point " << k;
+    // The box's corners on the ground's face: rebuilt exactly, to rounding.
+    testing::expect_vec_near(got->point.position, want.position, Real(2e-6));
+    EXPECT_NEAR(got->point.depth, want.depth, Real(2e-6)) << "point " << k;
+    EXPECT_TRUE(got->warm);
+  }
+  // Deeper than before by the 0.3 mm the box sank, give or take the tilt's lift of a corner.
+  EXPECT_GT(reused.points[0].point.depth, Real(0.0101));
+  EXPECT_EQ(with_id(reused, carried)->normal_impulse, 7);  // the impulse came along
+}
+
+TEST(ContactReuse, MovingPastTheLimitsSinceTheLastNarrowphaseRunsItAgain) {
+  TwoManagers pair(at({0, Real(0.49), 0}));
+  ContactManager& contacts = pair.reusing;
+  // Three moves of 0.2 mm: the first two stay within 0.5 mm of where the narrowphase ran.
+  for (int k = 1; k <= 3; ++k) {
+    pair.move(at({Real(2e-4) * Real(k), Real(0.49), 0}));
+    EXPECT_EQ(contacts.counts().reused, k < 3 ? 1u : 0u) << "move " << k;
+  }
+  // The narrowphase ran at 0.6 mm: 0.2 mm more is within reach of that run.
+  pair.move(at({Real(8e-4), Real(0.49), 0}));
+  EXPECT_EQ(contacts.counts().reused, 1u);
+  // A turn of 0.6 degrees about the normal, in place.
+  pair.move(at({Real(8e-4), Real(0.49), 0}, about({0, 1, 0}, Real(0.6))));
+  EXPECT_EQ(contacts.counts().reused, 0u);
+  pair.move(at({Real(8e-4), Real(0.49), 0}, about({0, 1, 0}, Real(0.6))));
+  EXPECT_EQ(contacts.counts().reused, 1u);  // not moved since
+  // Not moved, but about to move 1 mm: the wider speculative margin needs the narrowphase.
+  pair.move(at({Real(8e-4), Real(0.49), 0}, about({0, 1, 0}, Real(0.6))), {0, Real(-1e-3), 0});
+  EXPECT_EQ(contacts.counts().reused, 0u);
+  // Both managers agree after every move (the last ran the narrowphase in both).
+  testing::expect_vec_near(contacts.manifolds()[0].points[0].point.position,
+                           pair.fresh.manifolds()[0].points[0].point.position, Real(1e-6));
+}
+
+TEST(ContactReuse, APairSkippedForAStepRunsTheNarrowphaseWhenItComesBack) {
+  ContactManager contacts;
+  TaskPool pool;
+  contacts.add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
+  const std::uint32_t box = contacts.add_shape(Box{}, 1, at({0, Real(0.49), 0}));
+  contacts.update(0, collide_all, pool);
+  contacts.update(
+      0, [](std::uint32_t, std::uint32_t) { return PairUpdate::ignore; }, pool);
+  EXPECT_TRUE(contacts.manifolds().empty());
+  contacts.move_shape(box, at({0, Real(0.49), 0}), {});
+  contacts.update(0, collide_all, pool);
+  EXPECT_EQ(contacts.counts().reused, 0u);  // last step's (none) is not what the shapes have
+  EXPECT_EQ(contacts.counts().points, 4u);
+}
+
+// A column of boxes settles to the same heights whether resting pairs reuse their contacts or
+// not, and once at rest every pair reuses them.
+TEST(ContactReuse, AStackRestsWhereTheNarrowphaseAloneLeavesIt) {
+  const auto settle = [](bool reuse, std::size_t& reused_pairs) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    settings.reuse_contacts = reuse;
+    World world(settings);
+    world.create_body(testing::ground_box());
+    BodyId top;
+    for (int i = 0; i < 6; ++i)
+      top = world.create_body(testing::body_of(Box{}, {0, Real(0.5) + Real(i), 0}));
+    for (int step = 0; step < 300; ++step)
+      world.step(Real(1) / 60);
+    reused_pairs = world.last_step_stats().reused_pairs;
+    return world.position(top);
+  };
+  std::size_t reused = 0, never = 0;
+  const Vec3 with_reuse = settle(true, reused);
+  const Vec3 without = settle(false, never);
+  EXPECT_EQ(reused, 6u);
+  EXPECT_EQ(never, 0u);
+  testing::expect_vec_near(with_reuse, without, Real(1e-4));
+  EXPECT_NEAR(with_reuse.y, Real(5.5), Real(0.03));
+}
+
+}  // namespace
+}  // namespace impulse
