@@ -353,9 +353,21 @@ class PairVelocities {
   bool solved = false;
   if (group.factored) {
     const std::array<Lanes, k_g>& inverse = group.inverse;
-    const Lanes& e = errors_before;
-    const Lanes all = before - (inverse[0] * splat(e[0]) + inverse[1] * splat(e[1]) +
-                                inverse[2] * splat(e[2]) + inverse[3] * splat(e[3]));
+    const auto solve = [&](const Lanes& v) {
+      return inverse[0] * splat(v[0]) + inverse[1] * splat(v[1]) + inverse[2] * splat(v[2]) +
+             inverse[3] * splat(v[3]);
+    };
+    const std::array<Lanes, k_g>& a = group.a;
+    const Lanes regularisation =
+        Lanes{a[0][0], a[1][1], a[2][2], a[3][3]} * splat(k_group_regularisation);
+    // One step of iterative refinement: the inverse of a nearly singular group (four coplanar
+    // points) is accurate only to its condition number times the rounding, and what is left of
+    // the error then pushes a box's corners unevenly (a resting column walked sideways, a dragged
+    // box bumped); the refined change zeroes the errors as a substitution would.
+    const Lanes change = solve(-errors_before);
+    const Lanes moved = a[0] * splat(change[0]) + a[1] * splat(change[1]) +
+                        a[2] * splat(change[2]) + a[3] * splat(change[3]) + regularisation * change;
+    const Lanes all = before + (change + solve(-errors_before - moved));
     const SmallVector step = to_array(all);
     // lo is 0 for every groupable row; the padding lanes stay 0.
     solved = std::all_of(step.begin(), step.end(), [](Real x) { return x >= 0; });

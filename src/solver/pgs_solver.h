@@ -32,7 +32,8 @@ struct RowGroup {
   // The inverse of a with its diagonal raised by a relative 1e-5 (four coplanar points make a
   // singular) by columns, for the all-rows-pushing case: a visit's solve is four independent
   // products in lanes rather than two dependent triangular substitutions. Padded with the
-  // identity past count. Valid only if factored (a Cholesky factorisation succeeded).
+  // identity past count; a visit refines its solve once (pgs_solver.cpp). Valid only if factored
+  // (a Cholesky factorisation succeeded).
   std::array<Lanes, k_max_rows> inverse;
   bool factored;
 };
