@@ -108,10 +108,13 @@ namespace {
 template <class Access>
 [[gnu::always_inline]] inline Real visit_bounded_row(const Access& access, std::size_t i, Real sor,
                                                      Real lo, Real hi) {
+  // The step first, off the chain of operations that waits for the velocities (with sor 1 the
+  // same bits as sor * w * m).
+  const Real step = sor * access.inv_eff_mass(i);
   const Real w = access.error(i);
   Real& lambda = access.lambda(i);
   const Real old_lambda = lambda;
-  const Real new_lambda = std::clamp(old_lambda - sor * w * access.inv_eff_mass(i), lo, hi);
+  const Real new_lambda = std::clamp(old_lambda - w * step, lo, hi);
   const Real delta = new_lambda - old_lambda;
   lambda = new_lambda;
   access.apply(i, delta);
@@ -452,10 +455,11 @@ template <class Access>
   do {
     const PackedRow& row = access.row(k);
     Real& lambda = access.lambda(k);
-    const Real w = v.velocity(row) - row.bias + row.softness * lambda;
+    const Real step = sor * row.inv_eff_mass;   // as in visit_bounded_row
+    const Real w = v.velocity(row) - row.bias;  // friction rows are never soft (RowStore::add)
     const auto [lo, hi] = access.friction_bounds(k);
     const Real old_lambda = lambda;
-    const Real new_lambda = std::clamp(old_lambda - sor * w * row.inv_eff_mass, lo, hi);
+    const Real new_lambda = std::clamp(old_lambda - w * step, lo, hi);
     const Real delta = new_lambda - old_lambda;
     lambda = new_lambda;
     v.apply(row, delta);
