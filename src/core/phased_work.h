@@ -13,6 +13,8 @@
 #include <memory>
 #include <thread>
 
+#include "core/spin_wait.h"
+
 namespace impulse {
 
 class PhasedWork {
@@ -86,12 +88,6 @@ class PhasedWork {
       else
         relax();
     }
-  }
-  // Tells the core this is a wait loop: on x86 `pause` leaves a hyperthread sibling the core.
-  static void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
   }
 
   std::unique_ptr<Counters[]> counters_;

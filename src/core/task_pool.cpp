@@ -1,5 +1,7 @@
 #include "core/task_pool.h"
 
+#include "core/spin_wait.h"
+
 namespace impulse {
 
 TaskPool::TaskPool(int threads) {
@@ -32,8 +34,10 @@ void TaskPool::run_erased(std::size_t count, Erased task) {
   }
   wake_.notify_all();
   take_tasks();
+  const auto all_done = [&] { return finished_ == count_; };
+  spin_until(all_done, k_spin);
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return finished_ == count_; });
+  done_.wait(lock, all_done);
   task_ = {};
 }
 
@@ -50,8 +54,10 @@ void TaskPool::run_team_erased(Erased member) {
   }
   wake_.notify_all();
   member(0);
+  const auto all_done = [&] { return finished_ == workers_.size(); };
+  spin_until(all_done, k_spin);
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return finished_ == workers_.size(); });
+  done_.wait(lock, all_done);
   team_ = {};
 }
 
@@ -73,9 +79,11 @@ void TaskPool::work(std::size_t member) {
   std::size_t seen = 0;
   while (true) {
     Erased team;
+    const auto called = [&] { return stopping_ || generation_ != seen; };
+    spin_until(called, k_spin);
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      wake_.wait(lock, called);
       if (stopping_) return;
       seen = generation_;
       team = team_;

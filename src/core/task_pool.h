@@ -3,6 +3,8 @@
 // thread count: a loop's tasks write disjoint data, and what they produce is gathered in task
 // order by the caller, so a world steps to the same bits on one thread or many (DESIGN.md).
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -56,9 +58,14 @@ class TaskPool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   Erased task_, team_;  // the current run's (null object: none)
-  std::size_t count_ = 0, next_ = 0, finished_ = 0;
-  std::size_t generation_ = 0;  // bumped for every run, so a worker wakes once per run
-  bool stopping_ = false;
+  // Written under mutex_; the atomics are also read without it, by a thread spinning before it
+  // sleeps (spin_until): the step's loops follow each other within microseconds, and a thread
+  // woken from a condition variable takes tens of them to run again.
+  static constexpr std::chrono::microseconds k_spin{50};
+  std::size_t count_ = 0, next_ = 0;
+  std::atomic<std::size_t> finished_ = 0;
+  std::atomic<std::size_t> generation_ = 0;  // bumped for every run: a worker joins once per run
+  std::atomic<bool> stopping_ = false;
 };
 
 /// Cuts [0, count) into `chunks` ranges by count alone and runs task(chunk, begin, end) for each:
