@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <initializer_list>
 #include <memory>
 #include <type_traits>
 
@@ -20,11 +19,10 @@ class RowColumn {
 
  public:
   RowColumn() = default;
-  RowColumn(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
-  RowColumn(const RowColumn& other) { assign(other.begin(), other.end()); }
+  RowColumn(const RowColumn& other) { copy_from(other); }
   RowColumn(RowColumn&& other) noexcept { swap(other); }
   RowColumn& operator=(const RowColumn& other) {
-    if (this != &other) assign(other.begin(), other.end());
+    if (this != &other) copy_from(other);
     return *this;
   }
   RowColumn& operator=(RowColumn&& other) noexcept {
@@ -34,7 +32,6 @@ class RowColumn {
   ~RowColumn() { release(); }
 
   std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
   T* data() { return data_; }
   const T* data() const { return data_; }
   T* begin() { return data_; }
@@ -43,31 +40,17 @@ class RowColumn {
   const T* end() const { return data_ + size_; }
   T& operator[](std::size_t i) { return data_[i]; }
   const T& operator[](std::size_t i) const { return data_[i]; }
-  T& back() { return data_[size_ - 1]; }
-  const T& back() const { return data_[size_ - 1]; }
 
   /// n entries; entries past the old size are unwritten (their writer fills them).
   void resize(std::size_t n) {
     if (n > capacity_) reallocate(std::max(n, 2 * capacity_));
     size_ = n;
   }
-  void push_back(const T& value) {
-    resize(size_ + 1);
-    data_[size_ - 1] = value;
-  }
-  void assign(std::size_t n, const T& value) {
-    resize(n);
-    std::fill(begin(), end(), value);
-  }
-  friend bool operator==(const RowColumn& a, const RowColumn& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end());
-  }
 
  private:
-  template <class It>
-  void assign(It first, It last) {
-    resize(std::size_t(last - first));
-    std::copy(first, last, begin());
+  void copy_from(const RowColumn& other) {
+    resize(other.size());
+    std::copy(other.begin(), other.end(), begin());
   }
   void reallocate(std::size_t capacity) {
     T* grown = std::allocator<T>().allocate(capacity);

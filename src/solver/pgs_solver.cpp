@@ -719,11 +719,19 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
-  const auto warm_start_row = [&](std::uint32_t i) {
-    if (!settings.warm_start || rows.inv_eff_mass[i] == 0)
+  // Row i's impulse into v, its bodies' velocities; zeroed if warm starting is off or the row
+  // is inert.
+  const auto warm_start_into = [&](std::uint32_t i, PairVelocities& v) {
+    const PackedRow& row = access.row(i);
+    if (!settings.warm_start || row.inv_eff_mass == 0)
       rows.lambda[i] = 0;
     else
-      access.apply(i, rows.lambda[i]);
+      v.apply(row, rows.lambda[i]);
+  };
+  const auto warm_start_row = [&](std::uint32_t i) {
+    PairVelocities v(access, i);
+    warm_start_into(i, v);
+    v.store();
   };
   // Rows [begin, end) but the equality block's (warm started on their own): consecutive rows
   // between the same two bodies with their velocities held in registers, as a sweep's runs.
@@ -737,12 +745,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       const PackedRow& head = access.row(i);
       PairVelocities v(access, i);
       do {
-        const PackedRow& row = access.row(i);
-        if (!settings.warm_start || row.inv_eff_mass == 0)
-          rows.lambda[i] = 0;
-        else
-          v.apply(row, rows.lambda[i]);
-        ++i;
+        warm_start_into(i++, v);
       } while (i < end && outside_block(i) && access.row(i).body_a == head.body_a &&
                access.row(i).body_b == head.body_b);
       v.store();
