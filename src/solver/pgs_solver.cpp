@@ -728,10 +728,14 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     else
       v.apply(row, rows.lambda[i]);
   };
-  const auto warm_start_row = [&](std::uint32_t i) {
-    PairVelocities v(access, i);
-    warm_start_into(i, v);
-    v.store();
+  // The equality block's rows, one by one in its order (the sweeps solve them on their own).
+  const auto warm_start_block = [&] {
+    for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k) {
+      const std::uint32_t i = equalities_.rows()[k];
+      PairVelocities v(access, i);
+      warm_start_into(i, v);
+      v.store();
+    }
   };
   // Rows [begin, end) but the equality block's (warm started on their own): consecutive rows
   // between the same two bodies with their velocities held in registers, as a sweep's runs.
@@ -788,14 +792,12 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
   // per-body sums are then the same on any count).
   if (schedule_.parts() == 1) {
-    for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
-      warm_start_row(equalities_.rows()[k]);
+    warm_start_block();
     warm_start_range(0, std::uint32_t(rows.size()));
   } else {
     run(1 + pass_phases, [&](std::size_t m) {
       work_.run_one(0, m == 0, [&] {
-        for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k)
-          warm_start_row(equalities_.rows()[k]);
+        warm_start_block();
         warm_start_units(schedule_.last());
       });
       pass(1, m, [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
