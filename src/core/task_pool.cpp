@@ -49,16 +49,23 @@ void TaskPool::run_team_erased(Erased member) {
   {
     const std::lock_guard lock(mutex_);
     team_ = member;
-    finished_ = 0;
+    joined_ = finished_ = 0;
     ++generation_;
   }
   wake_.notify_all();
   member(0);
-  const auto all_done = [&] { return finished_ == workers_.size(); };
+  std::size_t joined = 0;
+  {
+    // Closed: a worker not in yet stays out. Waking one on a virtual machine can take
+    // milliseconds, and it would find the team's work done.
+    const std::lock_guard lock(mutex_);
+    team_ = {};
+    joined = joined_;
+  }
+  const auto all_done = [&] { return finished_ == joined; };
   spin_until(all_done, k_spin);
   std::unique_lock lock(mutex_);
   done_.wait(lock, all_done);
-  team_ = {};
 }
 
 // Takes tasks one at a time until none is left; the index is claimed under the lock, the task
@@ -87,14 +94,16 @@ void TaskPool::work(std::size_t member) {
       if (stopping_) return;
       seen = generation_;
       team = team_;
+      if (team.object != nullptr) ++joined_;
     }
-    if (team.object == nullptr) {
+    if (team.object == nullptr) {  // a loop's tasks, or a team already closed
       take_tasks();
       continue;
     }
     team(member);
     const std::lock_guard lock(mutex_);
-    if (++finished_ == workers_.size()) done_.notify_one();
+    ++finished_;
+    done_.notify_one();
   }
 }
 

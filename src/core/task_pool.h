@@ -29,9 +29,11 @@ class TaskPool {
   void run(std::size_t count, const Task& task) {
     run_erased(count, erase<Task>(task));
   }
-  /// Runs member(k) for every k in [0, threads()) at once: member 0 on the calling thread, each
-  /// other on a worker of its own, so members may wait for each other (PhasedWork). Returns when
-  /// all have returned. Members must not throw.
+  /// Runs member(0) on the calling thread and member(k), 0 < k < threads(), on worker k for each
+  /// worker that joins before member 0 returns; returns when every member that ran has returned.
+  /// A worker that is late (asleep, or its core taken) is left out rather than waited for, so
+  /// members may wait for work another member has claimed, never for a member to arrive
+  /// (PhasedWork). Members must not throw.
   template <class Member>
   void run_team(const Member& member) {
     run_team_erased(erase<Member>(member));
@@ -63,6 +65,7 @@ class TaskPool {
   // woken from a condition variable takes tens of them to run again.
   static constexpr std::chrono::microseconds k_spin{50};
   std::size_t count_ = 0, next_ = 0;
+  std::size_t joined_ = 0;  // workers in the current team
   std::atomic<std::size_t> finished_ = 0;
   std::atomic<std::size_t> generation_ = 0;  // bumped for every run: a worker joins once per run
   std::atomic<bool> stopping_ = false;

@@ -1,0 +1,63 @@
+// TaskPool's contract: every task of a loop runs once; a team's member 0 always runs, a worker's
+// member at most once, and none is still running when run_team returns (a late worker is left
+// out, not waited for).
+
+#include "core/task_pool.h"
+#include "core/phased_work.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace impulse {
+namespace {
+
+TEST(TaskPool, RunDoesEveryTaskOnceOnAnyNumberOfThreads) {
+  for (const int threads : {1, 2, 3}) {
+    TaskPool pool(threads);
+    std::vector<std::atomic<int>> runs(1000);
+    for (int round = 0; round < 20; ++round)
+      pool.run(runs.size(), [&](std::size_t i) { runs[i].fetch_add(1); });
+    for (const std::atomic<int>& count : runs)
+      EXPECT_EQ(count.load(), 20) << threads << " threads";
+  }
+}
+
+TEST(TaskPool, ATeamReturnsWithEveryMemberThatJoinedDoneAndEveryItemDoneOnce) {
+  TaskPool pool(3);
+  PhasedWork work;
+  constexpr std::size_t k_phases = 4, k_items = 16;
+  std::vector<std::atomic<int>> done(k_phases * k_items);
+  std::atomic<int> running = 0;
+  int teams_joined = 0;
+  for (int team = 0; team < 500; ++team) {
+    // Every other team after a pause long enough for the workers to fall asleep: they then
+    // often wake after member 0 has done everything, and are left out.
+    if (team % 2 == 1) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    std::array<std::atomic<int>, 3> member_runs{};
+    work.reset(k_phases);
+    pool.run_team([&](std::size_t m) {
+      running.fetch_add(1);
+      member_runs[m].fetch_add(1);
+      for (std::size_t p = 0; p < k_phases; ++p)
+        work.run(p, k_items, [&](std::size_t k) { done[p * k_items + k].fetch_add(1); });
+      running.fetch_sub(1);
+    });
+    EXPECT_EQ(running.load(), 0) << "a member still ran after run_team returned, team " << team;
+    EXPECT_EQ(member_runs[0].load(), 1);
+    for (std::size_t m = 1; m < 3; ++m) {
+      EXPECT_LE(member_runs[m].load(), 1);
+      teams_joined += member_runs[m].load();
+    }
+  }
+  for (const std::atomic<int>& count : done)
+    EXPECT_EQ(count.load(), 500);
+  RecordProperty("worker_members_run", teams_joined);
+}
+
+}  // namespace
+}  // namespace impulse
