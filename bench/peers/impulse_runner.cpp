@@ -3,9 +3,9 @@
 
 #include "runner.h"
 
-#include <impulse/error.h>
 #include <impulse/world.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace peers {
@@ -15,37 +15,59 @@ impulse::Vec3 to_impulse(const V3& v) {
   return {impulse::Real(v.x), impulse::Real(v.y), impulse::Real(v.z)};
 }
 
+impulse::ShapeGeometry geometry(const Shape& shape) {
+  switch (shape.kind) {
+    case ShapeKind::box:
+      return impulse::Box{to_impulse(shape.half_extents)};
+    case ShapeKind::sphere:
+      return impulse::Sphere{impulse::Real(shape.radius)};
+    case ShapeKind::capsule:
+      return impulse::Capsule{impulse::Real(shape.radius), impulse::Real(shape.half_height)};
+  }
+  throw std::logic_error("unknown shape kind");
+}
+
 class ImpulseRunner : public Runner {
  public:
   ImpulseRunner(const Scene& scene, const CommonSettings& common)
       : world_(world_settings(common)), dt_(impulse::Real(common.dt)) {
     world_.set_threads(common.threads);
-    for (const BoxBody& box : scene.bodies) {
+    for (const Body& b : scene.bodies) {
       impulse::BodySettings body;
-      body.shapes = {{impulse::Box{to_impulse(box.half_extents)}, {}}};
-      body.position = to_impulse(box.pose.position);
-      const Q4& q = box.pose.orientation;
+      body.shapes = {{geometry(b.shape), {}}};
+      body.position = to_impulse(b.pose.position);
+      const Q4& q = b.pose.orientation;
       body.orientation = {impulse::Real(q.x), impulse::Real(q.y), impulse::Real(q.z),
                           impulse::Real(q.w)};
-      if (box.is_static())
+      if (b.is_static())
         body.type = impulse::BodyType::static_body;
       else
-        body.mass = impulse::Real(box.mass);
+        body.mass = impulse::Real(b.mass);
       body.friction = impulse::Real(common.friction);
       body.restitution = impulse::Real(common.restitution);
       bodies_.push_back(world_.create_body(body));
     }
-    for (const BallJoint& joint : scene.joints) {
+    for (const Joint& joint : scene.joints) {
       impulse::JointSettings settings;
-      settings.type = impulse::JointType::ball;
       settings.body_a = bodies_[joint.body_a];
       if (joint.body_b >= 0) settings.body_b = bodies_[joint.body_b];
       settings.anchor = to_impulse(joint.anchor);
-      try {
-        world_.create_joint(settings);
-      } catch (const impulse::Unsupported&) {
-        throw NotAvailable("joints not available");
+      settings.axis = to_impulse(joint.axis);
+      switch (joint.kind) {
+        case JointKind::ball:
+          settings.type = impulse::JointType::ball;
+          break;
+        case JointKind::hinge:
+          settings.type = impulse::JointType::hinge;
+          settings.limits = impulse::Range{impulse::Real(joint.lo), impulse::Real(joint.hi)};
+          break;
+        case JointKind::cone_twist:
+          settings.type = impulse::JointType::cone_twist;
+          settings.swing_limit = impulse::Real(joint.swing);
+          settings.twist_limits = {-impulse::Real(joint.twist), impulse::Real(joint.twist)};
+          break;
       }
+      world_.create_joint(settings);
     }
   }
 

@@ -81,6 +81,9 @@ Result run(const std::string& engine, const Scene& scene, const CommonSettings& 
   result.max_penetration = peers::max_penetration(scene, end);
   if (scene.resting) result.moved = peers::moved_bodies(scene, start, end);
   if (!scene.joints.empty()) result.joint_error = peers::max_joint_error(scene, start, end);
+  const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
+  if (std::any_of(scene.joints.begin(), scene.joints.end(), angular))
+    result.angle_error = peers::max_angle_error(scene, start, end);
   return result;
 }
 

@@ -7,12 +7,15 @@
 #include <ode/ode.h>
 
 #include <array>
+#include <numbers>
+#include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace peers {
 namespace {
 
-// Box-box contacts kept per pair: 4, as many as Impulse's and Bullet's manifolds hold.
+// Contacts kept per pair: 4, as many as Impulse's and Bullet's manifolds hold.
 constexpr int k_max_contacts = 4;
 
 class OdeRunner : public Runner {
@@ -29,32 +32,30 @@ class OdeRunner : public Runner {
     dWorldSetERP(world_, 0.2);
     dWorldSetCFM(world_, 1e-5);
     dWorldSetAutoDisableFlag(world_, 0);
-    for (const BoxBody& box : scene.bodies) {
-      const V3 size = box.half_extents * 2;
-      dGeomID geom = dCreateBox(space_, size.x, size.y, size.z);
-      const Pose& p = box.pose;
+    for (const Body& body : scene.bodies) {
+      const Pose& p = body.pose;
       const dQuaternion q{p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z};
-      dBodyID body = nullptr;
-      if (box.is_static()) {
+      dGeomID geom = make_geom(body.shape);
+      if (body.is_static()) {
         dGeomSetPosition(geom, p.position.x, p.position.y, p.position.z);
         dGeomSetQuaternion(geom, q);
       } else {
-        body = dBodyCreate(world_);
-        dMass mass;
-        dMassSetBoxTotal(&mass, box.mass, size.x, size.y, size.z);
-        dBodySetMass(body, &mass);
-        dBodySetPosition(body, p.position.x, p.position.y, p.position.z);
-        dBodySetQuaternion(body, q);
-        dGeomSetBody(geom, body);
+        dBodyID b = dBodyCreate(world_);
+        dMass mass = mass_of(body);
+        dBodySetMass(b, &mass);
+        dBodySetPosition(b, p.position.x, p.position.y, p.position.z);
+        dBodySetQuaternion(b, q);
+        dGeomSetBody(geom, b);
+        if (body.shape.kind == ShapeKind::capsule) {  // ODE's capsule lies along z, the scene's y
+          const Q4 z_to_y = axis_angle({1, 0, 0}, -std::numbers::pi / 2);
+          const dQuaternion offset{z_to_y.w, z_to_y.x, z_to_y.y, z_to_y.z};
+          dGeomSetOffsetQuaternion(geom, offset);
+        }
       }
       geoms_.push_back(geom);
     }
-    for (const BallJoint& joint : scene.joints) {
-      dJointID ball = dJointCreateBall(world_, nullptr);
-      dJointAttach(ball, dGeomGetBody(geoms_[joint.body_a]),
-                   joint.body_b < 0 ? nullptr : dGeomGetBody(geoms_[joint.body_b]));
-      dJointSetBallAnchor(ball, joint.anchor.x, joint.anchor.y, joint.anchor.z);
-    }
+    for (const Joint& joint : scene.joints)
+      add_joint(joint);
   }
 
   ~OdeRunner() override {
@@ -74,13 +75,89 @@ class OdeRunner : public Runner {
   }
 
   Pose pose(std::size_t body) const override {
-    const dReal* p = dGeomGetPosition(geoms_[body]);
+    dBodyID b = dGeomGetBody(geoms_[body]);
     dQuaternion q;
-    dGeomGetQuaternion(geoms_[body], q);
-    return {{p[0], p[1], p[2]}, {q[1], q[2], q[3], q[0]}};
+    if (b == nullptr) {
+      const dReal* p = dGeomGetPosition(geoms_[body]);
+      dGeomGetQuaternion(geoms_[body], q);
+      return {{p[0], p[1], p[2]}, {q[1], q[2], q[3], q[0]}};
+    }
+    const dReal* p = dBodyGetPosition(b);
+    const dReal* r = dBodyGetQuaternion(b);
+    return {{p[0], p[1], p[2]}, {r[1], r[2], r[3], r[0]}};
   }
 
  private:
+  dGeomID make_geom(const Shape& shape) {
+    switch (shape.kind) {
+      case ShapeKind::box: {
+        const V3 size = shape.half_extents * 2;
+        return dCreateBox(space_, size.x, size.y, size.z);
+      }
+      case ShapeKind::sphere:
+        return dCreateSphere(space_, shape.radius);
+      case ShapeKind::capsule:
+        return dCreateCapsule(space_, shape.radius, 2 * shape.half_height);
+    }
+    throw std::logic_error("unknown shape kind");
+  }
+
+  static dMass mass_of(const Body& body) {
+    const Shape& shape = body.shape;
+    dMass mass;
+    switch (shape.kind) {
+      case ShapeKind::box: {
+        const V3 size = shape.half_extents * 2;
+        dMassSetBoxTotal(&mass, body.mass, size.x, size.y, size.z);
+        break;
+      }
+      case ShapeKind::sphere:
+        dMassSetSphereTotal(&mass, body.mass, shape.radius);
+        break;
+      case ShapeKind::capsule:  // direction 2: along the body's y
+        dMassSetCapsuleTotal(&mass, body.mass, 2, shape.radius, 2 * shape.half_height);
+        break;
+    }
+    return mass;
+  }
+
+  // Ball: dJointCreateBall. Hinge: dJointCreateHinge with its stops; ODE's angle is that of its
+  // first body relative to its second, so b is attached first. Cone-twist: ODE has none; a ball
+  // joint and an Euler angular motor (ODE's manual's recipe for ragdolls) whose axis 2 is b's
+  // twist axis, stopped at +-twist, and whose axes 0 (fixed in a, across the twist axis) and 1
+  // are each stopped at +-swing: a square of swing angles around the cone.
+  void add_joint(const Joint& joint) {
+    dBodyID a = dGeomGetBody(geoms_[std::size_t(joint.body_a)]);
+    dBodyID b = joint.body_b < 0 ? nullptr : dGeomGetBody(geoms_[std::size_t(joint.body_b)]);
+    const V3& at = joint.anchor;
+    const V3& axis = joint.axis;
+    if (joint.kind == JointKind::hinge) {
+      dJointID hinge = dJointCreateHinge(world_, nullptr);
+      dJointAttach(hinge, b, a);
+      dJointSetHingeAnchor(hinge, at.x, at.y, at.z);
+      dJointSetHingeAxis(hinge, axis.x, axis.y, axis.z);
+      dJointSetHingeParam(hinge, dParamLoStop, joint.lo);
+      dJointSetHingeParam(hinge, dParamHiStop, joint.hi);
+      return;
+    }
+    dJointID ball = dJointCreateBall(world_, nullptr);
+    dJointAttach(ball, a, b);
+    dJointSetBallAnchor(ball, at.x, at.y, at.z);
+    if (joint.kind == JointKind::ball) return;
+    dJointID motor = dJointCreateAMotor(world_, nullptr);
+    dJointAttach(motor, a, b);
+    dJointSetAMotorMode(motor, dAMotorEuler);
+    const V3 side = perpendicular(axis);
+    dJointSetAMotorAxis(motor, 0, 1, side.x, side.y, side.z);
+    dJointSetAMotorAxis(motor, 2, 2, axis.x, axis.y, axis.z);
+    for (const auto& [lo, hi, limit] : {std::tuple{dParamLoStop, dParamHiStop, joint.swing},
+                                        std::tuple{dParamLoStop2, dParamHiStop2, joint.swing},
+                                        std::tuple{dParamLoStop3, dParamHiStop3, joint.twist}}) {
+      dJointSetAMotorParam(motor, lo, -limit);
+      dJointSetAMotorParam(motor, hi, limit);
+    }
+  }
+
   static void near_callback(void* data, dGeomID g1, dGeomID g2) {
     auto* self = static_cast<OdeRunner*>(data);
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);

@@ -1,10 +1,11 @@
-// The separating-axis overlap of two boxes, the counts of moved bodies and the joint error.
+// The separating-axis overlap of two boxes, the counts of moved bodies and the joints' errors.
 
 #include "quality.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <set>
 #include <utility>
 
@@ -17,11 +18,11 @@ struct OrientedBox {
   V3 half;
 };
 
-OrientedBox oriented(const BoxBody& box, const Pose& pose) {
+OrientedBox oriented(const Body& box, const Pose& pose) {
   const Q4& q = pose.orientation;
   return {pose.position,
           {rotate(q, {1, 0, 0}), rotate(q, {0, 1, 0}), rotate(q, {0, 0, 1})},
-          box.half_extents};
+          box.shape.half_extents};
 }
 
 double radius_along(const OrientedBox& b, const V3& axis) {
@@ -50,22 +51,38 @@ double overlap(const OrientedBox& a, const OrientedBox& b) {
   return least;
 }
 
+// Half the shape's height along its body's y axis.
+double half_height(const Shape& shape) {
+  switch (shape.kind) {
+    case ShapeKind::box:
+      return shape.half_extents.y;
+    case ShapeKind::sphere:
+      return shape.radius;
+    case ShapeKind::capsule:
+      return shape.half_height + shape.radius;
+  }
+  return 0;
+}
+
 }  // namespace
 
 double max_penetration(const Scene& scene, const std::vector<Pose>& poses) {
   std::set<std::pair<int, int>> jointed;
-  for (const BallJoint& j : scene.joints)
+  for (const Joint& j : scene.joints)
     if (j.body_b >= 0) jointed.insert(std::minmax(j.body_a, j.body_b));
-  std::vector<OrientedBox> boxes;
-  for (std::size_t i = 0; i < scene.bodies.size(); ++i)
-    boxes.push_back(oriented(scene.bodies[i], poses[i]));
+  std::vector<int> boxes;
+  for (int i = 0; i < int(scene.bodies.size()); ++i)
+    if (scene.bodies[std::size_t(i)].is_box()) boxes.push_back(i);
   double deepest = 0;
-  for (int i = 0; i < int(boxes.size()); ++i)
-    for (int j = i + 1; j < int(boxes.size()); ++j) {
-      const double reach = length(boxes[i].half) + length(boxes[j].half);
-      const V3 d = boxes[j].center - boxes[i].center;
-      if (dot(d, d) > reach * reach || jointed.contains({i, j})) continue;
-      deepest = std::max(deepest, overlap(boxes[i], boxes[j]));
+  for (std::size_t m = 0; m < boxes.size(); ++m)
+    for (std::size_t n = m + 1; n < boxes.size(); ++n) {
+      const auto i = std::size_t(boxes[m]), j = std::size_t(boxes[n]);
+      const OrientedBox a = oriented(scene.bodies[i], poses[i]);
+      const OrientedBox b = oriented(scene.bodies[j], poses[j]);
+      const double reach = length(a.half) + length(b.half);
+      const V3 d = b.center - a.center;
+      if (dot(d, d) > reach * reach || jointed.contains({boxes[m], boxes[n]})) continue;
+      deepest = std::max(deepest, overlap(a, b));
     }
   return deepest;
 }
@@ -77,7 +94,7 @@ Moved moved_bodies(const Scene& scene, const std::vector<Pose>& start,
     if (scene.bodies[i].is_static()) continue;
     const V3 d = end[i].position - start[i].position;
     const bool slid = std::hypot(d.x, d.z) > 0.01;
-    const bool fell = -d.y > scene.bodies[i].half_extents.y;
+    const bool fell = -d.y > half_height(scene.bodies[i].shape);
     count.moved += slid || fell;
     count.fell += fell;
   }
@@ -87,11 +104,53 @@ Moved moved_bodies(const Scene& scene, const std::vector<Pose>& start,
 double max_joint_error(const Scene& scene, const std::vector<Pose>& start,
                        const std::vector<Pose>& end) {
   double worst = 0;
-  for (const BallJoint& j : scene.joints) {
-    const V3 on_a = to_world(end[j.body_a], to_local(start[j.body_a], j.anchor));
-    const V3 on_b =
-        j.body_b < 0 ? j.anchor : to_world(end[j.body_b], to_local(start[j.body_b], j.anchor));
+  for (const Joint& j : scene.joints) {
+    const V3 on_a =
+        to_world(end[std::size_t(j.body_a)], to_local(start[std::size_t(j.body_a)], j.anchor));
+    const V3 on_b = j.body_b < 0 ? j.anchor
+                                 : to_world(end[std::size_t(j.body_b)],
+                                            to_local(start[std::size_t(j.body_b)], j.anchor));
     worst = std::max(worst, length(on_a - on_b));
+  }
+  return worst;
+}
+
+namespace {
+
+// The angle between two unit vectors, rad.
+double angle_between(const V3& u, const V3& v) {
+  return std::atan2(length(cross(u, v)), dot(u, v));
+}
+
+// How far x lies outside [lo, hi].
+double outside(double x, double lo, double hi) {
+  return std::max({lo - x, x - hi, 0.0});
+}
+
+}  // namespace
+
+double max_angle_error(const Scene& scene, const std::vector<Pose>& start,
+                       const std::vector<Pose>& end) {
+  double worst = 0;
+  for (const Joint& j : scene.joints) {
+    if (j.kind == JointKind::ball || j.body_b < 0) continue;
+    const Q4 qa0 = start[std::size_t(j.body_a)].orientation,
+             qa = end[std::size_t(j.body_a)].orientation;
+    const Q4 qb0 = start[std::size_t(j.body_b)].orientation,
+             qb = end[std::size_t(j.body_b)].orientation;
+    // b's turn relative to a since the start, in a's frame, and the joint's axis there.
+    const Q4 turn = conjugate(qa) * qb * conjugate(qb0) * qa0;
+    const V3 axis = inverse_rotate(qa0, j.axis);
+    const V3 turned_axis = rotate(turn, axis);
+    // Its twist about the axis (the swing-twist split), in (-pi, pi].
+    double twist = 2 * std::atan2(dot({turn.x, turn.y, turn.z}, axis), turn.w);
+    if (twist > std::numbers::pi) twist -= 2 * std::numbers::pi;
+    if (twist <= -std::numbers::pi) twist += 2 * std::numbers::pi;
+    const double swing = angle_between(axis, turned_axis);
+    if (j.kind == JointKind::hinge)
+      worst = std::max({worst, swing, outside(twist, j.lo, j.hi)});
+    else
+      worst = std::max({worst, outside(swing, 0, j.swing), outside(twist, -j.twist, j.twist)});
   }
   return worst;
 }

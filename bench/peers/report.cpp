@@ -32,10 +32,10 @@ void add_ratios(std::vector<Result>& results) {
 }
 
 void print_table(std::ostream& out, const std::vector<Result>& results) {
-  const char* header = "%-10s %-8s %10s %10s %9s %10s %9s %10s %11s %12s\n";
+  const char* header = "%-10s %-8s %10s %10s %9s %10s %9s %10s %11s %12s %14s\n";
   char line[200];
   std::snprintf(line, sizeof line, header, "scene", "engine", "median ms", "mean ms", "x bullet",
-                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m");
+                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m", "angle err rad");
   out << line;
   for (const Result& r : results) {
     if (!r.unavailable.empty()) {
@@ -50,10 +50,12 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
     const std::string moved =
         r.moved ? std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell) : "-";
     const std::string joint = r.joint_error ? format("%.4f", *r.joint_error) : "-";
+    const std::string angle = r.angle_error ? format("%.4f", *r.angle_error) : "-";
     std::snprintf(line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
                   format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
                   ratio.c_str(), format("%.3f", r.cpu_median_ms).c_str(), cpu_ratio.c_str(),
-                  format("%.4f", r.max_penetration).c_str(), moved.c_str(), joint.c_str());
+                  format("%.4f", r.max_penetration).c_str(), moved.c_str(), joint.c_str(),
+                  angle.c_str());
     out << line;
   }
 }
@@ -74,6 +76,7 @@ nlohmann::json to_json(const std::vector<Result>& results) {
       row["moved"] = r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr);
       row["fell"] = r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr);
       row["joint_error_m"] = optional_json(r.joint_error);
+      row["angle_error_rad"] = optional_json(r.angle_error);
     }
     rows.push_back(row);
   }

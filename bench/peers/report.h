@@ -21,6 +21,7 @@ struct Result {
   double max_penetration = 0;                                  // m
   std::optional<Moved> moved;                                  // resting scenes only
   std::optional<double> joint_error;                           // scenes with joints only, m
+  std::optional<double> angle_error;  // scenes with hinges or cone-twists only, rad
 };
 
 /// Fills each row's ratios from the Bullet row of its scene, where there is one.

@@ -1,6 +1,7 @@
 #pragma once
-// The benchmark's scenes described once, engine-neutrally: boxes, ball joints and the common
-// settings. Each engine's runner builds its own world from this description.
+// The benchmark's scenes described once, engine-neutrally: bodies of one box, sphere or capsule;
+// ball, hinge and cone-twist joints; the common settings. Each engine's runner builds its own
+// world from this description.
 
 #include "geometry.h"
 
@@ -19,24 +20,44 @@ struct CommonSettings {
   int threads = 1;  // Impulse only, when it has such a setting
 };
 
-struct BoxBody {
-  V3 half_extents;  // m
+enum class ShapeKind { box, sphere, capsule };
+
+/// A body's one shape, centred on the body's origin: a box, a sphere, or a capsule whose inner
+/// segment lies along the body's y axis.
+struct Shape {
+  ShapeKind kind = ShapeKind::box;
+  V3 half_extents;         // m, box
+  double radius = 0;       // m, sphere and capsule
+  double half_height = 0;  // m, capsule: half its inner segment's length
+};
+
+struct Body {
+  Shape shape;
   double mass = 0;  // kg; 0 is a static body
   Pose pose;
   bool is_static() const { return mass == 0; }
+  bool is_box() const { return shape.kind == ShapeKind::box; }
 };
 
-/// A ball joint holding the bodies' points that coincide with anchor at the start.
-struct BallJoint {
+enum class JointKind { ball, hinge, cone_twist };
+
+/// A joint holding the bodies' points that coincide with anchor at the start. Angles are those of
+/// body b relative to body a, right-handed about the axis, zero at the start.
+struct Joint {
+  JointKind kind = JointKind::ball;
   int body_a = 0;
-  int body_b = -1;  // -1: the world
-  V3 anchor;        // m, world space at the start
+  int body_b = -1;        // -1: the world (ball joints only)
+  V3 anchor;              // m, world space at the start
+  V3 axis;                // hinge: its axis; cone_twist: b's twist axis (unit, world, at the start)
+  double lo = 0, hi = 0;  // hinge: the range of its angle, rad
+  double swing = 0;       // cone_twist: the half angle of the cone b's twist axis stays in, rad
+  double twist = 0;       // cone_twist: b's twist about its axis stays within [-twist, twist], rad
 };
 
 struct Scene {
   std::string name;
-  std::vector<BoxBody> bodies;
-  std::vector<BallJoint> joints;
+  std::vector<Body> bodies;
+  std::vector<Joint> joints;
   /// Whether every body starts at rest where it should stay (counted by "moved").
   bool resting = false;
 };

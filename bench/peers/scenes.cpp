@@ -2,11 +2,15 @@
 
 #include "scene.h"
 
+#include <impulse/scene.h>
+
 #include <functional>
+#include <map>
 #include <numbers>
 #include <random>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 namespace peers {
 namespace {
@@ -14,13 +18,25 @@ namespace {
 constexpr V3 k_unit_half{0.5, 0.5, 0.5};
 constexpr double k_unit_mass = 1;
 
-// A static box 100 x 1 x 100 m whose top is at y = 0.
-BoxBody ground() {
-  return {{50, 0.5, 50}, 0, {{0, -0.5, 0}, {}}};
+Shape box(const V3& half_extents) {
+  return {ShapeKind::box, half_extents};
 }
 
-BoxBody unit_box(const V3& position, const Q4& orientation = {}) {
-  return {k_unit_half, k_unit_mass, {position, orientation}};
+// A static box 100 x 1 x 100 m whose top is at y = 0.
+Body ground() {
+  return {box({50, 0.5, 50}), 0, {{0, -0.5, 0}, {}}};
+}
+
+Body unit_box(const V3& position, const Q4& orientation = {}) {
+  return {box(k_unit_half), k_unit_mass, {position, orientation}};
+}
+
+Joint ball(int body_a, int body_b, const V3& anchor) {
+  Joint joint;
+  joint.body_a = body_a;
+  joint.body_b = body_b;
+  joint.anchor = anchor;
+  return joint;
 }
 
 // Rows of 20, 19, ... 1 boxes at 1.05 m pitch, centred, each row resting on the one below.
@@ -90,20 +106,71 @@ Scene chain100() {
   Scene s{"chain100", {}, {}, false};
   constexpr int k_links = 100;
   for (int i = 0; i < k_links; ++i)
-    s.bodies.push_back({{0.5, 0.1, 0.1}, 1, {{i + 0.5, 0, 0}, {}}});
-  s.joints.push_back({0, -1, {0, 0, 0}});
+    s.bodies.push_back({box({0.5, 0.1, 0.1}), 1, {{i + 0.5, 0, 0}, {}}});
+  s.joints.push_back(ball(0, -1, {0, 0, 0}));
   for (int i = 0; i + 1 < k_links; ++i)
-    s.joints.push_back({i, i + 1, {i + 1.0, 0, 0}});
+    s.joints.push_back(ball(i, i + 1, {i + 1.0, 0, 0}));
+  return s;
+}
+
+V3 from_impulse(const impulse::Vec3& v) {
+  return {v.x, v.y, v.z};
+}
+
+Shape shape_of(const impulse::ShapeSettings& shape) {
+  if (shape.local != impulse::Transform{})
+    throw std::logic_error("ragdolls: a shape off its body's origin");
+  if (const auto* b = std::get_if<impulse::Box>(&shape.geometry))
+    return box(from_impulse(b->half_extents));
+  if (const auto* s = std::get_if<impulse::Sphere>(&shape.geometry))
+    return {ShapeKind::sphere, {}, s->radius};
+  if (const auto* c = std::get_if<impulse::Capsule>(&shape.geometry))
+    return {ShapeKind::capsule, {}, c->radius, c->half_height};
+  throw std::logic_error("ragdolls: a shape the benchmark has no counterpart for");
+}
+
+// Impulse's built-in `ragdolls` (src/scene/builtin/joints.cpp), one description for every engine:
+// 10 ragdolls of 11 bodies (boxes, a sphere, capsules), each with cone-twist joints at the spine,
+// neck, shoulders and hips and limited hinges at the elbows and knees, dropped face down onto a
+// pyramid of 30 boxes of 0.6 m and 20 kg on the ground.
+Scene ragdolls() {
+  const impulse::Scene source = *impulse::builtin_scene("ragdolls");
+  Scene s{"ragdolls", {}, {}, false};
+  std::map<std::string, int> index;
+  for (const impulse::BodySettings& body : source.bodies) {
+    index[body.name] = int(s.bodies.size());
+    const impulse::Quat& q = body.orientation;
+    const bool fixed = body.type == impulse::BodyType::static_body;
+    s.bodies.push_back({shape_of(body.shapes.at(0)),
+                        fixed ? 0.0 : double(body.mass.value()),
+                        {from_impulse(body.position), {q.x, q.y, q.z, q.w}}});
+  }
+  for (const impulse::SceneJoint& joint : source.joints) {
+    const impulse::JointSettings& j = joint.settings;
+    Joint out = ball(index.at(joint.body_a), joint.body_b.empty() ? -1 : index.at(joint.body_b),
+                     from_impulse(j.anchor));
+    out.axis = from_impulse(j.axis);
+    if (j.type == impulse::JointType::hinge) {
+      out.kind = JointKind::hinge;
+      out.lo = j.limits.value().lo;
+      out.hi = j.limits.value().hi;
+    } else if (j.type == impulse::JointType::cone_twist &&
+               j.twist_limits.lo == -j.twist_limits.hi) {
+      out.kind = JointKind::cone_twist;
+      out.swing = j.swing_limit;
+      out.twist = j.twist_limits.hi;
+    } else {
+      throw std::logic_error("ragdolls: a joint the benchmark has no counterpart for");
+    }
+    s.joints.push_back(out);
+  }
   return s;
 }
 
 const std::vector<std::pair<std::string, std::function<Scene()>>>& registry() {
   static const std::vector<std::pair<std::string, std::function<Scene()>>> scenes{
-      {"pyramid20", pyramid20},
-      {"stack10", stack10},
-      {"tower700", tower700},
-      {"pile1000", pile1000},
-      {"chain100", chain100}};
+      {"pyramid20", pyramid20}, {"stack10", stack10},   {"tower700", tower700},
+      {"pile1000", pile1000},   {"chain100", chain100}, {"ragdolls", ragdolls}};
   return scenes;
 }
 
