@@ -33,8 +33,9 @@ Vec3 first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& fri
   return any_perpendicular(n);
 }
 
-RowSpec contact_row(std::uint32_t body_a, std::uint32_t body_b, const Vec3& direction,
-                    const Vec3& ra, const Vec3& rb) {
+[[gnu::always_inline]] inline RowSpec contact_row(std::uint32_t body_a, std::uint32_t body_b,
+                                                  const Vec3& direction, const Vec3& ra,
+                                                  const Vec3& rb) {
   RowSpec row;
   row.body_a = body_a;
   row.body_b = body_b;
@@ -87,6 +88,7 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
 }
 
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
+                         const SolverBodyMass& mass_a, const SolverBodyMass& mass_b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
                          const ContactRowSettings& settings, RowStore& rows, std::uint32_t first) {
@@ -130,7 +132,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
         row.cone = cone_model && j == 0;
       }
       row.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
-      rows.set(next++, row);
+      rows.set_prepared(next++, row, mass_a, mass_b);
     }
   }
   for (int k = 0; k < count; ++k) {
@@ -143,7 +145,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       row.position_bias = row.bias;
     row.lo = 0;
     row.lambda = c.normal_impulse * settings.warm_scale;
-    rows.set(next++, row);
+    rows.set_prepared(next++, row, mass_a, mass_b);
   }
 }
 

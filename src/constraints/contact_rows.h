@@ -46,15 +46,17 @@ struct ContactRowRange {
   std::uint32_t first_row = k_no_rows;
 };
 
-/// Appends the rows of every manifold to rows (each manifold one block) and records where they
-/// start in ranges (resized to manifolds.size()). motions and velocities are indexed by the
-/// manifolds' body numbers; only manifolds for which active(manifold) holds get rows;
+/// Appends the rows of every manifold to rows (each manifold one block), prepared
+/// (RowStore::set_prepared), and records where they start in ranges (resized to
+/// manifolds.size()). motions, masses and velocities are indexed by the manifolds' body numbers;
+/// only manifolds for which active(manifold) holds get rows;
 /// material(body) gives a body's material; points_of(body) how many contact points the body has
 /// this step (for the constant friction model's share of mass). The manifolds are written in
 /// chunks on the pool's threads when given (active, material and points_of are then called at
 /// once); the rows are the same.
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
+                        std::span<const SolverBodyMass> masses,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
@@ -66,8 +68,9 @@ inline std::size_t manifold_row_count(const ContactManifold& manifold) {
 }
 
 /// Writes the rows of one manifold into rows [first, first + manifold_row_count), appended for
-/// them (see write_contact_rows).
+/// them, prepared from the bodies' solver masses (see write_contact_rows).
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
+                         const SolverBodyMass& mass_a, const SolverBodyMass& mass_b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
                          const ContactRowSettings& settings, RowStore& rows, std::uint32_t first);
@@ -86,6 +89,7 @@ Real max_penetration(std::span<const ContactManifold> manifolds);
 
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
+                        std::span<const SolverBodyMass> masses,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
@@ -113,7 +117,8 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                  const BodyMotion& a = motions[m.body_a];
                  const BodyMotion& b = motions[m.body_b];
                  write_manifold_rows(
-                     m, a, b, velocities[m.body_a], velocities[m.body_b],
+                     m, a, b, masses[m.body_a], masses[m.body_b], velocities[m.body_a],
+                     velocities[m.body_b],
                      combine_materials(material(m.body_a), material(m.body_b)),
                      constant ? constant_friction(a, points_of(m.body_a), b, points_of(m.body_b))
                               : ConstantFriction{},

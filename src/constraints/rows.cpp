@@ -75,24 +75,6 @@ void RowStore::end_appended_block(std::uint32_t end) {
   block_begin.push_back(end);
 }
 
-void RowStore::set(std::size_t i, const RowSpec& row) {
-  body_a[i] = row.body_a;
-  body_b[i] = row.body_b;
-  j_lin_a[i] = row.j_lin_a;
-  j_ang_a[i] = row.j_ang_a;
-  j_lin_b[i] = row.j_lin_b;
-  j_ang_b[i] = row.j_ang_b;
-  bias[i] = row.bias;
-  position_bias[i] = row.position_bias;
-  softness[i] = row.softness;
-  lo[i] = row.lo;
-  hi[i] = row.hi;
-  normal_row[i] = row.normal_row;
-  mu[i] = row.mu;
-  lambda[i] = row.lambda;
-  cone[i] = row.cone ? 1 : 0;
-}
-
 void RowStore::begin_block() {
   require(!pair_open_, "a cone pair lacks its second row");
   in_block_ = true;
@@ -104,43 +86,29 @@ void RowStore::end_block() {
   if (block_begin.back() != size()) block_begin.push_back(static_cast<std::uint32_t>(size()));
 }
 
-void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool) {
+void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool,
+                       std::size_t first) {
   require(!pair_open_, "a cone pair lacks its second row");
+  run_chunks(pool, size() - first, k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = first + begin; i < first + end; ++i)
+                 prepare_row(i, {j_lin_a[i], j_ang_a[i], j_lin_b[i], j_ang_b[i]}, softness[i],
+                             bodies[body_a[i]], bodies[body_b[i]]);
+             });
+  // After every row's inverse effective mass: a pair reads its second row's.
   std::array<std::size_t, k_prepare_chunks> degenerate{};
   run_chunks(pool, size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
-                 if (!prepare_row(i, bodies[body_a[i]], bodies[body_b[i]])) ++degenerate[chunk];
-               }
-             });
-  degenerate_rows_ = 0;
-  for (const std::size_t count : degenerate)
-    degenerate_rows_ += count;
-  // After every row's inverse effective mass: a pair reads its second row's.
-  run_chunks(pool, size(), k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
-               for (std::size_t i = begin; i < end; ++i) {
+                 degenerate[chunk] += inv_eff_mass[i] == 0 ? 1 : 0;
                  const bool pair = cone[i] != 0 && inv_eff_mass[i] > 0 && inv_eff_mass[i + 1] > 0;
                  disc_step[i] =
                      pair ? disc_pair_step(diagonal[i], coupling(i, i + 1), diagonal[i + 1]) : 0;
                }
              });
-}
-
-bool RowStore::prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b) {
-  b_lin_a[i] = a.linear_response(j_lin_a[i]);
-  b_ang_a[i] = a.inv_inertia * j_ang_a[i];
-  b_lin_b[i] = b.linear_response(j_lin_b[i]);
-  b_ang_b[i] = b.inv_inertia * j_ang_b[i];
-  diagonal[i] = dot(j_lin_a[i], b_lin_a[i]) + dot(j_ang_a[i], b_ang_a[i]) +
-                dot(j_lin_b[i], b_lin_b[i]) + dot(j_ang_b[i], b_ang_b[i]);
-  // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
-  // J = 0) would divide by zero, and a denormal one overflow. Such a row is inert, not fatal.
-  const Real inverse = Real(1) / (diagonal[i] + softness[i]);
-  const bool usable =
-      is_finite(diagonal[i]) && diagonal[i] > 0 && is_finite(softness[i]) && is_finite(inverse);
-  inv_eff_mass[i] = usable ? inverse : Real(0);
-  return usable;
+  degenerate_rows_ = 0;
+  for (const std::size_t count : degenerate)
+    degenerate_rows_ += count;
 }
 
 Real RowStore::coupling(std::size_t i, std::size_t j) const {

@@ -27,6 +27,7 @@
 #include "core/task_pool.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -117,20 +118,46 @@ class RowStore {
   void end_appended_block(std::uint32_t end);
   /// Writes row i (of append_rows) without add's checks: for rows written by the engine
   /// (contacts), which meet them by construction.
-  void set(std::size_t i, const RowSpec& row);
+  void set(std::size_t i, const RowSpec& row) {
+    body_a[i] = row.body_a;
+    body_b[i] = row.body_b;
+    j_lin_a[i] = row.j_lin_a;
+    j_ang_a[i] = row.j_ang_a;
+    j_lin_b[i] = row.j_lin_b;
+    j_ang_b[i] = row.j_ang_b;
+    bias[i] = row.bias;
+    position_bias[i] = row.position_bias;
+    softness[i] = row.softness;
+    lo[i] = row.lo;
+    hi[i] = row.hi;
+    normal_row[i] = row.normal_row;
+    mu[i] = row.mu;
+    lambda[i] = row.lambda;
+    cone[i] = row.cone ? 1 : 0;
+  }
+  /// set, then prepare's work on row i from its bodies' masses (a: body_a's, b: body_b's), for a
+  /// writer that has them at hand: the row is prepared from the values written rather than read
+  /// back in a second pass (prepare's `first`). Returns whether the row is usable.
+  bool set_prepared(std::size_t i, const RowSpec& row, const SolverBodyMass& a,
+                    const SolverBodyMass& b) {
+    set(i, row);
+    return prepare_row(i, {row.j_lin_a, row.j_ang_a, row.j_lin_b, row.j_ang_b}, row.softness, a, b);
+  }
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
   /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
   /// row.
   void begin_block();
   void end_block();
 
-  /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of every
-  /// row from the bodies' masses. A row whose J M^-1 J^T is not positive and finite, or whose
-  /// softness or effective mass is not finite, gets inverse effective mass 0, so the solvers leave
-  /// it alone, and is counted in degenerate_rows(). Also computes the disc step of every cone pair.
+  /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of rows
+  /// [first, size()) from the bodies' masses (those below first were written by set_prepared).
+  /// A row whose J M^-1 J^T is not positive and finite, or whose softness or effective mass is
+  /// not finite, gets inverse effective mass 0, so the solvers leave it alone, and is counted in
+  /// degenerate_rows() (every row's count). Also computes the disc step of every cone pair.
   /// Throws std::invalid_argument when a cone pair lacks its second row. Shares the rows among
   /// the pool's threads when given.
-  void prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool = nullptr);
+  void prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool = nullptr,
+               std::size_t first = 0);
 
   void clear();
   std::size_t size() const { return body_a.size(); }
@@ -172,8 +199,25 @@ class RowStore {
 
  private:
   void resize(std::size_t n);
-  /// prepare's work on row i; false for a degenerate row.
-  bool prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b);
+  /// prepare's work on row i given its Jacobian (linear a, angular a, linear b, angular b) and
+  /// softness; false for a degenerate row.
+  bool prepare_row(std::size_t i, const std::array<Vec3, 4>& j, Real row_softness,
+                   const SolverBodyMass& a, const SolverBodyMass& b) {
+    const Vec3 bla = a.linear_response(j[0]), baa = a.inv_inertia * j[1];
+    const Vec3 blb = b.linear_response(j[2]), bab = b.inv_inertia * j[3];
+    b_lin_a[i] = bla;
+    b_ang_a[i] = baa;
+    b_lin_b[i] = blb;
+    b_ang_b[i] = bab;
+    const Real d = dot(j[0], bla) + dot(j[1], baa) + dot(j[2], blb) + dot(j[3], bab);
+    diagonal[i] = d;
+    // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
+    // J = 0) would divide by zero, and a denormal one overflow. Such a row is inert, not fatal.
+    const Real inverse = Real(1) / (d + row_softness);
+    const bool usable = is_finite(d) && d > 0 && is_finite(row_softness) && is_finite(inverse);
+    inv_eff_mass[i] = usable ? inverse : Real(0);
+    return usable;
+  }
   static constexpr std::size_t k_prepare_chunks = 16;
   static constexpr std::size_t k_parallel_rows = 2048;  // fewer are prepared on one thread
 

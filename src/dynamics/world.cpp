@@ -536,15 +536,16 @@ void substep(World::Impl& w, Real dt) {
   resolve_contact_impacts(w, dt);
   w.rows.clear();
   bool relax = w.settings.solver.relax_iterations > 0;
+  w.solver_masses.resize(w.motions.size());
+  for (std::size_t i = 0; i < w.motions.size(); ++i)
+    w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
+  const std::size_t prepared = w.rows.size();  // the contact rows come prepared
   write_joint_rows(w, dt);
   write_custom_rows(w);
   if (w.rows.size() > 0) {
-    w.solver_masses.resize(w.motions.size());
-    for (std::size_t i = 0; i < w.motions.size(); ++i)
-      w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
-    w.rows.prepare(w.solver_masses, &*w.pool);
+    w.rows.prepare(w.solver_masses, &*w.pool, prepared);
     report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
     w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,

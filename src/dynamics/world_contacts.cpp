@@ -94,7 +94,7 @@ void write_contact_rows(World::Impl& impl, Real dt) {
     points[m.body_b] += std::uint32_t(m.count);
   }
   write_contact_rows(
-      impl.contacts.manifolds(), impl.motions, impl.velocities,
+      impl.contacts.manifolds(), impl.motions, impl.solver_masses, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](std::uint32_t slot) { return material_of(impl, slot); },
       [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.contact_ranges,
