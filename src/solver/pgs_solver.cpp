@@ -75,11 +75,16 @@ struct PackedAccess {
   [[gnu::always_inline]] const PackedRow& row(std::size_t i) const { return rows[i]; }
   [[gnu::always_inline]] Real& lambda(std::size_t i) const { return lambdas[i]; }
   [[gnu::always_inline]] Real inv_eff_mass(std::size_t i) const { return rows[i].inv_eff_mass; }
-  [[gnu::always_inline]] Real error(std::size_t i) const {
+  // J v of row i.
+  [[gnu::always_inline]] Real row_velocity(std::size_t i) const {
     const PackedRow& row = rows[i];
     const Lanes* a = velocity + 2 * std::size_t(row.body_a);
     const Lanes* b = velocity + 2 * std::size_t(row.body_b);
-    return packed_velocity(row, a[0], a[1], b[0], b[1]) - row.bias + row.softness * lambdas[i];
+    return packed_velocity(row, a[0], a[1], b[0], b[1]);
+  }
+  [[gnu::always_inline]] Real error(std::size_t i) const {
+    const PackedRow& row = rows[i];
+    return row_velocity(i) - row.bias + row.softness * lambdas[i];
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
     const PackedRow& row = rows[i];
@@ -712,10 +717,17 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return;
   }
   begin_stats(stats, rows);
-  const Real b_norm =
-      settings.measure_residuals ? rhs_norm(rows, bodies.velocities, bodies.pool) : Real(1);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
+  // From the packed rows at the packed velocities, still the free ones (before the warm start).
+  const Real b_norm = settings.measure_residuals
+                          ? rhs_norm_of(
+                                rows.size(),
+                                [&](std::size_t i) {
+                                  return double(packed_[i].bias) - double(access.row_velocity(i));
+                                },
+                                bodies.pool)
+                          : Real(1);
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };

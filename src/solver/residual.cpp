@@ -18,20 +18,10 @@ void begin_stats(SolveStats& stats, const RowStore& rows) {
 }
 
 Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free, TaskPool* pool) {
-  std::array<double, k_measure_chunks> sums{};
-  run_chunks(pool, rows.size(), k_measure_chunks, k_parallel_measure,
-             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               double sum = 0;
-               for (std::size_t i = begin; i < end; ++i) {
-                 const double b = double(rows.bias[i]) - double(row_velocity(rows, i, v_free));
-                 sum += b * b;
-               }
-               sums[chunk] = sum;
-             });
-  double sum = 0;
-  for (const double part : sums)
-    sum += part;
-  return std::max(Real(std::sqrt(sum)), std::numeric_limits<Real>::min());
+  return rhs_norm_of(
+      rows.size(),
+      [&](std::size_t i) { return double(rows.bias[i]) - double(row_velocity(rows, i, v_free)); },
+      pool);
 }
 
 TangentPair disc_residual(const RowStore& rows, std::size_t i, TangentPair w) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace impulse {
 
@@ -137,8 +138,27 @@ ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_no
   return m;
 }
 
-/// |b| with b = bias - J v at the given (impulse-free) velocities, floored so it never divides by
-/// 0; summed in chunks as measure_rows.
+/// |b| over `count` rows given each row's b_i = b_of(i) (bias - J v at the impulse-free
+/// velocities, in double), floored so it never divides by 0; summed in chunks as measure_rows.
+template <typename RightHandSide>
+Real rhs_norm_of(std::size_t count, RightHandSide b_of, TaskPool* pool = nullptr) {
+  std::array<double, k_measure_chunks> sums{};
+  run_chunks(pool, count, k_measure_chunks, k_parallel_measure,
+             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+               double sum = 0;
+               for (std::size_t i = begin; i < end; ++i) {
+                 const double b = b_of(i);
+                 sum += b * b;
+               }
+               sums[chunk] = sum;
+             });
+  double sum = 0;
+  for (const double part : sums)
+    sum += part;
+  return std::max(Real(std::sqrt(sum)), std::numeric_limits<Real>::min());
+}
+
+/// rhs_norm_of from the rows and the bodies' velocities.
 Real rhs_norm(const RowStore& rows, std::span<const BodyVelocity> v_free, TaskPool* pool = nullptr);
 
 /// Measures the rows at the current velocities and impulses.
