@@ -70,18 +70,19 @@ double max_penetration(const Scene& scene, const std::vector<Pose>& poses) {
   std::set<std::pair<int, int>> jointed;
   for (const Joint& j : scene.joints)
     if (j.body_b >= 0) jointed.insert(std::minmax(j.body_a, j.body_b));
-  std::vector<int> boxes;
-  for (int i = 0; i < int(scene.bodies.size()); ++i)
-    if (scene.bodies[std::size_t(i)].is_box()) boxes.push_back(i);
+  std::vector<std::pair<int, OrientedBox>> boxes;
+  for (int i = 0; i < int(scene.bodies.size()); ++i) {
+    const auto k = std::size_t(i);
+    if (scene.bodies[k].is_box()) boxes.emplace_back(i, oriented(scene.bodies[k], poses[k]));
+  }
   double deepest = 0;
   for (std::size_t m = 0; m < boxes.size(); ++m)
     for (std::size_t n = m + 1; n < boxes.size(); ++n) {
-      const auto i = std::size_t(boxes[m]), j = std::size_t(boxes[n]);
-      const OrientedBox a = oriented(scene.bodies[i], poses[i]);
-      const OrientedBox b = oriented(scene.bodies[j], poses[j]);
+      const auto& [i, a] = boxes[m];
+      const auto& [j, b] = boxes[n];
       const double reach = length(a.half) + length(b.half);
       const V3 d = b.center - a.center;
-      if (dot(d, d) > reach * reach || jointed.contains({boxes[m], boxes[n]})) continue;
+      if (dot(d, d) > reach * reach || jointed.contains({i, j})) continue;
       deepest = std::max(deepest, overlap(a, b));
     }
   return deepest;
