@@ -565,23 +565,39 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
                for (std::size_t i = begin; i < end; ++i)
                  pack_row(rows, i, packed_[i]);
              });
-  find_groups(rows, pool);
-  direct_ = equalities_.prepare(rows);
+  const bool same_layout = layout_.update(rows, masses, pool);
+  const bool direct = equalities_.prepare(rows);
+  if (!same_layout || direct != direct_) {
+    direct_ = direct;
+    find_structure(rows, pool);
+  }
+  if (direct_) {
+    block_error_.resize(equalities_.rows().size());
+    block_delta_.resize(equalities_.rows().size());
+  }
+  // Each group's matrices from its own rows: on the pool, the same bits.
+  run_chunks(pool, groups_.size(), k_prepare_chunks, k_parallel_groups,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t g = begin; g < end; ++g)
+                 assemble_group(rows, groups_[g]);
+             });
+}
+
+void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
+  find_groups(rows);
   if (direct_) {
     for (const std::uint32_t i : equalities_.rows())
       group_of_[i] = k_row_in_block;
-    block_error_.resize(equalities_.rows().size());
-    block_delta_.resize(equalities_.rows().size());
   }
   visits_.resize(rows.size() + 1);
   visits_.back() = row_visit::none;  // ends a friction run in the last rows
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i)
-                 visits_[i] = visit_of(rows, masses, i);
+                 visits_[i] = visit_of(rows, i);
              });
   find_friction_runs(rows);
-  schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), masses.size());
+  schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies());
 }
 
 void PgsSolver::find_friction_runs(const RowStore& rows) {
@@ -606,8 +622,7 @@ void PgsSolver::find_friction_runs(const RowStore& rows) {
   }
 }
 
-std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::span<const SolverBodyMass> masses,
-                                 std::size_t i) const {
+std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::size_t i) const {
   const std::uint32_t group = group_of_[i];
   std::uint8_t visit = row_visit::none;
   if (group == k_no_row_group) {
@@ -618,8 +633,8 @@ std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::span<const SolverBod
   } else if (group != k_row_in_block && groups_[group].first == i) {
     visit = row_visit::group;
   }
-  return std::uint8_t(visit | (masses[rows.body_a[i]].movable() ? row_visit::a_moves : 0) |
-                      (masses[rows.body_b[i]].movable() ? row_visit::b_moves : 0));
+  return std::uint8_t(visit | (layout_.movable(rows.body_a[i]) ? row_visit::a_moves : 0) |
+                      (layout_.movable(rows.body_b[i]) ? row_visit::b_moves : 0));
 }
 
 void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v,
@@ -636,7 +651,7 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
   }
 }
 
-void PgsSolver::find_groups(const RowStore& rows, TaskPool* pool) {
+void PgsSolver::find_groups(const RowStore& rows) {
   groups_.clear();
   group_of_.assign(rows.size(), k_no_row_group);
   const auto same_pair = [&rows](std::size_t i, std::size_t j) {
@@ -659,12 +674,6 @@ void PgsSolver::find_groups(const RowStore& rows, TaskPool* pool) {
       i = run;
     }
   }
-  // Each group's matrices from its own rows: on the pool, the same bits.
-  run_chunks(pool, groups_.size(), k_prepare_chunks, k_parallel_groups,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
-               for (std::size_t g = begin; g < end; ++g)
-                 assemble_group(rows, groups_[g]);
-             });
 }
 
 void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {

@@ -3,6 +3,7 @@
 #include "core/phased_work.h"
 #include "solver/equality_block.h"
 #include "solver/lanes.h"
+#include "solver/row_layout.h"
 #include "solver/row_order.h"
 #include "solver/solver.h"
 #include "solver/sweep_schedule.h"
@@ -65,12 +66,14 @@ class PgsSolver final : public Solver {
                    SolveStats& stats) override;
 
  private:
-  /// Packs the rows (PackedRow, all but the bias), and finds the groups, the equality block and
-  /// the sweep's schedule.
+  /// Packs the rows (PackedRow, all but the bias), factors the equality block and assembles the
+  /// groups' matrices; finds the structure again unless the layout is the last solve's.
   void prepare(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
+  /// The structure of the solve that follows from the layout (RowLayout): the groups, the
+  /// equality block's rows among them, how each row is visited, the friction runs, the schedule.
+  void find_structure(const RowStore& rows, TaskPool* pool);
   /// How a sweep visits row i (row_visit), once the groups and the equality block are known.
-  std::uint8_t visit_of(const RowStore& rows, std::span<const SolverBodyMass> masses,
-                        std::size_t i) const;
+  std::uint8_t visit_of(const RowStore& rows, std::size_t i) const;
   /// Sweeps from the velocities given; the rows' lambda is the warm start.
   void iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                SolveStats& stats);
@@ -86,8 +89,8 @@ class PgsSolver final : public Solver {
   void unpack(std::span<BodyVelocity> v) const;
   /// Marks the friction rows visited as runs (row_visit::friction_run, pgs_solver.cpp).
   void find_friction_runs(const RowStore& rows);
-  /// Finds the groups (below) and assembles their matrices.
-  void find_groups(const RowStore& rows, TaskPool* pool);
+  /// Finds the groups (below): which rows, not their matrices.
+  void find_groups(const RowStore& rows);
   /// A group's matrices (RowGroup) from its packed rows.
   void assemble_group(const RowStore& rows, RowGroup& group) const;
 
@@ -99,6 +102,7 @@ class PgsSolver final : public Solver {
   std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
   std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp), then one "none"
   SweepSchedule schedule_;
+  RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;
   };

@@ -1,0 +1,140 @@
+// RowLayout (solver/row_layout.h) and the structure PgsSolver keeps by it: the layout holds only
+// while the rows' bodies, blocks, friction links and kinds of bounds and the bodies' motion do,
+// and a solve that kept its structure ends in the same bits as a fresh solver's.
+
+#include "solver/row_layout.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "row_problem.h"
+#include "solver/pgs_solver.h"
+
+namespace impulse {
+namespace {
+
+using testing::RowProblem;
+
+// A column of boxes on the ground (body 0), each contact a block of four points as the contact
+// writer lays them out: two friction rows per point, then the four normal rows (a group), and two
+// bilateral rows (an equality block) holding the two lowest boxes together sideways. `shift`
+// changes the numbers (levers, velocities, biases), never the layout.
+RowProblem column(int boxes, Real shift) {
+  RowProblem p;
+  p.add_body(0);
+  for (int k = 1; k <= boxes; ++k)
+    p.add_body(1 + Real(k) * Real(0.1), {shift * Real(0.1), Real(-1) - shift, 0});
+  for (int k = 1; k <= boxes; ++k) {
+    const auto a = std::uint32_t(k), b = std::uint32_t(k - 1);
+    p.rows.begin_block();
+    const auto first = std::int32_t(p.rows.size());
+    const Vec3 corners[] = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}};
+    const auto lever = [&](int c) { return corners[c] * (Real(0.5) + shift * Real(0.01)); };
+    for (int c = 0; c < 4; ++c) {
+      for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
+        RowSpec f;
+        f.body_a = a;
+        f.body_b = b;
+        f.j_lin_a = t;
+        f.j_ang_a = cross(lever(c), t);
+        f.j_lin_b = -t;
+        f.normal_row = first + 8 + c;
+        f.mu = Real(0.5);
+        p.rows.add(f);
+      }
+    }
+    for (int c = 0; c < 4; ++c) {
+      RowSpec n;
+      n.body_a = a;
+      n.body_b = b;
+      n.j_lin_a = Vec3::unit_y();
+      n.j_ang_a = cross(lever(c), Vec3::unit_y());
+      n.j_lin_b = -Vec3::unit_y();
+      n.lo = 0;
+      n.bias = Real(0.01) * (1 + shift);
+      p.rows.add(n);
+    }
+    p.rows.end_block();
+  }
+  for (const Vec3& axis : {Vec3::unit_x(), Vec3::unit_z()}) {
+    RowSpec joint;
+    joint.body_a = 2;
+    joint.body_b = 1;
+    joint.j_lin_a = axis;
+    joint.j_lin_b = -axis;
+    p.rows.add(joint);
+  }
+  return p;
+}
+
+// Prepared for a solve, with body `still` (if any) made immovable.
+RowProblem prepared(RowProblem p, int still = -1) {
+  if (still >= 0) p.masses[std::size_t(still)] = SolverBodyMass{};
+  p.rows.prepare(p.masses);
+  return p;
+}
+
+// The column with its lowest contact's first normal row able to pull (lo -1): no group's row.
+RowProblem pulling(RowProblem p) {
+  p.rows.lo[8] = Real(-1);
+  return prepared(std::move(p));
+}
+
+TEST(RowLayout, HoldsWhileOnlyTheNumbersChange) {
+  RowLayout layout;
+  const auto update = [&](const RowProblem& p) { return layout.update(p.rows, p.masses, nullptr); };
+  EXPECT_FALSE(update(prepared(column(5, 0))));  // nothing taken before
+  EXPECT_TRUE(update(prepared(column(5, 0))));
+  EXPECT_TRUE(update(prepared(column(5, Real(0.7)))));
+  EXPECT_FALSE(update(prepared(column(6, 0))));     // more rows and a body
+  EXPECT_FALSE(update(prepared(column(5, 0), 3)));  // a body stops moving
+  EXPECT_FALSE(update(prepared(column(5, 0))));     // and moves again
+  EXPECT_FALSE(update(pulling(column(5, 0))));      // a row's kind of bounds changes
+  RowProblem bounded = column(5, 0);
+  bounded.rows.lo[bounded.rows.size() - 1] = Real(-1);  // a joint row gets a bound
+  EXPECT_FALSE(update(prepared(std::move(bounded))));
+}
+
+bool same_bits(Real x, Real y) {
+  return std::memcmp(&x, &y, sizeof(Real)) == 0;
+}
+
+// Solves p with `kept` (which solved something before) and a fresh copy with a new solver; the
+// impulses and velocities must agree to the bit.
+void expect_same_bits_as_a_fresh_solver(PgsSolver& kept, const RowProblem& p) {
+  const SolverSettings settings = testing::iterations(10);
+  RowProblem with_kept = p, with_fresh = p;
+  SolveStats stats;
+  kept.solve(with_kept.rows, with_kept.bodies(), settings, stats);
+  PgsSolver fresh;
+  fresh.solve(with_fresh.rows, with_fresh.bodies(), settings, stats);
+  Real pushing = 0;
+  for (std::size_t i = 0; i < p.rows.size(); ++i) {
+    ASSERT_TRUE(same_bits(with_kept.rows.lambda[i], with_fresh.rows.lambda[i])) << "row " << i;
+    pushing = std::max(pushing, with_kept.rows.lambda[i]);
+  }
+  EXPECT_GT(pushing, 0);  // the column pushes: a solve that did something
+  for (std::size_t k = 0; k < p.velocities.size(); ++k) {
+    for (int axis = 0; axis < 3; ++axis) {
+      ASSERT_TRUE(
+          same_bits(with_kept.velocities[k].linear[axis], with_fresh.velocities[k].linear[axis]));
+      ASSERT_TRUE(
+          same_bits(with_kept.velocities[k].angular[axis], with_fresh.velocities[k].angular[axis]));
+    }
+  }
+}
+
+TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
+  PgsSolver kept;
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(5, 0)));
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(5, Real(0.7))));     // kept
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(5, Real(0.7)), 3));  // found again
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(5, Real(0.3)), 3));  // kept
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(4, Real(0.3))));     // found again
+  expect_same_bits_as_a_fresh_solver(kept, pulling(column(4, Real(0.3))));      // found again
+  expect_same_bits_as_a_fresh_solver(kept, pulling(column(4, Real(0.5))));      // kept
+}
+
+}  // namespace
+}  // namespace impulse
