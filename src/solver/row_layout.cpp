@@ -5,16 +5,23 @@
 
 namespace impulse {
 
-RowLayout::Key RowLayout::key_of(const RowStore& rows, std::size_t i,
-                                 const std::vector<std::uint8_t>& movable) {
+namespace {
+
+// Row i's layout: its bodies, its friction link, and flags for its kind of bounds (lo 0, lo
+// -infinity, hi infinity), cone and disc, usability, and whether each body moves.
+[[gnu::always_inline]] inline std::array<std::uint32_t, 4> key_of(
+    const RowStore& rows, std::size_t i, const std::vector<std::uint8_t>& movable) {
   const Real lo = rows.lo[i], hi = rows.hi[i];
+  const std::uint32_t a = rows.body_a[i], b = rows.body_b[i];
   const std::uint32_t flags =
-      (lo == 0 ? 1u : 0u) | (lo == -k_infinity ? 2u : 0u) | (hi == k_infinity ? 4u : 0u) |
-      (rows.cone[i] != 0 ? 8u : 0u) | (rows.disc_first(i) ? 16u : 0u) |
-      (rows.inv_eff_mass[i] > 0 ? 32u : 0u) | (movable[rows.body_a[i]] != 0 ? 64u : 0u) |
-      (movable[rows.body_b[i]] != 0 ? 128u : 0u);
-  return {rows.body_a[i], rows.body_b[i], rows.normal_row[i], flags};
+      std::uint32_t(lo == 0) | std::uint32_t(lo == -k_infinity) << 1 |
+      std::uint32_t(hi == k_infinity) << 2 | std::uint32_t(rows.cone[i] != 0) << 3 |
+      std::uint32_t(rows.disc_step[i] > 0) << 4 | std::uint32_t(rows.inv_eff_mass[i] > 0) << 5 |
+      std::uint32_t(movable[a]) << 6 | std::uint32_t(movable[b]) << 7;
+  return {a, b, std::uint32_t(rows.normal_row[i]), flags};
 }
+
+}  // namespace
 
 bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> masses,
                        TaskPool* pool) {
@@ -34,8 +41,11 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
                bool equal = true;
                for (std::size_t i = begin; i < end; ++i) {
                  const Key key = key_of(rows, i, movable_);
-                 equal = equal && keys_[i] == key;
-                 keys_[i] = key;
+                 Key& kept = keys_[i];
+                 // Element by element: std::array's == calls memcmp.
+                 equal = equal && kept[0] == key[0] && kept[1] == key[1] && kept[2] == key[2] &&
+                         kept[3] == key[3];
+                 kept = key;
                }
                chunk_same[chunk] = equal;
              });

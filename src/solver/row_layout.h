@@ -9,6 +9,7 @@
 #include "constraints/rows.h"
 #include "core/task_pool.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -28,13 +29,8 @@ class RowLayout {
   std::size_t bodies() const { return movable_.size(); }
 
  private:
-  struct Key {
-    std::uint32_t body_a, body_b;
-    std::int32_t normal_row;
-    std::uint32_t flags;  // the row's kind of bounds, cone, disc, usability; its bodies' motion
-    friend bool operator==(const Key&, const Key&) = default;
-  };
-  static Key key_of(const RowStore& rows, std::size_t i, const std::vector<std::uint8_t>& movable);
+  // Per row: body a, body b, the friction link, flags (row_layout.cpp).
+  using Key = std::array<std::uint32_t, 4>;
 
   std::vector<Key> keys_;
   std::vector<std::uint32_t> block_begin_;
