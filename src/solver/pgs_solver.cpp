@@ -844,14 +844,18 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         member_delta_[member].value = std::max(member_delta_[member].value, visit_units(units));
       });
       work_.run_one(first + pass_phases, m == 0, [&] {
-        Real max_delta = std::max(serial_delta, visit_units(schedule_.last()));
+        Real others = visit_units(schedule_.last());  // the largest change outside the block
         for (MemberDelta& delta : member_delta_)
-          max_delta = std::max(max_delta, std::exchange(delta.value, Real(0)));
+          others = std::max(others, std::exchange(delta.value, Real(0)));
+        const Real max_delta = std::max(serial_delta, others);
         if (iteration + 1 == settings.iterations) {
           last_delta = max_delta;
         } else {
           const bool done = end_iteration(iteration, measure, max_delta, settings, stats);
-          serial_delta = done ? 0 : visit_equalities(rows, access, settings.sor);
+          // The block was solved exactly (sor 1) and no other row has changed a velocity since:
+          // solving it again would only add rounding (a chain of joints and nothing else).
+          const bool block_holds = settings.sor == 1 && others == 0;
+          serial_delta = done || block_holds ? 0 : visit_equalities(rows, access, settings.sor);
           stop.store(done, std::memory_order_relaxed);
         }
       });
