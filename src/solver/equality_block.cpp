@@ -41,16 +41,23 @@ bool EqualityBlock::prepare(const RowStore& rows) {
     if (rows.b_lin_b[i] != Vec3::zero() || rows.b_ang_b[i] != Vec3::zero())
       sides.push_back({rows.body_b[i], k, true});
   }
-  std::sort(sides.begin(), sides.end(),
-            [](const Side& x, const Side& y) { return x.body < y.body; });
+  // The same sides in the same order as last time: the same sorted order, the same triplets in
+  // the same order, so the same pattern (a scene's joints from step to step).
+  const bool same_pattern = sides == pattern_sides_ && a_.rows() == Eigen::Index(rows_.size());
+  if (!same_pattern) {
+    pattern_sides_ = sides;
+    std::sort(sides.begin(), sides.end(),
+              [](const Side& x, const Side& y) { return x.body < y.body; });
+    sorted_sides_ = sides;
+  }
   triplets_.clear();
-  for (std::size_t first = 0; first < sides.size();) {
+  for (std::size_t first = 0; first < sorted_sides_.size();) {
     std::size_t end = first;
-    while (end < sides.size() && sides[end].body == sides[first].body)
+    while (end < sorted_sides_.size() && sorted_sides_[end].body == sorted_sides_[first].body)
       ++end;
     for (std::size_t p = first; p < end; ++p) {
       for (std::size_t q = first; q < end; ++q) {
-        const Side &sp = sides[p], &sq = sides[q];
+        const Side &sp = sorted_sides_[p], &sq = sorted_sides_[q];
         if (sp.row < sq.row) continue;  // the factorisation reads the lower triangle only
         triplets_.emplace_back(
             sp.row, sq.row, coupling_through(rows, rows_[sp.row], sp.is_b, rows_[sq.row], sq.is_b));
@@ -63,16 +70,44 @@ bool EqualityBlock::prepare(const RowStore& rows) {
     triplets_.emplace_back(k, k, double(rows.softness[i]) + k_regularisation * rows.diagonal[i]);
   }
   const auto n = Eigen::Index(rows_.size());
-  a_.resize(n, n);
-  a_.setFromTriplets(triplets_.begin(), triplets_.end());
-  if (sides_ != analysed_sides_) {
+  if (same_pattern) {
+    refill();
+  } else {
+    a_.resize(n, n);
+    a_.setFromTriplets(triplets_.begin(), triplets_.end());
+    map_triplets();
     ldlt_.analyzePattern(a_);
-    analysed_sides_ = sides_;
   }
   ldlt_.factorize(a_);
   rhs_.resize(n);
   x_.resize(n);
   return ldlt_.info() == Eigen::Success;
+}
+
+// Where each triplet's value went in a_ (setFromTriplets sums a slot's triplets in their order).
+void EqualityBlock::map_triplets() {
+  slot_of_.resize(triplets_.size());
+  first_in_slot_.assign(triplets_.size(), 0);
+  std::vector<bool> seen(std::size_t(a_.nonZeros()), false);
+  const int* outer = a_.outerIndexPtr();
+  const int* inner = a_.innerIndexPtr();
+  for (std::size_t t = 0; t < triplets_.size(); ++t) {
+    const int column = int(triplets_[t].col()), row = int(triplets_[t].row());
+    const int* at = std::lower_bound(inner + outer[column], inner + outer[column + 1], row);
+    const auto slot = std::size_t(at - inner);
+    slot_of_[t] = std::uint32_t(slot);
+    first_in_slot_[t] = seen[slot] ? 0 : 1;
+    seen[slot] = true;
+  }
+}
+
+// a_'s values from this step's triplets, summed in setFromTriplets' order: the same bits.
+void EqualityBlock::refill() {
+  double* values = a_.valuePtr();
+  for (std::size_t t = 0; t < triplets_.size(); ++t) {
+    double& value = values[slot_of_[t]];
+    value = first_in_slot_[t] != 0 ? triplets_[t].value() : value + triplets_[t].value();
+  }
 }
 
 void EqualityBlock::solve(std::span<const double> error, std::span<double> delta) {

@@ -37,12 +37,18 @@ class EqualityBlock {
     bool is_b;
     friend bool operator==(const Side&, const Side&) = default;
   };
+  void map_triplets();
+  void refill();
+
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;
-  // The pattern of the last analysis: while the rows couple the same way (a scene's joints from
-  // step to step), only the numbers are factored again, not the fill-reducing ordering.
-  std::vector<Side> analysed_sides_;
+  // The pattern of the last analysis, as found (pattern_sides_) and sorted by body: while the rows
+  // couple the same way (a scene's joints from step to step), only the numbers are written into
+  // the matrix and factored again, not its structure or the fill-reducing ordering.
+  std::vector<Side> pattern_sides_, sorted_sides_;
   std::vector<Eigen::Triplet<double>> triplets_;
+  std::vector<std::uint32_t> slot_of_;       // per triplet: its slot in a_'s values
+  std::vector<std::uint8_t> first_in_slot_;  // per triplet: whether it is its slot's first
   Eigen::SparseMatrix<double> a_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
   Eigen::VectorXd rhs_, x_;
