@@ -57,13 +57,7 @@ Result run(const std::string& engine, const Scene& scene, const CommonSettings& 
   Result result;
   result.scene = scene.name;
   result.engine = engine;
-  std::unique_ptr<Runner> runner;
-  try {
-    runner = make_runner(engine, scene, settings);
-  } catch (const peers::NotAvailable& e) {
-    result.unavailable = e.what();
-    return result;
-  }
+  const std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
   const std::vector<peers::Pose> start = poses(*runner, scene);
   std::vector<double> wall(static_cast<std::size_t>(steps)), cpu(wall.size());
   for (std::size_t i = 0; i < wall.size(); ++i) {

@@ -22,9 +22,8 @@ nlohmann::json optional_json(const std::optional<T>& value) {
 
 void add_ratios(std::vector<Result>& results) {
   for (Result& r : results) {
-    if (!r.unavailable.empty()) continue;
     for (const Result& bullet : results)
-      if (bullet.scene == r.scene && bullet.engine == "bullet" && bullet.unavailable.empty()) {
+      if (bullet.scene == r.scene && bullet.engine == "bullet") {
         r.ratio_to_bullet = r.median_ms / bullet.median_ms;
         r.cpu_ratio_to_bullet = r.cpu_median_ms / bullet.cpu_median_ms;
       }
@@ -38,12 +37,6 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
                 "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m", "angle err rad");
   out << line;
   for (const Result& r : results) {
-    if (!r.unavailable.empty()) {
-      std::snprintf(line, sizeof line, "%-10s %-8s n/a (%s)\n", r.scene.c_str(), r.engine.c_str(),
-                    r.unavailable.c_str());
-      out << line;
-      continue;
-    }
     const std::string ratio = r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet) : "-";
     const std::string cpu_ratio =
         r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet) : "-";
@@ -63,22 +56,18 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 nlohmann::json to_json(const std::vector<Result>& results) {
   nlohmann::json rows = nlohmann::json::array();
   for (const Result& r : results) {
-    nlohmann::json row{{"scene", r.scene}, {"engine", r.engine}};
-    if (!r.unavailable.empty()) {
-      row["unavailable"] = r.unavailable;
-    } else {
-      row["median_ms"] = r.median_ms;
-      row["mean_ms"] = r.mean_ms;
-      row["ratio_to_bullet"] = optional_json(r.ratio_to_bullet);
-      row["cpu_median_ms"] = r.cpu_median_ms;
-      row["cpu_ratio_to_bullet"] = optional_json(r.cpu_ratio_to_bullet);
-      row["max_penetration_m"] = r.max_penetration;
-      row["moved"] = r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr);
-      row["fell"] = r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr);
-      row["joint_error_m"] = optional_json(r.joint_error);
-      row["angle_error_rad"] = optional_json(r.angle_error);
-    }
-    rows.push_back(row);
+    rows.push_back({{"scene", r.scene},
+                    {"engine", r.engine},
+                    {"median_ms", r.median_ms},
+                    {"mean_ms", r.mean_ms},
+                    {"ratio_to_bullet", optional_json(r.ratio_to_bullet)},
+                    {"cpu_median_ms", r.cpu_median_ms},
+                    {"cpu_ratio_to_bullet", optional_json(r.cpu_ratio_to_bullet)},
+                    {"max_penetration_m", r.max_penetration},
+                    {"moved", r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr)},
+                    {"fell", r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr)},
+                    {"joint_error_m", optional_json(r.joint_error)},
+                    {"angle_error_rad", optional_json(r.angle_error)}});
   }
   return rows;
 }

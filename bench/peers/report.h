@@ -14,7 +14,6 @@ namespace peers {
 
 struct Result {
   std::string scene, engine;
-  std::string unavailable;            // why the engine could not run the scene; empty when it ran
   double median_ms = 0, mean_ms = 0;  // wall clock
   double cpu_median_ms = 0;           // the process's CPU time: what others' load leaves out
   std::optional<double> ratio_to_bullet, cpu_ratio_to_bullet;  // over Bullet's, same scene

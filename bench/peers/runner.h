@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <stdexcept>
 
 namespace peers {
 
@@ -16,12 +15,6 @@ class Runner {
   virtual void step() = 0;
   /// The pose of the scene's body of that index.
   virtual Pose pose(std::size_t body) const = 0;
-};
-
-/// An engine that cannot build the scene yet (a feature it lacks); the table says why.
-class NotAvailable : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings);
