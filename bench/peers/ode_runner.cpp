@@ -36,9 +36,14 @@ class OdeRunner : public Runner {
       const Pose& p = body.pose;
       const dQuaternion q{p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z};
       dGeomID geom = make_geom(body.shape);
+      const Q4 z_to_y = axis_angle({1, 0, 0}, -std::numbers::pi / 2);
       if (body.is_static()) {
+        // ODE's capsule lies along z, the scene's y.
+        const Q4 turned =
+            body.shape.kind == ShapeKind::capsule ? p.orientation * z_to_y : p.orientation;
+        const dQuaternion geom_q{turned.w, turned.x, turned.y, turned.z};
         dGeomSetPosition(geom, p.position.x, p.position.y, p.position.z);
-        dGeomSetQuaternion(geom, q);
+        dGeomSetQuaternion(geom, geom_q);
       } else {
         dBodyID b = dBodyCreate(world_);
         dMass mass = mass_of(body);
@@ -46,13 +51,13 @@ class OdeRunner : public Runner {
         dBodySetPosition(b, p.position.x, p.position.y, p.position.z);
         dBodySetQuaternion(b, q);
         dGeomSetBody(geom, b);
-        if (body.shape.kind == ShapeKind::capsule) {  // ODE's capsule lies along z, the scene's y
-          const Q4 z_to_y = axis_angle({1, 0, 0}, -std::numbers::pi / 2);
+        if (body.shape.kind == ShapeKind::capsule) {
           const dQuaternion offset{z_to_y.w, z_to_y.x, z_to_y.y, z_to_y.z};
           dGeomSetOffsetQuaternion(geom, offset);
         }
       }
       geoms_.push_back(geom);
+      start_poses_.push_back(p);
     }
     for (const Joint& joint : scene.joints)
       add_joint(joint);
@@ -74,14 +79,11 @@ class OdeRunner : public Runner {
     dJointGroupEmpty(contacts_);
   }
 
+  // A body's own frame (not its geom's, which a capsule's offset turns); a static body's never
+  // moves.
   Pose pose(std::size_t body) const override {
     dBodyID b = dGeomGetBody(geoms_[body]);
-    dQuaternion q;
-    if (b == nullptr) {
-      const dReal* p = dGeomGetPosition(geoms_[body]);
-      dGeomGetQuaternion(geoms_[body], q);
-      return {{p[0], p[1], p[2]}, {q[1], q[2], q[3], q[0]}};
-    }
+    if (b == nullptr) return start_poses_[body];
     const dReal* p = dBodyGetPosition(b);
     const dReal* r = dBodyGetQuaternion(b);
     return {{p[0], p[1], p[2]}, {r[1], r[2], r[3], r[0]}};
@@ -183,6 +185,7 @@ class OdeRunner : public Runner {
   dSpaceID space_ = nullptr;
   dJointGroupID contacts_ = nullptr;
   std::vector<dGeomID> geoms_;
+  std::vector<Pose> start_poses_;
 };
 
 }  // namespace
