@@ -72,6 +72,7 @@ struct PackedAccess {
   Real* lambdas;
   Lanes* velocity;             // 2 per body: linear, angular
   const std::uint8_t* visits;  // per row: row_visit
+  const Real* run_coupling;    // per row: PgsSolver::run_coupling_
   [[gnu::always_inline]] const PackedRow& row(std::size_t i) const { return rows[i]; }
   [[gnu::always_inline]] Real& lambda(std::size_t i) const { return lambdas[i]; }
   [[gnu::always_inline]] Real inv_eff_mass(std::size_t i) const { return rows[i].inv_eff_mass; }
@@ -451,26 +452,42 @@ template <class Access>
 }
 
 // The friction rows of the run that starts at row i (row_visit::friction_run); returns the largest
-// impulse change and sets `next` past the run.
+// impulse change and sets `next` past the run. A row's new impulse before clamping,
+// u = lambda - step (J v - bias), is found for the next row from the velocities before this row's
+// change and corrected by the change times the rows' coupling (run_coupling): the dot product runs
+// beside this row's clamp, and the chain from one row to the next is a multiply-add and a clamp
+// (the same iteration; only the rounding differs).
 [[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
                                                       std::uint32_t& next, Real sor) {
   PairVelocities v(access, i);
   Real largest = 0;
   std::uint32_t k = i;
-  do {
+  // Row k's u from the velocities so far, and what each unit of the last change takes off it.
+  const auto unclamped = [&](std::uint32_t row_index, Real& coupling) {
+    const PackedRow& row = access.row(row_index);
+    const Real step = sor * row.inv_eff_mass;  // as in visit_bounded_row
+    coupling = step * access.run_coupling[row_index];
+    // Friction rows are never soft (RowStore::add).
+    return access.lambda(row_index) - (v.velocity(row) - row.bias) * step;
+  };
+  Real coupling = 0;
+  Real u = unclamped(k, coupling);
+  Real delta = 0;
+  for (;;) {
     const PackedRow& row = access.row(k);
     Real& lambda = access.lambda(k);
-    const Real step = sor * row.inv_eff_mass;   // as in visit_bounded_row
-    const Real w = v.velocity(row) - row.bias;  // friction rows are never soft (RowStore::add)
     const auto [lo, hi] = access.friction_bounds(k);
     const Real old_lambda = lambda;
-    const Real new_lambda = std::clamp(old_lambda - w * step, lo, hi);
-    const Real delta = new_lambda - old_lambda;
+    const Real new_lambda = std::clamp(u - coupling * delta, lo, hi);
+    delta = new_lambda - old_lambda;
     lambda = new_lambda;
-    v.apply(row, delta);
     largest = std::max(largest, std::abs(delta));
+    const bool more = (access.visits[k + 1] & ~row_visit::moves_mask) == row_visit::friction_more;
+    if (more) u = unclamped(k + 1, coupling);
+    v.apply(row, delta);
     ++k;
-  } while ((access.visits[k] & ~row_visit::moves_mask) == row_visit::friction_more);
+    if (!more) break;
+  }
   v.store();
   next = k;
   return largest;
@@ -525,6 +542,16 @@ constexpr std::size_t k_prepare_chunks = 16;
 constexpr std::size_t k_parallel_rows = 2048;
 constexpr std::size_t k_parallel_groups = 128;  // a group's factorisation is a few hundred flops
 
+// J_row M^-1 J_earlier^T over the bodies that move (`moves`, row_visit's bits): what an impulse
+// change on `earlier` does to row's J v, for two rows between the same bodies.
+Real coupling_in_run(const PackedRow& row, const PackedRow& earlier, std::uint8_t moves) {
+  const std::array<Lanes, 4>& b = earlier.response;
+  const Lanes none{};
+  return packed_velocity(
+      row, moves & row_visit::a_moves ? b[0] : none, moves & row_visit::a_moves ? b[1] : none,
+      moves & row_visit::b_moves ? b[2] : none, moves & row_visit::b_moves ? b[3] : none);
+}
+
 void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
   to_lanes(rows.j_lin_a[i], row.jacobian[0]);
   to_lanes(rows.j_ang_a[i], row.jacobian[1]);
@@ -575,6 +602,14 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
     block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
   }
+  run_coupling_.resize(rows.size());
+  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = std::max(begin, std::size_t(1)); i < end; ++i) {
+                 if ((visits_[i] & ~row_visit::moves_mask) == row_visit::friction_more)
+                   run_coupling_[i] = coupling_in_run(packed_[i], packed_[i - 1], visits_[i]);
+               }
+             });
   // Each group's matrices from its own rows: on the pool, the same bits.
   run_chunks(pool, groups_.size(), k_prepare_chunks, k_parallel_groups,
              [&](std::size_t, std::size_t begin, std::size_t end) {
@@ -727,7 +762,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   }
   begin_stats(stats, rows);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
+  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
+                            run_coupling_.data()};
   // From the packed rows at the packed velocities, still the free ones (before the warm start).
   const Real b_norm = settings.measure_residuals
                           ? rhs_norm_of(
@@ -875,7 +911,8 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data()};
+  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
+                            run_coupling_.data()};
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
