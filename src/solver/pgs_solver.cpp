@@ -233,9 +233,6 @@ void invert_group(RowGroup& group) {
 bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set, std::size_t m,
                   const std::array<bool, k_g>& in_set, const SmallVector& lambda,
                   const SmallVector& w, SmallVector& x) {
-  SmallMatrix l{};
-  const auto entry = [&](std::size_t i, std::size_t j) { return group.a[set[j]][set[i]]; };
-  if (!factor_small(m, entry, l)) return false;
   for (std::size_t i = 0; i < m; ++i) {
     const std::size_t r = set[i];
     x[i] = -w[r];
@@ -243,7 +240,28 @@ bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set
       if (!in_set[c]) x[i] += group.a[c][r] * lambda[c];  // the others' impulses removed
     }
   }
-  solve_small(l, m, x);
+  // One or two rows (a box on a corner or an edge: most calls) in closed form, with the diagonal
+  // raised as factor_small raises it and refused where its factorisation would fail.
+  const auto diagonal = [&](std::size_t i) {
+    return group.a[set[i]][set[i]] * (1 + k_group_regularisation);
+  };
+  if (m == 1) {
+    const Real d = diagonal(0);
+    if (!(d > 0)) return false;
+    x[0] /= d;
+  } else if (m == 2) {
+    const Real d0 = diagonal(0), d1 = diagonal(1), off = group.a[set[1]][set[0]];
+    const Real determinant = d0 * d1 - off * off;
+    if (!(d0 > 0) || !(determinant > 0)) return false;
+    const Real x0 = x[0], x1 = x[1];
+    x[0] = (d1 * x0 - off * x1) / determinant;
+    x[1] = (d0 * x1 - off * x0) / determinant;
+  } else {
+    SmallMatrix l{};
+    const auto entry = [&](std::size_t i, std::size_t j) { return group.a[set[j]][set[i]]; };
+    if (!factor_small(m, entry, l)) return false;
+    solve_small(l, m, x);
+  }
   for (std::size_t i = 0; i < m; ++i)
     x[i] += lambda[set[i]];
   return true;
