@@ -76,7 +76,6 @@ void AabbTree::destroy_proxy(std::int32_t proxy_id) {
 
 bool AabbTree::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement) {
   if (nodes_[proxy_id].aabb.contains(tight)) return false;
-  remove_leaf(proxy_id);
   AABB fat = tight.expanded(margin_);
   // Stretch toward the motion so a steadily moving body stays inside for several steps (Box2D).
   for (int i = 0; i < 3; ++i) {
@@ -86,6 +85,22 @@ bool AabbTree::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& 
       fat.upper[i] += displacement[i];
     }
   }
+  // A move within the box of the leaf's ancestor k_refit_levels up changes no structure: the leaf
+  // takes its new box and the boxes above are refitted, up to the first that does not change.
+  std::int32_t holder = proxy_id;
+  for (int up = 0; up < k_refit_levels && holder != k_null; ++up)
+    holder = nodes_[holder].parent;
+  if (holder != k_null && nodes_[holder].aabb.contains(fat)) {
+    nodes_[proxy_id].aabb = fat;
+    for (std::int32_t index = nodes_[proxy_id].parent; index != k_null;
+         index = nodes_[index].parent) {
+      const AABB before = nodes_[index].aabb;
+      refit(index);
+      if (nodes_[index].aabb == before) break;
+    }
+    return true;
+  }
+  remove_leaf(proxy_id);
   nodes_[proxy_id].aabb = fat;
   insert_leaf(proxy_id);
   return true;

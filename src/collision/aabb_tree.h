@@ -46,8 +46,10 @@ class AabbTree {
   std::int32_t create_proxy(const AABB& tight, std::uint64_t user_data);
   /// Removes a leaf; its slot goes on the free list for reuse.
   void destroy_proxy(std::int32_t proxy_id);
-  /// Re-inserts the leaf only when tight leaves its fat box; the new fat box is extended by
-  /// displacement (m) in the direction of motion. Returns whether it re-inserted.
+  /// When tight leaves the leaf's fat box, gives it a new one, extended by displacement (m) in
+  /// the direction of motion: in place when that box lies within the leaf's ancestor
+  /// k_refit_levels up (the boxes above refitted), else by re-inserting the leaf. Returns whether
+  /// the fat box changed.
   bool move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement);
 
   const AABB& fat_aabb(std::int32_t proxy_id) const { return nodes_[proxy_id].aabb; }
@@ -105,6 +107,12 @@ class AabbTree {
   // N(h) = N(h-1) + N(h-6)); one rotation per level usually restores it, though not always after
   // a leaf is paired with a tall subtree, so the height bound is tested rather than proven.
   static constexpr int k_max_imbalance = 5;
+  // A move within the ancestor this many levels up keeps the leaf's place (move_proxy): most
+  // moves of a step are short, and a removal and an insertion each rotate their way up to the
+  // root. Measured (bench/broadphase_bench.cpp, 10k jittering proxies): an update takes 1.17 ms
+  // re-inserting every time, 0.99 / 0.77 / 0.62 / 0.60 ms at 2 / 3 / 4 / 5 levels, with the
+  // tree's area ratio 64, 64, 61, 60, 64; at 7 levels it grows (89): leaves wander in big boxes.
+  static constexpr int k_refit_levels = 4;
   // A traversal stack holds at most height + 1 entries: ample for any tree with int32 ids
   // (validate checks it).
   static constexpr int k_stack_size = 256;
