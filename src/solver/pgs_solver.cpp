@@ -373,6 +373,12 @@ class PairVelocities {
     softness[r] = row.softness;
   }
   const Lanes errors_before = group_velocities(access, group) - bias + softness * before;
+  // Carrying nothing and separating everywhere (a speculative contact, a box lifting off): zero
+  // impulses solve the group's LCP, which has one solution, and nothing changes.
+  bool idle = true;
+  for (std::size_t r = 0; r < k; ++r)
+    idle = idle && before[r] == 0 && errors_before[r] >= 0;
+  if (idle) return 0;
   SmallVector lambda = to_array(before), w = to_array(errors_before);
   Real scale = 0;
   for (std::size_t r = 0; r < k; ++r)
@@ -477,6 +483,24 @@ template <class Access>
 // (the same iteration; only the rounding differs).
 [[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
                                                       std::uint32_t& next, Real sor) {
+  const auto idle = [&](std::uint32_t k) {
+    return access.lambda(k) == 0 && access.lambda(std::size_t(access.row(k).normal_row)) == 0;
+  };
+  const auto more = [&](std::uint32_t k) {
+    return (access.visits[k] & ~row_visit::moves_mask) == row_visit::friction_more;
+  };
+  if (idle(i)) {
+    // No impulse on any row and none on their normal rows (a speculative contact): every bound
+    // is zero, so every row stays at zero and nothing changes.
+    std::uint32_t end = i + 1;
+    bool all_idle = true;
+    for (; more(end); ++end)
+      all_idle = all_idle && idle(end);
+    if (all_idle) {
+      next = end;
+      return 0;
+    }
+  }
   PairVelocities v(access, i);
   Real largest = 0;
   std::uint32_t k = i;
