@@ -50,35 +50,58 @@ double cpu_ms() {
   return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
 }
 
+// The engines of a scene step in turn, this many steps each, so that a change in the machine's
+// speed during a run (a shared virtual machine drifts by a third between minutes) falls on all
+// of them alike rather than on whichever ran then; each engine's cache stays warm within its
+// turn.
+constexpr int k_turn_steps = 30;
+
 // Times every step by the wall clock and by CPU time. The median is robust to the noise of a
 // shared machine, the mean is not; CPU time leaves out the time others' processes take.
-Result run(const std::string& engine, const Scene& scene, const CommonSettings& settings,
-           int steps) {
-  Result result;
-  result.scene = scene.name;
-  result.engine = engine;
-  const std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
-  const std::vector<peers::Pose> start = poses(*runner, scene);
-  std::vector<double> wall(static_cast<std::size_t>(steps)), cpu(wall.size());
-  for (std::size_t i = 0; i < wall.size(); ++i) {
-    const double cpu_begin = cpu_ms();
-    const auto begin = std::chrono::steady_clock::now();
-    runner->step();
-    const auto stop = std::chrono::steady_clock::now();
-    cpu[i] = cpu_ms() - cpu_begin;
-    wall[i] = std::chrono::duration<double, std::milli>(stop - begin).count();
+std::vector<Result> run(const std::vector<std::string>& engines, const Scene& scene,
+                        const CommonSettings& settings, int steps) {
+  struct Timed {
+    std::unique_ptr<Runner> runner;
+    std::vector<peers::Pose> start;
+    std::vector<double> wall, cpu;
+  };
+  std::vector<Timed> timed;
+  for (const std::string& engine : engines) {
+    std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
+    std::vector<peers::Pose> start = poses(*runner, scene);
+    timed.push_back({std::move(runner), std::move(start), {}, {}});
   }
-  const std::vector<peers::Pose> end = poses(*runner, scene);
-  result.mean_ms = std::accumulate(wall.begin(), wall.end(), 0.0) / double(wall.size());
-  result.median_ms = median(wall);
-  result.cpu_median_ms = median(cpu);
-  result.max_penetration = peers::max_penetration(scene, end);
-  if (scene.resting) result.moved = peers::moved_bodies(scene, start, end);
-  if (!scene.joints.empty()) result.joint_error = peers::max_joint_error(scene, start, end);
-  const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
-  if (std::any_of(scene.joints.begin(), scene.joints.end(), angular))
-    result.angle_error = peers::max_angle_error(scene, start, end);
-  return result;
+  for (int first = 0; first < steps; first += k_turn_steps) {
+    for (Timed& t : timed) {
+      for (int i = first; i < std::min(steps, first + k_turn_steps); ++i) {
+        const double cpu_begin = cpu_ms();
+        const auto begin = std::chrono::steady_clock::now();
+        t.runner->step();
+        const auto stop = std::chrono::steady_clock::now();
+        t.cpu.push_back(cpu_ms() - cpu_begin);
+        t.wall.push_back(std::chrono::duration<double, std::milli>(stop - begin).count());
+      }
+    }
+  }
+  std::vector<Result> results;
+  for (std::size_t e = 0; e < engines.size(); ++e) {
+    const Timed& t = timed[e];
+    Result result;
+    result.scene = scene.name;
+    result.engine = engines[e];
+    const std::vector<peers::Pose> end = poses(*t.runner, scene);
+    result.mean_ms = std::accumulate(t.wall.begin(), t.wall.end(), 0.0) / double(t.wall.size());
+    result.median_ms = median(t.wall);
+    result.cpu_median_ms = median(t.cpu);
+    result.max_penetration = peers::max_penetration(scene, end);
+    if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);
+    if (!scene.joints.empty()) result.joint_error = peers::max_joint_error(scene, t.start, end);
+    const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
+    if (std::any_of(scene.joints.begin(), scene.joints.end(), angular))
+      result.angle_error = peers::max_angle_error(scene, t.start, end);
+    results.push_back(result);
+  }
+  return results;
 }
 
 }  // namespace
@@ -106,8 +129,8 @@ int main(int argc, char** argv) {
   std::vector<Result> results;
   for (const std::string& name : scenes) {
     const Scene scene = peers::make_scene(name);
-    for (const std::string& engine : engines)
-      results.push_back(run(engine, scene, settings, steps));
+    for (Result& result : run(engines, scene, settings, steps))
+      results.push_back(std::move(result));
   }
   peers::add_ratios(results);
   if (json) {
