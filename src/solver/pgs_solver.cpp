@@ -504,16 +504,14 @@ template <class Access>
   PairVelocities v(access, i);
   Real largest = 0;
   std::uint32_t k = i;
-  // Row k's u from the velocities so far, and what each unit of the last change takes off it.
-  const auto unclamped = [&](std::uint32_t row_index, Real& coupling) {
-    const PackedRow& row = access.row(row_index);
-    const Real step = sor * row.inv_eff_mass;  // as in visit_bounded_row
-    coupling = step * access.run_coupling[row_index];
-    // Friction rows are never soft (RowStore::add).
-    return access.lambda(row_index) - (v.velocity(row) - row.bias) * step;
+  const auto step_of = [&](std::uint32_t r) { return sor * access.row(r).inv_eff_mass; };
+  // Row r's u from the velocities so far (friction rows are never soft: RowStore::add).
+  const auto unclamped = [&](std::uint32_t r) {
+    const PackedRow& row = access.row(r);
+    return access.lambda(r) - (v.velocity(row) - row.bias) * step_of(r);
   };
-  Real coupling = 0;
-  Real u = unclamped(k, coupling);
+  Real u = unclamped(k);
+  Real coupling = 0;  // what each unit of the last row's change takes off this row's u
   Real delta = 0;
   for (;;) {
     const PackedRow& row = access.row(k);
@@ -525,7 +523,10 @@ template <class Access>
     lambda = new_lambda;
     largest = std::max(largest, std::abs(delta));
     const bool more = (access.visits[k + 1] & ~row_visit::moves_mask) == row_visit::friction_more;
-    if (more) u = unclamped(k + 1, coupling);
+    if (more) {
+      u = unclamped(k + 1);
+      coupling = step_of(k + 1) * access.run_coupling[k + 1];
+    }
     v.apply(row, delta);
     ++k;
     if (!more) break;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "row_problem.h"
 #include "solver/pgs_solver.h"
@@ -16,11 +17,11 @@ namespace {
 
 using testing::RowProblem;
 
-// A column of boxes on the ground (body 0), each contact a block of four points as the contact
-// writer lays them out: two friction rows per point, then the four normal rows (a group), and two
-// bilateral rows (an equality block) holding the two lowest boxes together sideways. `shift`
-// changes the numbers (levers, velocities, biases), never the layout.
-RowProblem column(int boxes, Real shift) {
+// A column of boxes on the ground (body 0), each contact a block of four points (or `points`, up
+// to five) as the contact writer lays them out: two friction rows per point, then the normal rows
+// (four of them a group), and two bilateral rows (an equality block) holding the two lowest boxes
+// together sideways. `shift` changes the numbers (levers, velocities, biases), never the layout.
+RowProblem column(int boxes, Real shift, int points = 4) {
   RowProblem p;
   p.add_body(0);
   for (int k = 1; k <= boxes; ++k)
@@ -29,9 +30,9 @@ RowProblem column(int boxes, Real shift) {
     const auto a = std::uint32_t(k), b = std::uint32_t(k - 1);
     p.rows.begin_block();
     const auto first = std::int32_t(p.rows.size());
-    const Vec3 corners[] = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}};
+    const Vec3 corners[] = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}, {0, 0, 0}};
     const auto lever = [&](int c) { return corners[c] * (Real(0.5) + shift * Real(0.01)); };
-    for (int c = 0; c < 4; ++c) {
+    for (int c = 0; c < points; ++c) {
       for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
         RowSpec f;
         f.body_a = a;
@@ -39,12 +40,12 @@ RowProblem column(int boxes, Real shift) {
         f.j_lin_a = t;
         f.j_ang_a = cross(lever(c), t);
         f.j_lin_b = -t;
-        f.normal_row = first + 8 + c;
+        f.normal_row = first + 2 * points + c;
         f.mu = Real(0.5);
         p.rows.add(f);
       }
     }
-    for (int c = 0; c < 4; ++c) {
+    for (int c = 0; c < points; ++c) {
       RowSpec n;
       n.body_a = a;
       n.body_b = b;
@@ -134,6 +135,19 @@ TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
   expect_same_bits_as_a_fresh_solver(kept, prepared(column(4, Real(0.3))));     // found again
   expect_same_bits_as_a_fresh_solver(kept, pulling(column(4, Real(0.3))));      // found again
   expect_same_bits_as_a_fresh_solver(kept, pulling(column(4, Real(0.5))));      // kept
+}
+
+// What a solver keeps per row from a solve with a broken row (a Jacobian gone non-finite) must not
+// reach the next solve's rows at that index: row 24 is a later row of a friction run with five
+// points per contact, the first of one with four.
+TEST(RowLayout, APgsSolveAfterOneWithABrokenRowEndsInTheSameBitsAsAFreshOne) {
+  PgsSolver kept;
+  RowProblem broken = column(5, 0, 5);
+  broken.rows.j_ang_a[24] = Vec3::splat(std::numeric_limits<Real>::quiet_NaN());
+  broken = prepared(std::move(broken));
+  SolveStats stats;
+  kept.solve(broken.rows, broken.bodies(), testing::iterations(10), stats);
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(5, 0)));
 }
 
 }  // namespace
