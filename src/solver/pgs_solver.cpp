@@ -486,7 +486,7 @@ template <class Access>
   const auto idle = [&](std::uint32_t k) {
     return access.lambda(k) == 0 && access.lambda(std::size_t(access.row(k).normal_row)) == 0;
   };
-  const auto more = [&](std::uint32_t k) {
+  const auto later_in_run = [&](std::uint32_t k) {
     return (access.visits[k] & ~row_visit::moves_mask) == row_visit::friction_more;
   };
   if (idle(i)) {
@@ -494,7 +494,7 @@ template <class Access>
     // is zero, so every row stays at zero and nothing changes.
     std::uint32_t end = i + 1;
     bool all_idle = true;
-    for (; more(end); ++end)
+    for (; later_in_run(end); ++end)
       all_idle = all_idle && idle(end);
     if (all_idle) {
       next = end;
@@ -522,7 +522,7 @@ template <class Access>
     delta = new_lambda - old_lambda;
     lambda = new_lambda;
     largest = std::max(largest, std::abs(delta));
-    const bool more = (access.visits[k + 1] & ~row_visit::moves_mask) == row_visit::friction_more;
+    const bool more = later_in_run(k + 1);
     if (more) {
       u = unclamped(k + 1);
       coupling = step_of(k + 1) * access.run_coupling[k + 1];
