@@ -70,10 +70,22 @@ bool EqualityBlock::prepare(const RowStore& rows) {
     triplets_.emplace_back(k, k, double(rows.softness[i]) + k_regularisation * rows.diagonal[i]);
   }
   const auto n = Eigen::Index(rows_.size());
+  if (!same_pattern) {
+    // The ordering SimplicialLDLT's default (AMDOrdering) would find, on the same pattern.
+    a_.resize(n, n);
+    a_.setFromTriplets(triplets_.begin(), triplets_.end());
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
+    Eigen::AMDOrdering<int>()(a_.selfadjointView<Eigen::Lower>(), inverse);
+    const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse.inverse();
+    order_.assign(order.indices().data(), order.indices().data() + n);
+  }
+  for (Eigen::Triplet<double>& t : triplets_) {  // into the reordered upper triangle
+    const int r = order_[std::size_t(t.row())], c = order_[std::size_t(t.col())];
+    t = {std::min(r, c), std::max(r, c), t.value()};
+  }
   if (same_pattern) {
     refill();
   } else {
-    a_.resize(n, n);
     a_.setFromTriplets(triplets_.begin(), triplets_.end());
     map_triplets();
     ldlt_.analyzePattern(a_);
@@ -112,10 +124,10 @@ void EqualityBlock::refill() {
 
 void EqualityBlock::solve(std::span<const double> error, std::span<double> delta) {
   for (std::size_t k = 0; k < error.size(); ++k)
-    rhs_[Eigen::Index(k)] = -error[k];
+    rhs_[order_[k]] = -error[k];
   x_ = ldlt_.solve(rhs_);
   for (std::size_t k = 0; k < delta.size(); ++k)
-    delta[k] = x_[Eigen::Index(k)];
+    delta[k] = x_[order_[k]];
 }
 
 }  // namespace impulse

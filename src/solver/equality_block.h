@@ -10,6 +10,7 @@
 
 #include "constraints/rows.h"
 
+#include <Eigen/OrderingMethods>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
@@ -49,8 +50,14 @@ class EqualityBlock {
   std::vector<Eigen::Triplet<double>> triplets_;
   std::vector<std::uint32_t> slot_of_;       // per triplet: its slot in a_'s values
   std::vector<std::uint8_t> first_in_slot_;  // per triplet: whether it is its slot's first
+  // The fill-reducing ordering (AMD), found once per pattern: block row k is row order_[k] of a_,
+  // which holds the reordered matrix's upper triangle, so the factorisation and the solves take
+  // it as it is (no ordering of their own: no copy of the matrix per factorisation and no
+  // permutation of the vectors per solve).
+  std::vector<int> order_;
   Eigen::SparseMatrix<double> a_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>>
+      ldlt_;
   Eigen::VectorXd rhs_, x_;
 };
 
