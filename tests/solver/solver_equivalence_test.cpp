@@ -24,19 +24,21 @@ RowProblem chain_with_friction(unsigned seed) {
     const std::uint32_t below = k - 1;
     p.rows.begin_block();  // a contact's rows, as a manifold's: its friction rows form a run
     const auto n = p.add_contact_y(k, below, Real(0.1) * u(rng));
-    for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
-      RowSpec f;
-      f.body_a = k;
-      f.body_b = below;
-      f.j_lin_a = t;
-      f.j_lin_b = -t;
-      // Off-centre points: the two friction rows of a contact couple through the rotation, as
-      // the rows of a friction run (visited together) do.
-      f.j_ang_a = cross(Vec3{Real(0.3), Real(-0.5), Real(0.2)}, t);
-      f.j_ang_b = -cross(Vec3{Real(-0.2), Real(0.5), Real(0.3)}, t);
-      f.normal_row = std::int32_t(n);
-      f.mu = Real(0.4);
-      p.rows.add(f);
+    // Two off-centre points' tangent pairs on the one normal row: a run of four friction rows
+    // that couple through the rotation, as a manifold's do (pgs visits a run together).
+    for (const Real side : {Real(1), Real(-1)}) {
+      for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
+        RowSpec f;
+        f.body_a = k;
+        f.body_b = below;
+        f.j_lin_a = t;
+        f.j_lin_b = -t;
+        f.j_ang_a = cross(Vec3{Real(0.3) * side, Real(-0.5), Real(0.2)}, t);
+        f.j_ang_b = -cross(Vec3{Real(-0.2), Real(0.5), Real(0.3) * side}, t);
+        f.normal_row = std::int32_t(n);
+        f.mu = Real(0.4);
+        p.rows.add(f);
+      }
     }
     p.rows.end_block();
   }
