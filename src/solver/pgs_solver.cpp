@@ -73,7 +73,6 @@ struct PackedAccess {
   Lanes* velocity;             // 2 per body: linear, angular
   const std::uint8_t* visits;  // per row: row_visit
   const Real* run_coupling;    // per row: PgsSolver::run_coupling_
-  const Real* run_coupling2;   // per row: PgsSolver::run_coupling2_
   [[gnu::always_inline]] const PackedRow& row(std::size_t i) const { return rows[i]; }
   [[gnu::always_inline]] Real& lambda(std::size_t i) const { return lambdas[i]; }
   [[gnu::always_inline]] Real inv_eff_mass(std::size_t i) const { return rows[i].inv_eff_mass; }
@@ -511,11 +510,7 @@ template <class Access>
     const PackedRow& row = access.row(r);
     return access.lambda(r) - (v.velocity(row) - row.bias) * step_of(r);
   };
-  // This row's u and the next's, each still to lose its coupling times the change of the row
-  // before it; a row's u is found two rows ahead, from the velocities without the two rows
-  // before it, and loses the first of them when it is found.
   Real u = unclamped(k);
-  Real u_next = later_in_run(k + 1) ? unclamped(k + 1) : 0;
   Real coupling = 0;  // what each unit of the last row's change takes off this row's u
   Real delta = 0;
   for (;;) {
@@ -529,10 +524,8 @@ template <class Access>
     largest = std::max(largest, std::abs(delta));
     const bool more = later_in_run(k + 1);
     if (more) {
-      u = u_next;
+      u = unclamped(k + 1);
       coupling = step_of(k + 1) * access.run_coupling[k + 1];
-      if (later_in_run(k + 2))
-        u_next = unclamped(k + 2) - step_of(k + 2) * access.run_coupling2[k + 2] * delta;
     }
     v.apply(row, delta);
     ++k;
@@ -653,17 +646,11 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
     block_delta_.resize(equalities_.rows().size());
   }
   run_coupling_.resize(rows.size());
-  run_coupling2_.resize(rows.size());
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
-               const auto later = [&](std::size_t r) {
-                 return (visits_[r] & ~row_visit::moves_mask) == row_visit::friction_more;
-               };
                for (std::size_t i = std::max(begin, std::size_t(1)); i < end; ++i) {
-                 if (!later(i)) continue;
-                 run_coupling_[i] = coupling_in_run(packed_[i], packed_[i - 1], visits_[i]);
-                 if (later(i - 1))
-                   run_coupling2_[i] = coupling_in_run(packed_[i], packed_[i - 2], visits_[i]);
+                 if ((visits_[i] & ~row_visit::moves_mask) == row_visit::friction_more)
+                   run_coupling_[i] = coupling_in_run(packed_[i], packed_[i - 1], visits_[i]);
                }
              });
   // Each group's matrices from its own rows: on the pool, the same bits.
@@ -818,8 +805,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   }
   begin_stats(stats, rows);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(), rows.lambda.data(),   velocity_.data(),
-                            visits_.data(), run_coupling_.data(), run_coupling2_.data()};
+  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
+                            run_coupling_.data()};
   // From the packed rows at the packed velocities, still the free ones (before the warm start).
   const Real b_norm = settings.measure_residuals
                           ? rhs_norm_of(
@@ -967,8 +954,8 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(), rows.lambda.data(),   velocity_.data(),
-                            visits_.data(), run_coupling_.data(), run_coupling2_.data()};
+  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
+                            run_coupling_.data()};
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {

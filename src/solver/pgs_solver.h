@@ -101,9 +101,8 @@ class PgsSolver final : public Solver {
   std::vector<RowGroup> groups_;
   std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
   std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp), then one "none"
-  // Per row of a friction run but its first: J_i M^-1 J_(i-1)^T over the bodies that move; from
-  // its third row, J_i M^-1 J_(i-2)^T too.
-  std::vector<Real> run_coupling_, run_coupling2_;
+  // Per row of a friction run but its first: J_i M^-1 J_(i-1)^T over the bodies that move.
+  std::vector<Real> run_coupling_;
   SweepSchedule schedule_;
   RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
