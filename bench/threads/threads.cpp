@@ -1,7 +1,8 @@
 // Issue 8's thread scaling: a built-in scene built twice, one world on one thread and one on N,
 // stepped in turn (step by step, so a change in the machine's load hits both alike), each step
-// timed. Prints the per-step median and lower quartile of each and their ratio, and checks that
-// the two worlds end in the same bits (exit 1 if not). Sleeping is off unless --sleeping.
+// timed. Prints the per-step median and lower quartile of each and their ratio, the median of each
+// stage (StepStats) so that what does not scale shows, and checks that the two worlds end in the
+// same bits (exit 1 if not). Sleeping is off unless --sleeping.
 //
 //   impulse_threads [--scene pyramid] [--threads 2] [--steps 300] [--warm-up 30] [--sleeping]
 
@@ -27,12 +28,32 @@ double quarter(std::vector<double> times, int k) {
   return times[times.size() * std::size_t(k) / 4];
 }
 
+// One world's times per step: the whole step, then each stage as StepStats reports it.
+struct StepTimes {
+  std::vector<double> step, broadphase, narrowphase, velocities, solve, positions;
+
+  void add(double step_ms, const StepStats& s) {
+    step.push_back(step_ms);
+    broadphase.push_back(s.broadphase_ms);
+    narrowphase.push_back(s.narrowphase_ms);
+    velocities.push_back(s.integrate_velocities_ms);
+    solve.push_back(s.solve_ms);
+    positions.push_back(s.integrate_positions_ms);
+  }
+};
+
 // Steps the world once; returns the milliseconds it took.
 double timed_step(World& world, Real dt) {
   const auto start = std::chrono::steady_clock::now();
   world.step(dt);
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
+}
+
+void print_stage(const char* stage, const std::vector<double>& one,
+                 const std::vector<double>& many) {
+  std::printf("  %-12s %8.3f %8.3f ms  %.2fx\n", stage, quarter(one, 2), quarter(many, 2),
+              quarter(one, 2) / std::max(quarter(many, 2), 1e-9));
 }
 
 }  // namespace
@@ -59,19 +80,26 @@ int main(int argc, char** argv) {
   World one = build_world(scene, name), many = build_world(scene, name);
   many.set_threads(threads);
   const Real dt = scene.settings.timestep;
-  std::vector<double> one_ms, many_ms;
+  StepTimes one_ms, many_ms;
   for (int i = 0; i < warm_up + steps; ++i) {
     const double a = timed_step(one, dt), b = timed_step(many, dt);
     if (i < warm_up) continue;
-    one_ms.push_back(a);
-    many_ms.push_back(b);
+    one_ms.add(a, one.last_step_stats());
+    many_ms.add(b, many.last_step_stats());
   }
   const bool same = one.state_hash() == many.state_hash();
   std::printf(
       "%s, %d steps: 1 thread median %.3f ms (q1 %.3f), %d threads median %.3f ms (q1 %.3f): "
       "%.2fx (q1 %.2fx); %s bits\n",
-      name.c_str(), steps, quarter(one_ms, 2), quarter(one_ms, 1), threads, quarter(many_ms, 2),
-      quarter(many_ms, 1), quarter(one_ms, 2) / quarter(many_ms, 2),
-      quarter(one_ms, 1) / quarter(many_ms, 1), same ? "the same" : "DIFFERENT");
+      name.c_str(), steps, quarter(one_ms.step, 2), quarter(one_ms.step, 1), threads,
+      quarter(many_ms.step, 2), quarter(many_ms.step, 1),
+      quarter(one_ms.step, 2) / quarter(many_ms.step, 2),
+      quarter(one_ms.step, 1) / quarter(many_ms.step, 1), same ? "the same" : "DIFFERENT");
+  std::printf("  stage medians: 1 thread, %d threads\n", threads);
+  print_stage("broadphase", one_ms.broadphase, many_ms.broadphase);
+  print_stage("narrowphase", one_ms.narrowphase, many_ms.narrowphase);
+  print_stage("velocities", one_ms.velocities, many_ms.velocities);
+  print_stage("solve", one_ms.solve, many_ms.solve);
+  print_stage("positions", one_ms.positions, many_ms.positions);
   return same ? 0 : 1;
 }

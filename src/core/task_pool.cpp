@@ -4,7 +4,7 @@
 
 namespace impulse {
 
-TaskPool::TaskPool(int threads) {
+TaskPool::TaskPool(int threads) : shares_(std::make_unique<Share[]>(std::size_t(threads))) {
   for (int member = 1; member < threads; ++member)
     workers_.emplace_back([this, member] { work(std::size_t(member)); });
 }
@@ -25,20 +25,15 @@ void TaskPool::run_erased(std::size_t count, Erased task) {
       task(i);
     return;
   }
-  {
-    const std::lock_guard lock(mutex_);
-    task_ = task;
-    count_ = count;
-    next_ = finished_ = 0;
-    ++generation_;
+  const auto members = std::size_t(threads());
+  for (std::size_t m = 0; m < members; ++m) {
+    shares_[m].next.store(count * m / members, std::memory_order_relaxed);
+    shares_[m].end = count * (m + 1) / members;
   }
-  wake_.notify_all();
-  take_tasks();
-  const auto all_done = [&] { return finished_ == count_; };
-  spin_until(all_done, k_spin);
-  std::unique_lock lock(mutex_);
-  done_.wait(lock, all_done);
-  task_ = {};
+  // The team's start publishes the shares; its end (every member that joined has returned) makes
+  // what the tasks wrote visible here.
+  const auto member = [&](std::size_t m) { take_tasks(m, task); };
+  run_team(member);
 }
 
 void TaskPool::run_team_erased(Erased member) {
@@ -68,17 +63,14 @@ void TaskPool::run_team_erased(Erased member) {
   done_.wait(lock, all_done);
 }
 
-// Takes tasks one at a time until none is left; the index is claimed under the lock, the task
-// runs outside it.
-void TaskPool::take_tasks() {
-  std::unique_lock lock(mutex_);
-  while (task_.object != nullptr && next_ < count_) {
-    const std::size_t i = next_++;
-    const Erased task = task_;
-    lock.unlock();
-    task(i);
-    lock.lock();
-    if (++finished_ == count_) done_.notify_one();
+// Claims and runs the member's own share's tasks in order, then what is left of the others'.
+void TaskPool::take_tasks(std::size_t member, Erased task) {
+  const auto members = std::size_t(threads());
+  for (std::size_t k = 0; k < members; ++k) {
+    Share& share = shares_[(member + k) % members];
+    for (std::size_t i = share.next.fetch_add(1, std::memory_order_relaxed); i < share.end;
+         i = share.next.fetch_add(1, std::memory_order_relaxed))
+      task(i);
   }
 }
 
@@ -96,10 +88,7 @@ void TaskPool::work(std::size_t member) {
       team = team_;
       if (team.object != nullptr) ++joined_;
     }
-    if (team.object == nullptr) {  // a loop's tasks, or a team already closed
-      take_tasks();
-      continue;
-    }
+    if (team.object == nullptr) continue;  // a team already closed
     team(member);
     const std::lock_guard lock(mutex_);
     ++finished_;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -24,7 +25,10 @@ class TaskPool {
   int threads() const { return int(workers_.size()) + 1; }
   /// Runs task(i) for every i in [0, count) and returns when all have run. Tasks must not throw
   /// and must not write what another task reads or writes. Neither this nor run_team may be
-  /// called from inside a task or a member.
+  /// called from inside a task or a member. Each thread starts on a contiguous share of the
+  /// indices and then helps with the others' leftovers: neighbouring tasks (neighbouring rows of
+  /// a column) mostly stay on one core, so cache lines are not passed between cores at every
+  /// task boundary.
   template <class Task>
   void run(std::size_t count, const Task& task) {
     run_erased(count, erase<Task>(task));
@@ -54,17 +58,25 @@ class TaskPool {
   void run_erased(std::size_t count, Erased task);
   void run_team_erased(Erased member);
   void work(std::size_t member);
-  void take_tasks();
+  void take_tasks(std::size_t member, Erased task);
+
+  // A member's share of a run's indices, claimed from the front by it and then by the others
+  // (a late worker's share is done by whoever is there). A cache line each: the members claim
+  // side by side.
+  struct alignas(64) Share {
+    std::atomic<std::size_t> next = 0;
+    std::size_t end = 0;
+  };
 
   std::vector<std::thread> workers_;
+  std::unique_ptr<Share[]> shares_;  // one per member, set before a run's team starts
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  Erased task_, team_;  // the current run's (null object: none)
+  Erased team_;  // the current team's member (null object: none, or closed)
   // Written under mutex_; the atomics are also read without it, by a thread spinning before it
   // sleeps (spin_until): the step's loops follow each other within microseconds, and a thread
   // woken from a condition variable takes tens of them to run again.
   static constexpr std::chrono::microseconds k_spin{50};
-  std::size_t count_ = 0, next_ = 0;
   std::size_t joined_ = 0;  // workers in the current team
   std::atomic<std::size_t> finished_ = 0;
   std::atomic<std::size_t> generation_ = 0;  // bumped for every run: a worker joins once per run
