@@ -32,94 +32,89 @@ bool EqualityBlock::prepare(const RowStore& rows) {
     if (bilateral(rows, i)) rows_.push_back(std::uint32_t(i));
   }
   if (rows_.size() < 2) return false;
-  std::vector<Side>& sides = sides_;
-  sides.clear();
+  sides_.clear();
   for (std::uint32_t k = 0; k < rows_.size(); ++k) {
     const std::size_t i = rows_[k];
     if (rows.b_lin_a[i] != Vec3::zero() || rows.b_ang_a[i] != Vec3::zero())
-      sides.push_back({rows.body_a[i], k, false});
+      sides_.push_back({rows.body_a[i], k, false});
     if (rows.b_lin_b[i] != Vec3::zero() || rows.b_ang_b[i] != Vec3::zero())
-      sides.push_back({rows.body_b[i], k, true});
+      sides_.push_back({rows.body_b[i], k, true});
   }
-  // The same sides in the same order as last time: the same sorted order, the same triplets in
-  // the same order, so the same pattern (a scene's joints from step to step).
-  const bool same_pattern = sides == pattern_sides_ && a_.rows() == Eigen::Index(rows_.size());
-  if (!same_pattern) {
-    pattern_sides_ = sides;
-    std::sort(sides.begin(), sides.end(),
-              [](const Side& x, const Side& y) { return x.body < y.body; });
-    sorted_sides_ = sides;
-  }
-  triplets_.clear();
-  for (std::size_t first = 0; first < sorted_sides_.size();) {
-    std::size_t end = first;
-    while (end < sorted_sides_.size() && sorted_sides_[end].body == sorted_sides_[first].body)
-      ++end;
-    for (std::size_t p = first; p < end; ++p) {
-      for (std::size_t q = first; q < end; ++q) {
-        const Side &sp = sorted_sides_[p], &sq = sorted_sides_[q];
-        if (sp.row < sq.row) continue;  // the factorisation reads the lower triangle only
-        triplets_.emplace_back(
-            sp.row, sq.row, coupling_through(rows, rows_[sp.row], sp.is_b, rows_[sq.row], sq.is_b));
-      }
-    }
-    first = end;
-  }
-  for (std::uint32_t k = 0; k < rows_.size(); ++k) {
-    const std::size_t i = rows_[k];
-    triplets_.emplace_back(k, k, double(rows.softness[i]) + k_regularisation * rows.diagonal[i]);
-  }
-  const auto n = Eigen::Index(rows_.size());
-  if (!same_pattern) {
-    // The ordering SimplicialLDLT's default (AMDOrdering) would find, on the same pattern.
-    a_.resize(n, n);
-    a_.setFromTriplets(triplets_.begin(), triplets_.end());
-    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
-    Eigen::AMDOrdering<int>()(a_.selfadjointView<Eigen::Lower>(), inverse);
-    const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse.inverse();
-    order_.assign(order.indices().data(), order.indices().data() + n);
-  }
-  for (Eigen::Triplet<double>& t : triplets_) {  // into the reordered upper triangle
-    const int r = order_[std::size_t(t.row())], c = order_[std::size_t(t.col())];
-    t = {std::min(r, c), std::max(r, c), t.value()};
-  }
-  if (same_pattern) {
-    refill();
-  } else {
-    a_.setFromTriplets(triplets_.begin(), triplets_.end());
-    map_triplets();
-    ldlt_.analyzePattern(a_);
+  // The same sides in the same order as last time: the same terms in the same slots (a scene's
+  // joints from step to step), so only their values are computed.
+  const bool same_pattern = sides_ == pattern_sides_ && a_.rows() == Eigen::Index(rows_.size());
+  if (!same_pattern) analyse();
+  // The matrix's values from the terms, each added into its slot in the order setFromTriplets
+  // summed them at the analysis: the same bits as building the matrix anew.
+  double* values = a_.valuePtr();
+  for (const Term& t : terms_) {
+    const std::size_t i = rows_[t.p_row];
+    const double value =
+        t.p_is_b == k_diagonal_term
+            ? double(rows.softness[i]) + k_regularisation * rows.diagonal[i]
+            : coupling_through(rows, i, t.p_is_b != 0, rows_[t.q_row], t.q_is_b != 0);
+    values[t.slot] = t.first_in_slot != 0 ? value : values[t.slot] + value;
   }
   ldlt_.factorize(a_);
+  const auto n = Eigen::Index(rows_.size());
   rhs_.resize(n);
   x_.resize(n);
   return ldlt_.info() == Eigen::Success;
 }
 
-// Where each triplet's value went in a_ (setFromTriplets sums a slot's triplets in their order).
-void EqualityBlock::map_triplets() {
-  slot_of_.resize(triplets_.size());
-  first_in_slot_.assign(triplets_.size(), 0);
+// The pattern's terms (for each body, the products of its sides' rows; then each row's
+// softness), the fill-reducing ordering, the reordered matrix's structure, and where each term's
+// value goes in it.
+void EqualityBlock::analyse() {
+  pattern_sides_ = sides_;
+  std::vector<Side> sorted = sides_;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Side& x, const Side& y) { return x.body < y.body; });
+  terms_.clear();
+  for (std::size_t first = 0; first < sorted.size();) {
+    std::size_t end = first;
+    while (end < sorted.size() && sorted[end].body == sorted[first].body)
+      ++end;
+    for (std::size_t p = first; p < end; ++p) {
+      for (std::size_t q = first; q < end; ++q) {
+        const Side &sp = sorted[p], &sq = sorted[q];
+        if (sp.row < sq.row) continue;  // one triangle
+        terms_.push_back({sp.row, sq.row, 0, std::uint8_t(sp.is_b), std::uint8_t(sq.is_b), 0});
+      }
+    }
+    first = end;
+  }
+  for (std::uint32_t k = 0; k < rows_.size(); ++k)
+    terms_.push_back({k, k, 0, k_diagonal_term, k_diagonal_term, 0});
+  const auto n = Eigen::Index(rows_.size());
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(terms_.size());
+  for (const Term& t : terms_)
+    triplets.emplace_back(t.p_row, t.q_row, 0.0);
+  // The ordering SimplicialLDLT's default (AMDOrdering) would find, from the lower triangle.
+  a_.resize(n, n);
+  a_.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
+  Eigen::AMDOrdering<int>()(a_.selfadjointView<Eigen::Lower>(), inverse);
+  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse.inverse();
+  order_.assign(order.indices().data(), order.indices().data() + n);
+  for (Eigen::Triplet<double>& t : triplets) {  // into the reordered upper triangle
+    const int r = order_[std::size_t(t.row())], c = order_[std::size_t(t.col())];
+    t = {std::min(r, c), std::max(r, c), 0.0};
+  }
+  a_.setFromTriplets(triplets.begin(), triplets.end());
   std::vector<bool> seen(std::size_t(a_.nonZeros()), false);
   const int* outer = a_.outerIndexPtr();
   const int* inner = a_.innerIndexPtr();
-  for (std::size_t t = 0; t < triplets_.size(); ++t) {
-    const int column = int(triplets_[t].col()), row = int(triplets_[t].row());
+  for (std::size_t k = 0; k < terms_.size(); ++k) {
+    const int column = triplets[k].col(), row = triplets[k].row();
     const int* at = std::lower_bound(inner + outer[column], inner + outer[column + 1], row);
     const auto slot = std::size_t(at - inner);
-    slot_of_[t] = std::uint32_t(slot);
-    first_in_slot_[t] = seen[slot] ? 0 : 1;
+    terms_[k].slot = std::uint32_t(slot);
+    terms_[k].first_in_slot = seen[slot] ? 0 : 1;
     seen[slot] = true;
   }
-}
-
-// a_'s values from this step's triplets, summed in setFromTriplets' order: the same bits.
-void EqualityBlock::refill() {
-  double* values = a_.valuePtr();
-  for (std::size_t t = 0; t < triplets_.size(); ++t) {
-    double& value = values[slot_of_[t]];
-    value = first_in_slot_[t] != 0 ? triplets_[t].value() : value + triplets_[t].value();
-  }
+  ldlt_.analyzePattern(a_);
 }
 
 void EqualityBlock::solve(std::span<const double> error, std::span<double> delta) {

@@ -38,18 +38,23 @@ class EqualityBlock {
     bool is_b;
     friend bool operator==(const Side&, const Side&) = default;
   };
-  void map_triplets();
-  void refill();
+  // A term of a_: row p_row's side times row q_row's side (is_b: which), or, marked by
+  // k_diagonal_term, row p_row's softness; added into value slot `slot` of a_, where it is the
+  // first term when first_in_slot.
+  struct Term {
+    std::uint32_t p_row, q_row, slot;
+    std::uint8_t p_is_b, q_is_b, first_in_slot;
+  };
+  static constexpr std::uint8_t k_diagonal_term = 2;
+  void analyse();
 
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;
-  // The pattern of the last analysis, as found (pattern_sides_) and sorted by body: while the rows
-  // couple the same way (a scene's joints from step to step), only the numbers are written into
-  // the matrix and factored again, not its structure or the fill-reducing ordering.
-  std::vector<Side> pattern_sides_, sorted_sides_;
-  std::vector<Eigen::Triplet<double>> triplets_;
-  std::vector<std::uint32_t> slot_of_;       // per triplet: its slot in a_'s values
-  std::vector<std::uint8_t> first_in_slot_;  // per triplet: whether it is its slot's first
+  // The pattern of the last analysis (the sides as found) and its terms: while the rows couple
+  // the same way (a scene's joints from step to step), only the terms' values are computed and
+  // factored again, not the matrix's structure or the fill-reducing ordering.
+  std::vector<Side> pattern_sides_;
+  std::vector<Term> terms_;
   // The fill-reducing ordering (AMD), found once per pattern: block row k is row order_[k] of a_,
   // which holds the reordered matrix's upper triangle, so the factorisation and the solves take
   // it as it is (no ordering of their own: no copy of the matrix per factorisation and no
