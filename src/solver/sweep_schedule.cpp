@@ -4,6 +4,21 @@
 #include <bit>
 
 namespace impulse {
+namespace {
+
+// visit(body) for the body of each of the unit's rows (outside the equality block) that moves it;
+// a body may come more than once.
+template <class Visit>
+void each_moving_body_of(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                         std::span<const std::uint8_t> moves, RowUnit unit, const Visit& visit) {
+  for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
+    if (group_of[i] == k_row_in_block) continue;
+    if (moves[i] & 1) visit(rows.body_a[i]);
+    if (moves[i] & 2) visit(rows.body_b[i]);
+  }
+}
+
+}  // namespace
 
 void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32_t> group_of) {
   units_.clear();
@@ -42,31 +57,99 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   }
 }
 
-void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                          std::span<const std::uint8_t> moves, std::size_t bodies) {
-  find_units(rows, group_of);
-  const auto each_moving_body = [&](RowUnit unit, auto&& visit) {
-    for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
-      if (group_of[i] == k_row_in_block) continue;
-      if (moves[i] & 1) visit(rows.body_a[i]);
-      if (moves[i] & 2) visit(rows.body_b[i]);
-    }
-  };
-  // Parts: each body belongs to the part of the first unit that moves it.
+void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                                   std::span<const std::uint8_t> moves, std::size_t bodies) {
   const std::size_t n = units_.size();
-  parts_ = std::clamp(n / k_min_units_per_part, std::size_t(1), k_parts);
+  // Each body's units (a unit once per row that moves the body: harmless, the search skips
+  // units already reached).
+  body_unit_begin_.assign(bodies + 1, 0);
+  for (std::size_t k = 0; k < n; ++k)
+    each_moving_body_of(rows, group_of, moves, units_[k],
+                        [&](std::uint32_t body) { ++body_unit_begin_[body + 1]; });
+  for (std::size_t b = 0; b < bodies; ++b)
+    body_unit_begin_[b + 1] += body_unit_begin_[b];
+  body_units_.resize(body_unit_begin_[bodies]);
+  body_unit_fill_.assign(body_unit_begin_.begin(), body_unit_begin_.end() - 1);
+  for (std::size_t k = 0; k < n; ++k)
+    each_moving_body_of(rows, group_of, moves, units_[k], [&](std::uint32_t body) {
+      body_units_[body_unit_fill_[body]++] = std::uint32_t(k);
+    });
+  // Breadth first; a body's units are queued when it is first met.
+  reached_.assign(n, 0);
+  body_met_.assign(bodies, 0);
+  reach_order_.clear();
+  for (std::size_t start = 0; start < n; ++start) {
+    if (reached_[start] != 0) continue;
+    reached_[start] = 1;
+    reach_order_.push_back(std::uint32_t(start));
+    for (std::size_t head = reach_order_.size() - 1; head < reach_order_.size(); ++head) {
+      each_moving_body_of(
+          rows, group_of, moves, units_[reach_order_[head]], [&](std::uint32_t body) {
+            if (body_met_[body] != 0) return;
+            body_met_[body] = 1;
+            for (std::uint32_t u = body_unit_begin_[body]; u < body_unit_begin_[body + 1]; ++u) {
+              const std::uint32_t unit = body_units_[u];
+              if (reached_[unit] != 0) continue;
+              reached_[unit] = 1;
+              reach_order_.push_back(unit);
+            }
+          });
+    }
+  }
+}
+
+std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                                     std::span<const std::uint8_t> moves, std::size_t bodies,
+                                     std::array<std::uint32_t, k_parts>& part_count) {
+  const std::size_t n = units_.size();
   owner_.assign(bodies, k_parts);
   unit_part_.resize(n);
-  std::array<std::uint32_t, k_parts> part_count{};
-  for (std::size_t k = 0; k < n; ++k) {
-    const auto part = std::uint8_t(k * parts_ / n);
+  part_count = {};
+  for (std::size_t position = 0; position < n; ++position) {
+    const std::uint32_t k = reach_order_[position];
+    const auto part = std::uint8_t(position * parts_ / n);
     bool interior = true;
-    each_moving_body(units_[k], [&](std::uint32_t body) {
+    each_moving_body_of(rows, group_of, moves, units_[k], [&](std::uint32_t body) {
       if (owner_[body] == k_parts) owner_[body] = part;
       interior = interior && owner_[body] == part;
     });
     unit_part_[k] = interior ? part : std::uint8_t(k_parts);
     if (interior) ++part_count[part];
+  }
+  std::size_t interior = 0, largest = 0;
+  for (const std::uint32_t count : part_count) {
+    interior += count;
+    largest = std::max(largest, std::size_t(count));
+  }
+  return largest + (n - interior + parts_ - 1) / parts_;
+}
+
+void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                          std::span<const std::uint8_t> moves, std::size_t bodies) {
+  find_units(rows, group_of);
+  const auto each_moving_body = [&](RowUnit unit, auto&& visit) {
+    each_moving_body_of(rows, group_of, moves, unit, visit);
+  };
+  // Parts: the units cut by count along an order; each body belongs to the part of the first unit
+  // in that order that moves it. The stored order first (it keeps a stack's bottom-to-top order in
+  // each part); the breadth-first order over shared bodies when its cut leaves the parts' interiors
+  // far apart (a pile, whose pairs are listed by body index: part 0 takes nearly every body), if
+  // its parts then make a shorter sweep.
+  const std::size_t n = units_.size();
+  parts_ = std::clamp(n / k_min_units_per_part, std::size_t(1), k_parts);
+  reach_order_.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+    reach_order_[k] = std::uint32_t(k);
+  std::array<std::uint32_t, k_parts> part_count{};
+  const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies, part_count);
+  if (parts_ > 1 && 4 * stored_cost > 5 * n / parts_) {  // 1.25 times an even split's or more
+    stored_part_.swap(unit_part_);
+    const std::array<std::uint32_t, k_parts> stored_count = part_count;
+    order_by_reach(rows, group_of, moves, bodies);
+    if (cut_parts(rows, group_of, moves, bodies, part_count) >= stored_cost) {
+      stored_part_.swap(unit_part_);
+      part_count = stored_count;
+    }
   }
   // The boundary units' colours: the lowest colour none of their bodies has taken.
   body_colours_.assign(bodies, 0);

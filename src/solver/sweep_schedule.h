@@ -10,9 +10,12 @@
 // the sweep keeps the stored order where it can: the units are cut into k_parts consecutive
 // parts, each body belongs to the first part that moves it, and a part's interior units (those
 // whose moving bodies all belong to it) are visited in stored order, the parts at once on
-// different threads. The boundary units, which move bodies of two parts, follow, coloured (no two
-// units of a colour move the same body; greedy, in stored order) and each colour shared among the
-// threads. Boundary units beyond k_max_colours colours are visited last on one thread.
+// different threads. Where the stored order is unrelated to place (a pile, whose bodies' numbers
+// say nothing of where they lie), that cut leaves the last part almost no interior; the parts are
+// then cut along a breadth-first reach over shared bodies instead, which makes them regions. The
+// boundary units, which move bodies of two parts, follow, coloured (no two units of a colour move
+// the same body; greedy, in stored order) and each colour shared among the threads. Boundary units
+// beyond k_max_colours colours are visited last on one thread.
 //
 // The parts are cut by unit count alone, never by thread count, so the visiting order and the
 // results are the same on one thread or many.
@@ -67,6 +70,15 @@ class SweepSchedule {
 
  private:
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
+  /// unit_part_ and part_count from cutting reach_order_ into parts_ parts by count; returns the
+  /// units a sweep then takes on parts_ threads (the largest interior, then an even share of
+  /// the boundary).
+  std::size_t cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                        std::span<const std::uint8_t> moves, std::size_t bodies,
+                        std::array<std::uint32_t, k_parts>& part_count);
+  /// reach_order_: the units in breadth-first order over the moving bodies they share.
+  void order_by_reach(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                      std::span<const std::uint8_t> moves, std::size_t bodies);
 
   std::vector<RowUnit> interior_, boundary_, last_;
   std::array<std::uint32_t, k_parts + 1> part_begin_{};
@@ -74,10 +86,14 @@ class SweepSchedule {
   std::vector<std::uint32_t> colour_begin_{0};
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<RowUnit> units_;
-  std::vector<std::uint32_t> owner_;         // per body: its part, or k_parts for none yet
-  std::vector<std::uint64_t> body_colours_;  // per body: the colours its boundary units took
-  std::vector<std::uint8_t> unit_part_;      // per unit: its part if interior, k_parts if not
-  std::vector<std::uint8_t> unit_colour_;    // per boundary unit: its colour, or k_max_colours
+  std::vector<std::uint32_t> reach_order_;  // the units in the order parts are cut from
+  std::vector<std::uint32_t> body_unit_begin_, body_unit_fill_, body_units_;  // units per body
+  std::vector<std::uint8_t> reached_, body_met_;  // per unit, per body: met by the search
+  std::vector<std::uint32_t> owner_;              // per body: its part, or k_parts for none yet
+  std::vector<std::uint64_t> body_colours_;       // per body: the colours its boundary units took
+  std::vector<std::uint8_t> unit_part_;           // per unit: its part if interior, k_parts if not
+  std::vector<std::uint8_t> stored_part_;  // unit_part_ of the stored order's cut, kept aside
+  std::vector<std::uint8_t> unit_colour_;  // per boundary unit: its colour, or k_max_colours
 };
 
 }  // namespace impulse

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
+#include <random>
 #include <set>
 
 #include "core/task_pool.h"
@@ -22,13 +24,34 @@ using testing::RowProblem;
 // A wall of width x height boxes on the ground (body 0), each contact a normal row along the
 // contact's axis with two friction rows after it. Contacts are listed body by body, as the contact
 // manager lists pairs; every other one is an explicit block, the others are rows of their own,
-// whose friction rows' normal row lies in another block.
-RowProblem wall(int width, int height) {
+// whose friction rows' normal row lies in another block. With a seed, the boxes are numbered in a
+// shuffled order (as a pile's bodies end up, wherever they were created) and the contacts listed
+// by their lower body number, as the contact manager does.
+RowProblem wall(int width, int height, unsigned seed = 0) {
   RowProblem p;
   p.add_body(0);
   for (int k = 0; k < width * height; ++k)
     p.add_body(1 + Real(k % 7) * Real(0.25), {Real(k % 3) * Real(0.1), Real(-1), 0});
-  const auto body = [&](int x, int y) { return std::uint32_t(1 + y * width + x); };
+  std::vector<std::uint32_t> number(std::size_t(width * height));
+  std::iota(number.begin(), number.end(), 1u);
+  if (seed != 0) std::shuffle(number.begin(), number.end(), std::mt19937(seed));
+  const auto body = [&](int x, int y) { return number[std::size_t(y * width + x)]; };
+  struct Contact {
+    std::uint32_t a, b;
+    Vec3 n;
+  };
+  std::vector<Contact> contacts;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      contacts.push_back({body(x, y), y == 0 ? 0 : body(x, y - 1), Vec3::unit_y()});
+      if (x > 0) contacts.push_back({body(x, y), body(x - 1, y), Vec3::unit_x()});
+    }
+  }
+  if (seed != 0) {
+    std::stable_sort(contacts.begin(), contacts.end(), [](const Contact& c, const Contact& d) {
+      return std::min(c.a, c.b) < std::min(d.a, d.b);
+    });
+  }
   int contact = 0;
   const auto add_contact = [&](std::uint32_t a, std::uint32_t b, const Vec3& n) {
     const bool blocked = contact++ % 2 == 0;
@@ -55,12 +78,8 @@ RowProblem wall(int width, int height) {
     }
     if (blocked) p.rows.end_block();
   };
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      add_contact(body(x, y), y == 0 ? 0 : body(x, y - 1), Vec3::unit_y());
-      if (x > 0) add_contact(body(x, y), body(x - 1, y), Vec3::unit_x());
-    }
-  }
+  for (const Contact& c : contacts)
+    add_contact(c.a, c.b, c.n);
   p.rows.prepare(p.masses);
   return p;
 }
@@ -148,6 +167,23 @@ TEST(SweepSchedule, UnitsThatRunAtOnceMoveNoCommonBody) {
     EXPECT_TRUE(std::is_sorted(units.begin(), units.end(),
                                [](RowUnit x, RowUnit y) { return x.begin < y.begin; }));
   }
+}
+
+// Listed by body number with the numbers shuffled, a cut of the stored order leaves part 1 almost
+// no interior (part 0 has met nearly every body first); the parts are then cut along the reach
+// from body to body instead: two regions of the wall, each with nearly half the units.
+TEST(SweepSchedule, ABodyOrderUnrelatedToPlaceStillGivesEachPartNearlyHalfTheUnits) {
+  const RowProblem p = wall(20, 10, 7);
+  const Built b = schedule_of(p);
+  ASSERT_EQ(b.schedule.parts(), 2u);
+  const std::size_t units = b.schedule.units();
+  for (std::size_t part = 0; part < 2; ++part)
+    EXPECT_GT(b.schedule.interior(part).size(), units * 2 / 5) << "part " << part;
+  const std::set<std::uint32_t> first = moving_bodies(p, b.schedule.interior(0));
+  const std::set<std::uint32_t> second = moving_bodies(p, b.schedule.interior(1));
+  for (const std::uint32_t body : first)
+    EXPECT_EQ(second.count(body), 0u) << "body " << body;
+  EXPECT_EQ(all_units(b.schedule).size(), units);
 }
 
 TEST(SweepSchedule, ASmallProblemKeepsTheStoredOrder) {
