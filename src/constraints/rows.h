@@ -102,6 +102,20 @@ TangentPair project_to_disc(TangentPair t, Real radius);
 /// row's own 1 / a_ii) the fixed point is not maximal dissipation where a11 != a22 or a12 != 0.
 Real disc_pair_step(Real a11, Real a12, Real a22);
 
+/// A row's B = M^-1 J^T (linear a, angular a, linear b, angular b, as its Jacobian) and
+/// J M^-1 J^T.
+struct RowResponse {
+  std::array<Vec3, 4> b;
+  Real diagonal = 0;
+};
+inline RowResponse row_response(const std::array<Vec3, 4>& j, const SolverBodyMass& a,
+                                const SolverBodyMass& b) {
+  RowResponse r{{a.linear_response(j[0]), a.inv_inertia * j[1], b.linear_response(j[2]),
+                 b.inv_inertia * j[3]}};
+  r.diagonal = dot(j[0], r.b[0]) + dot(j[1], r.b[1]) + dot(j[2], r.b[2]) + dot(j[3], r.b[3]);
+  return r;
+}
+
 class RowStore {
  public:
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
@@ -110,6 +124,13 @@ class RowStore {
   /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
   /// (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
+  /// add, prepared with its response (row_response of its Jacobian): for rows added before
+  /// prepare's `first`, whose writer needed the response anyway (joints).
+  std::uint32_t add_prepared(const RowSpec& row, const RowResponse& response) {
+    const std::uint32_t i = add(row);
+    store_response(i, response, row.softness);
+    return i;
+  }
   /// Appends count rows, to be filled by set (on several threads at once, each writing its own
   /// rows) and cut into blocks by end_appended_block; returns the first row's index. Not inside
   /// begin_block/end_block.
@@ -203,13 +224,14 @@ class RowStore {
   /// softness; false for a degenerate row.
   bool prepare_row(std::size_t i, const std::array<Vec3, 4>& j, Real row_softness,
                    const SolverBodyMass& a, const SolverBodyMass& b) {
-    const Vec3 bla = a.linear_response(j[0]), baa = a.inv_inertia * j[1];
-    const Vec3 blb = b.linear_response(j[2]), bab = b.inv_inertia * j[3];
-    b_lin_a[i] = bla;
-    b_ang_a[i] = baa;
-    b_lin_b[i] = blb;
-    b_ang_b[i] = bab;
-    const Real d = dot(j[0], bla) + dot(j[1], baa) + dot(j[2], blb) + dot(j[3], bab);
+    return store_response(i, row_response(j, a, b), row_softness);
+  }
+  bool store_response(std::size_t i, const RowResponse& r, Real row_softness) {
+    b_lin_a[i] = r.b[0];
+    b_ang_a[i] = r.b[1];
+    b_lin_b[i] = r.b[2];
+    b_ang_b[i] = r.b[3];
+    const Real d = r.diagonal;
     diagonal[i] = d;
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
     // J = 0) would divide by zero, and a denormal one overflow. Such a row is inert, not fatal.

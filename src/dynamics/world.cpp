@@ -541,8 +541,8 @@ void substep(World::Impl& w, Real dt) {
     w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
-  const std::size_t prepared = w.rows.size();  // the contact rows come prepared
   write_joint_rows(w, dt);
+  const std::size_t prepared = w.rows.size();  // the contact and joint rows come prepared
   write_custom_rows(w);
   if (w.rows.size() > 0) {
     w.rows.prepare(w.solver_masses, &*w.pool, prepared);

@@ -42,12 +42,6 @@ bool is_acting(const World::Impl& impl, const World::Impl::JointRecord& joint) {
   return !joint.state.broken && (is_solved(impl, joint.body_a) || is_solved(impl, joint.body_b));
 }
 
-// J M^-1 J^T of a row between two bodies.
-Real inverse_effective_mass(const JointRow& row, const SolverBodyMass& a, const SolverBodyMass& b) {
-  return dot(row.lin_a, a.linear_response(row.lin_a)) + dot(row.ang_a, a.inv_inertia * row.ang_a) +
-         dot(row.lin_b, b.linear_response(row.lin_b)) + dot(row.ang_b, b.inv_inertia * row.ang_b);
-}
-
 void rebuild_unconnected_pairs(World::Impl& impl) {
   impl.unconnected_pairs.clear();
   for (const std::uint32_t j : impl.live_joints) {
@@ -74,7 +68,10 @@ class StoreSink final : public JointRowSink {
   void add(const JointRow& row) override {
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
     // angular rows on a particle) holds by itself: not written, so not reported as degenerate.
-    const Real w = inverse_effective_mass(row);
+    const RowResponse response =
+        row_response({row.lin_a, row.ang_a, row.lin_b, row.ang_b}, impl_.solver_mass(joint_.body_a),
+                     impl_.solver_mass(joint_.body_b));
+    const Real w = response.diagonal;
     if (w == 0) return;
     const SolverSettings& solver = impl_.settings.solver;
     const Real beta = solver.position_iterations > 0 ? Real(0) : solver.baumgarte;
@@ -91,7 +88,7 @@ class StoreSink final : public JointRowSink {
         // Baumgarte pumps energy into long chains when the iterations stop short of
         // convergence; a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
         if (beta > 0 && !impl_.solver->solves_bilateral_rows_exactly())
-          spec.softness = solver.joint_softness * softness_scale(row);
+          spec.softness = solver.joint_softness * softness_scale(row, response);
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
@@ -113,24 +110,17 @@ class StoreSink final : public JointRowSink {
     }
     spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
     joint_.row_slots[joint_.row_count++] = row.slot;
-    impl_.rows.add(spec);
+    impl_.rows.add_prepared(spec, response);
   }
 
  private:
   // What joint_softness is relative to: the row's translational J M^-1 J^T, or its rotational
   // one for a purely angular row. Not the whole of it: a linear row's lever (r_a + d) x n grows
   // with the error d, and a softness that grew with it would let a stretched joint go slack.
-  Real softness_scale(const JointRow& row) const {
-    const SolverBodyMass a = impl_.solver_mass(joint_.body_a), b = impl_.solver_mass(joint_.body_b);
-    const Real linear =
-        dot(row.lin_a, a.linear_response(row.lin_a)) + dot(row.lin_b, b.linear_response(row.lin_b));
+  static Real softness_scale(const JointRow& row, const RowResponse& r) {
+    const Real linear = dot(row.lin_a, r.b[0]) + dot(row.lin_b, r.b[2]);
     if (linear > 0) return linear;
-    return dot(row.ang_a, a.inv_inertia * row.ang_a) + dot(row.ang_b, b.inv_inertia * row.ang_b);
-  }
-
-  Real inverse_effective_mass(const JointRow& row) const {
-    return impulse::inverse_effective_mass(row, impl_.solver_mass(joint_.body_a),
-                                           impl_.solver_mass(joint_.body_b));
+    return dot(row.ang_a, r.b[1]) + dot(row.ang_b, r.b[3]);
   }
 
   World::Impl& impl_;
@@ -332,7 +322,8 @@ void project_joint_positions(World::Impl& impl) {
       Vec3 move_a, turn_a, move_b, turn_b;
       for (const JointRow& row : list.rows()) {
         if (row.kind == JointRow::Kind::motor || row.spring.frequency > 0) continue;
-        const Real k = inverse_effective_mass(row, mass_a, mass_b);
+        const Real k =
+            row_response({row.lin_a, row.ang_a, row.lin_b, row.ang_b}, mass_a, mass_b).diagonal;
         if (!(k > 0)) continue;
         const Real error = row.error + dot(row.lin_a, move_a) + dot(row.ang_a, turn_a) +
                            dot(row.lin_b, move_b) + dot(row.ang_b, turn_b);
