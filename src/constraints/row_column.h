@@ -52,7 +52,7 @@ class RowColumn {
     resize(other.size());
     std::copy(other.begin(), other.end(), begin());
   }
-  void reallocate(std::size_t capacity) {
+  [[gnu::noinline]] void reallocate(std::size_t capacity) {  // rare: kept out of resize's path
     T* grown = std::allocator<T>().allocate(capacity);
     std::copy(begin(), end(), grown);
     release();

@@ -140,18 +140,4 @@ void RowStore::clear() {
   pair_open_ = false;
 }
 
-// Every array to n rows, the new ones unwritten (RowColumn): add and set write every field but B,
-// the diagonal, the inverse effective mass and the disc step, which are prepare's.
-void RowStore::resize(std::size_t n) {
-  for (auto* v : {&body_a, &body_b})
-    v->resize(n);
-  for (auto* v : {&j_lin_a, &j_ang_a, &j_lin_b, &j_ang_b, &b_lin_a, &b_ang_a, &b_lin_b, &b_ang_b})
-    v->resize(n);
-  for (auto* v : {&diagonal, &inv_eff_mass, &bias, &position_bias, &softness, &lo, &hi, &mu,
-                  &lambda, &disc_step})
-    v->resize(n);
-  normal_row.resize(n);
-  cone.resize(n);
-}
-
 }  // namespace impulse

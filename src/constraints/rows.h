@@ -219,7 +219,33 @@ class RowStore {
   std::vector<std::uint32_t> block_begin{0};
 
  private:
-  void resize(std::size_t n);
+  // Every array to n rows, the new ones unwritten (RowColumn): add and set write every field but
+  // B, the diagonal, the inverse effective mass and the disc step, which are prepare's. Here, not
+  // in a loop over the arrays, so that a row's add grows each with a compare and a store.
+  void resize(std::size_t n) {
+    body_a.resize(n);
+    body_b.resize(n);
+    j_lin_a.resize(n);
+    j_ang_a.resize(n);
+    j_lin_b.resize(n);
+    j_ang_b.resize(n);
+    b_lin_a.resize(n);
+    b_ang_a.resize(n);
+    b_lin_b.resize(n);
+    b_ang_b.resize(n);
+    diagonal.resize(n);
+    inv_eff_mass.resize(n);
+    bias.resize(n);
+    position_bias.resize(n);
+    softness.resize(n);
+    lo.resize(n);
+    hi.resize(n);
+    normal_row.resize(n);
+    mu.resize(n);
+    lambda.resize(n);
+    cone.resize(n);
+    disc_step.resize(n);
+  }
   /// prepare's work on row i given its Jacobian (linear a, angular a, linear b, angular b) and
   /// softness; false for a degenerate row.
   bool prepare_row(std::size_t i, const std::array<Vec3, 4>& j, Real row_softness,
