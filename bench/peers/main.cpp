@@ -121,6 +121,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"impulse", "bullet", "ode"}));
   app.add_option("--steps", steps, "Steps per scene")->check(CLI::PositiveNumber);
   app.add_flag("--json", json, "Print one JSON object instead of the table");
+  app.add_option("--iterations", settings.iterations,
+                 "Solver iterations per step, every engine (the issue's contract: 10)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--threads", settings.threads,
                  "Impulse's thread count (World::set_threads; Bullet and ODE run on one)")
       ->check(CLI::PositiveNumber);
