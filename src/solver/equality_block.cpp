@@ -42,31 +42,25 @@ bool EqualityBlock::prepare(const RowStore& rows) {
   }
   // The same sides in the same order as last time: the same terms in the same slots (a scene's
   // joints from step to step), so only their values are computed.
-  const bool same_pattern = sides_ == pattern_sides_ && a_.rows() == Eigen::Index(rows_.size());
-  if (!same_pattern) analyse();
-  // The matrix's values from the terms, each added into its slot in the order setFromTriplets
-  // summed them at the analysis: the same bits as building the matrix anew.
-  double* values = a_.valuePtr();
+  const bool same_pattern = sides_ == pattern_sides_ && pattern_rows_ == rows_.size();
+  if (!same_pattern) analyse(rows);
+  const std::span<double> values = ldlt_.values();
+  std::fill(values.begin(), values.end(), 0.0);
   for (const Term& t : terms_) {
     const std::size_t i = rows_[t.p_row];
-    const double value =
-        t.p_is_b == k_diagonal_term
-            ? double(rows.softness[i]) + k_regularisation * rows.diagonal[i]
-            : coupling_through(rows, i, t.p_is_b != 0, rows_[t.q_row], t.q_is_b != 0);
-    values[t.slot] = t.first_in_slot != 0 ? value : values[t.slot] + value;
+    values[t.slot] += t.p_is_b == k_diagonal_term
+                          ? double(rows.softness[i]) + k_regularisation * rows.diagonal[i]
+                          : coupling_through(rows, i, t.p_is_b != 0, rows_[t.q_row], t.q_is_b != 0);
   }
-  ldlt_.factorize(a_);
-  const auto n = Eigen::Index(rows_.size());
-  rhs_.resize(n);
-  x_.resize(n);
-  return ldlt_.info() == Eigen::Success;
+  return ldlt_.factorize();
 }
 
 // The pattern's terms (for each body, the products of its sides' rows; then each row's
-// softness), the fill-reducing ordering, the reordered matrix's structure, and where each term's
-// value goes in it.
-void EqualityBlock::analyse() {
+// softness), its nodes (a joint's consecutive rows between the same two bodies) and the factor's
+// structure, and where each term's value goes in it.
+void EqualityBlock::analyse(const RowStore& rows) {
   pattern_sides_ = sides_;
+  pattern_rows_ = rows_.size();
   std::vector<Side> sorted = sides_;
   std::sort(sorted.begin(), sorted.end(),
             [](const Side& x, const Side& y) { return x.body < y.body; });
@@ -79,50 +73,38 @@ void EqualityBlock::analyse() {
       for (std::size_t q = first; q < end; ++q) {
         const Side &sp = sorted[p], &sq = sorted[q];
         if (sp.row < sq.row) continue;  // one triangle
-        terms_.push_back({sp.row, sq.row, 0, std::uint8_t(sp.is_b), std::uint8_t(sq.is_b), 0});
+        terms_.push_back({sp.row, sq.row, 0, std::uint8_t(sp.is_b), std::uint8_t(sq.is_b)});
       }
     }
     first = end;
   }
   for (std::uint32_t k = 0; k < rows_.size(); ++k)
-    terms_.push_back({k, k, 0, k_diagonal_term, k_diagonal_term, 0});
-  const auto n = Eigen::Index(rows_.size());
-  std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(terms_.size());
+    terms_.push_back({k, k, 0, k_diagonal_term, k_diagonal_term});
+  std::vector<std::uint32_t> node_begin{0}, node_of(rows_.size());
+  for (std::uint32_t k = 0; k < rows_.size(); ++k) {
+    const std::size_t i = rows_[k], first = rows_[node_begin.back()];
+    const bool same_bodies =
+        rows.body_a[i] == rows.body_a[first] && rows.body_b[i] == rows.body_b[first];
+    if (k > node_begin.back() && (!same_bodies || k - node_begin.back() == BlockLdlt::k_max_node))
+      node_begin.push_back(k);
+    node_of[k] = std::uint32_t(node_begin.size() - 1);
+  }
+  node_begin.push_back(std::uint32_t(rows_.size()));
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> coupled;
+  coupled.reserve(terms_.size());
   for (const Term& t : terms_)
-    triplets.emplace_back(t.p_row, t.q_row, 0.0);
-  // The ordering SimplicialLDLT's default (AMDOrdering) would find, from the lower triangle.
-  a_.resize(n, n);
-  a_.setFromTriplets(triplets.begin(), triplets.end());
-  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
-  Eigen::AMDOrdering<int>()(a_.selfadjointView<Eigen::Lower>(), inverse);
-  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse.inverse();
-  order_.assign(order.indices().data(), order.indices().data() + n);
-  for (Eigen::Triplet<double>& t : triplets) {  // into the reordered upper triangle
-    const int r = order_[std::size_t(t.row())], c = order_[std::size_t(t.col())];
-    t = {std::min(r, c), std::max(r, c), 0.0};
-  }
-  a_.setFromTriplets(triplets.begin(), triplets.end());
-  std::vector<bool> seen(std::size_t(a_.nonZeros()), false);
-  const int* outer = a_.outerIndexPtr();
-  const int* inner = a_.innerIndexPtr();
-  for (std::size_t k = 0; k < terms_.size(); ++k) {
-    const int column = triplets[k].col(), row = triplets[k].row();
-    const int* at = std::lower_bound(inner + outer[column], inner + outer[column + 1], row);
-    const auto slot = std::size_t(at - inner);
-    terms_[k].slot = std::uint32_t(slot);
-    terms_[k].first_in_slot = seen[slot] ? 0 : 1;
-    seen[slot] = true;
-  }
-  ldlt_.analyzePattern(a_);
+    coupled.emplace_back(node_of[t.p_row], node_of[t.q_row]);
+  ldlt_.analyse(node_begin, coupled);
+  for (Term& t : terms_)
+    t.slot = ldlt_.slot(t.p_row, t.q_row);
+  x_.resize(rows_.size());
 }
 
 void EqualityBlock::solve(std::span<const double> error, std::span<double> delta) {
   for (std::size_t k = 0; k < error.size(); ++k)
-    rhs_[order_[k]] = -error[k];
-  x_ = ldlt_.solve(rhs_);
-  for (std::size_t k = 0; k < delta.size(); ++k)
-    delta[k] = x_[order_[k]];
+    x_[k] = -error[k];
+  ldlt_.solve(x_);
+  std::copy(x_.begin(), x_.end(), delta.begin());
 }
 
 }  // namespace impulse

@@ -10,9 +10,7 @@
 
 #include "constraints/rows.h"
 
-#include <Eigen/OrderingMethods>
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseCore>
+#include "solver/block_ldlt.h"
 
 #include <cstdint>
 #include <span>
@@ -38,32 +36,25 @@ class EqualityBlock {
     bool is_b;
     friend bool operator==(const Side&, const Side&) = default;
   };
-  // A term of a_: row p_row's side times row q_row's side (is_b: which), or, marked by
-  // k_diagonal_term, row p_row's softness; added into value slot `slot` of a_, where it is the
-  // first term when first_in_slot.
+  // A term of A: row p_row's side times row q_row's side (is_b: which), or, marked by
+  // k_diagonal_term, row p_row's softness; added into the factor's value `slot`.
   struct Term {
     std::uint32_t p_row, q_row, slot;
-    std::uint8_t p_is_b, q_is_b, first_in_slot;
+    std::uint8_t p_is_b, q_is_b;
   };
   static constexpr std::uint8_t k_diagonal_term = 2;
-  void analyse();
+  void analyse(const RowStore& rows);
 
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;
-  // The pattern of the last analysis (the sides as found) and its terms: while the rows couple
-  // the same way (a scene's joints from step to step), only the terms' values are computed and
-  // factored again, not the matrix's structure or the fill-reducing ordering.
+  // The pattern of the last analysis (the sides as found, and the row count) and its terms:
+  // while the rows couple the same way (a scene's joints from step to step), only the terms'
+  // values are computed and factored again, not the factor's structure or its order.
   std::vector<Side> pattern_sides_;
+  std::size_t pattern_rows_ = 0;
   std::vector<Term> terms_;
-  // The fill-reducing ordering (AMD), found once per pattern: block row k is row order_[k] of a_,
-  // which holds the reordered matrix's upper triangle, so the factorisation and the solves take
-  // it as it is (no ordering of their own: no copy of the matrix per factorisation and no
-  // permutation of the vectors per solve).
-  std::vector<int> order_;
-  Eigen::SparseMatrix<double> a_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>>
-      ldlt_;
-  Eigen::VectorXd rhs_, x_;
+  BlockLdlt ldlt_;
+  std::vector<double> x_;
 };
 
 }  // namespace impulse

@@ -1,0 +1,59 @@
+#pragma once
+// A sparse symmetric positive definite matrix in small dense blocks (a joint's rows: 1 to 6), its
+// block factorisation A = L D L^T (D's blocks kept inverted: a solve multiplies) and solves with
+// it, for the equality block (equality_block.h). The fill-reducing order (AMD, on the
+// graph of blocks) and the factor's structure are found once per pattern; a factorisation is then
+// a fixed sequence of small dense products with no index search, and a solve two passes over the
+// blocks. A tree of joints factors with no fill (Baraff 1996).
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace impulse {
+
+class BlockLdlt {
+ public:
+  /// The pattern: node k holds rows [node_begin[k], node_begin[k + 1]) (at most k_max_node rows),
+  /// and the nodes of each pair in `coupled` share entries of A. Finds the order and the factor's
+  /// structure; values() is then sized for them.
+  void analyse(std::span<const std::uint32_t> node_begin,
+               std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled);
+  /// Where entry (i, j) of A is kept in values(), i >= j, their nodes coupled or the same.
+  std::uint32_t slot(std::uint32_t i, std::uint32_t j) const;
+  /// A's entries (set through slot; every other value zero), then the factor's after factorize.
+  std::span<double> values() { return values_; }
+  /// Factors A in place; false when a pivot block is not positive definite.
+  bool factorize();
+  /// x <- A^-1 x.
+  void solve(std::span<double> x) const;
+
+  static constexpr std::uint32_t k_max_node = 6;
+
+ private:
+  // A node in elimination order: its rows, its dense diagonal block, and the off-diagonal blocks
+  // of the later nodes it couples with (L's column), kept row-major (their rows by its rows).
+  struct Node {
+    std::uint32_t first_row = 0, rows = 0;
+    std::uint32_t diagonal = 0;  // offset of its rows x rows block (lower triangle)
+    std::uint32_t below_begin = 0, below_end = 0;  // its range in below_
+  };
+  struct Below {
+    std::uint32_t node;    // a later node (position)
+    std::uint32_t offset;  // of its rows x this node's rows block
+  };
+
+  template <std::uint32_t N>
+  bool factor_node(const Node& node, const std::uint32_t*& update);
+
+  std::vector<Node> nodes_;  // by position in the elimination order
+  std::vector<Below> below_;
+  std::vector<std::uint32_t> position_of_;  // per caller's node: its position
+  std::vector<std::uint32_t> node_of_row_;  // per row: the caller's node
+  std::vector<std::uint32_t> updates_;      // per Schur update, in factorize's order: target
+  std::vector<double> values_;
+  mutable std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
+};
+
+}  // namespace impulse

@@ -1,0 +1,89 @@
+// BlockLdlt (solver/block_ldlt.h): the solve of A x = b for a sparse SPD matrix in dense blocks
+// matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6, and a
+// block that is not positive definite is refused.
+
+#include "solver/block_ldlt.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace impulse {
+namespace {
+
+struct Problem {
+  std::vector<std::uint32_t> node_begin{0};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> coupled;
+  Eigen::MatrixXd a;
+};
+
+// Nodes of sizes 1 to 6 (twice over); each coupled with the next, the last with the first (a
+// loop: the factor fills in), and node 2 with node 7. A = B B^T + I over the coupled blocks only.
+Problem loop_of_nodes() {
+  Problem p;
+  const std::vector<std::uint32_t> sizes{3, 1, 6, 2, 5, 4, 3, 6, 1, 2};
+  for (const std::uint32_t size : sizes)
+    p.node_begin.push_back(p.node_begin.back() + size);
+  const auto nodes = std::uint32_t(sizes.size());
+  for (std::uint32_t k = 0; k < nodes; ++k)
+    p.coupled.emplace_back(k, (k + 1) % nodes);
+  p.coupled.emplace_back(2, 7);
+  const auto n = Eigen::Index(p.node_begin.back());
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> value(-1, 1);
+  p.a = Eigen::MatrixXd::Identity(n, n);
+  // Each coupling adds C C^T of a random column block C over the two nodes' rows: SPD, and
+  // non-zero only inside coupled blocks.
+  for (const auto& [x, y] : p.coupled) {
+    Eigen::VectorXd c = Eigen::VectorXd::Zero(n);
+    for (const std::uint32_t node : {x, y}) {
+      for (std::uint32_t i = p.node_begin[node]; i < p.node_begin[node + 1]; ++i)
+        c[i] = value(random);
+    }
+    p.a += c * c.transpose();
+  }
+  return p;
+}
+
+void fill(BlockLdlt& ldlt, const Problem& p) {
+  for (Eigen::Index i = 0; i < p.a.rows(); ++i) {
+    for (Eigen::Index j = 0; j <= i; ++j) {
+      if (p.a(i, j) != 0) ldlt.values()[ldlt.slot(std::uint32_t(i), std::uint32_t(j))] += p.a(i, j);
+    }
+  }
+}
+
+TEST(BlockLdlt, SolvesAsADenseFactorisationDoesWithFillAndEveryNodeSize) {
+  const Problem p = loop_of_nodes();
+  BlockLdlt ldlt;
+  ldlt.analyse(p.node_begin, p.coupled);
+  for (int round = 0; round < 2; ++round) {  // a second factorisation on the same structure
+    std::fill(ldlt.values().begin(), ldlt.values().end(), 0.0);
+    fill(ldlt, p);
+    ASSERT_TRUE(ldlt.factorize());
+    Eigen::VectorXd b(p.a.rows());
+    for (Eigen::Index i = 0; i < b.size(); ++i)
+      b[i] = double(i % 5) - 2 + 0.1 * round;
+    const Eigen::VectorXd expected = p.a.ldlt().solve(b);
+    std::vector<double> x(b.data(), b.data() + b.size());
+    ldlt.solve(x);
+    for (Eigen::Index i = 0; i < b.size(); ++i)
+      EXPECT_NEAR(x[std::size_t(i)], expected[i], 1e-9) << "row " << i;
+  }
+}
+
+TEST(BlockLdlt, RefusesAMatrixThatIsNotPositiveDefinite) {
+  Problem p = loop_of_nodes();
+  p.a(4, 4) = -1;  // in node 2's diagonal block
+  BlockLdlt ldlt;
+  ldlt.analyse(p.node_begin, p.coupled);
+  fill(ldlt, p);
+  EXPECT_FALSE(ldlt.factorize());
+}
+
+}  // namespace
+}  // namespace impulse
