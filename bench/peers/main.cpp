@@ -145,6 +145,8 @@ int main(int argc, char** argv) {
     std::cout << out.dump(2) << '\n';
   } else {
     peers::print_table(std::cout, results);
+    if (settings.iterations != CommonSettings{}.iterations)
+      std::cout << "(" << settings.iterations << " iterations per step, every engine)\n";
   }
   return 0;
 }

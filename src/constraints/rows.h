@@ -171,7 +171,8 @@ class RowStore {
   void end_block();
 
   /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of rows
-  /// [first, size()) from the bodies' masses (those below first were written by set_prepared).
+  /// [first, size()) from the bodies' masses (those below first were written by set_prepared or
+  /// add_prepared).
   /// A row whose J M^-1 J^T is not positive and finite, or whose softness or effective mass is
   /// not finite, gets inverse effective mass 0, so the solvers leave it alone, and is counted in
   /// degenerate_rows() (every row's count). Also computes the disc step of every cone pair.

@@ -79,7 +79,7 @@ class TaskPool {
   static constexpr std::chrono::microseconds k_spin{50};
   std::size_t joined_ = 0;  // workers in the current team
   std::atomic<std::size_t> finished_ = 0;
-  std::atomic<std::size_t> generation_ = 0;  // bumped for every run: a worker joins once per run
+  std::atomic<std::size_t> generation_ = 0;  // bumped for every team: a worker joins once per team
   std::atomic<bool> stopping_ = false;
 };
 

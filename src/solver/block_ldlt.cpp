@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <stdexcept>
 
 namespace impulse {
 namespace {
@@ -49,7 +50,7 @@ bool invert_spd(double* d) {
   return true;
 }
 
-// y <- block x for an m x N row-major block.
+// y <- y - block x for an m x N row-major block.
 template <std::uint32_t N>
 void subtract_product(const double* block, std::uint32_t m, const double* x, double* y) {
   for (std::uint32_t a = 0; a < m; ++a) {
@@ -94,6 +95,11 @@ auto by_size(std::uint32_t n, const F& f) {
 void BlockLdlt::analyse(std::span<const std::uint32_t> node_begin,
                         std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled) {
   const std::size_t n = node_begin.size() - 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t rows = node_begin[k + 1] - node_begin[k];
+    if (rows == 0 || rows > k_max_node)
+      throw std::invalid_argument("BlockLdlt: a node holds 1 to k_max_node rows");
+  }
   node_of_row_.resize(node_begin.back());
   for (std::uint32_t k = 0; k < n; ++k)
     std::fill(node_of_row_.begin() + node_begin[k], node_of_row_.begin() + node_begin[k + 1], k);

@@ -3,7 +3,7 @@
 // block factorisation A = L D L^T (D's blocks kept inverted: a solve multiplies) and solves with
 // it, for the equality block (equality_block.h). The fill-reducing order (AMD, on the
 // graph of blocks) and the factor's structure are found once per pattern; a factorisation is then
-// a fixed sequence of small dense products with no index search, and a solve two passes over the
+// a fixed sequence of small dense products with no index search, and a solve three passes over the
 // blocks. A tree of joints factors with no fill (Baraff 1996).
 
 #include <cstdint>
@@ -17,14 +17,17 @@ class BlockLdlt {
  public:
   /// The pattern: node k holds rows [node_begin[k], node_begin[k + 1]) (at most k_max_node rows),
   /// and the nodes of each pair in `coupled` share entries of A. Finds the order and the factor's
-  /// structure; values() is then sized for them.
+  /// structure; values() is then sized for them. Throws std::invalid_argument for a node of no
+  /// rows or more than k_max_node.
   void analyse(std::span<const std::uint32_t> node_begin,
                std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled);
   /// Where entry (i, j) of A is kept in values(), i >= j, their nodes coupled or the same.
   std::uint32_t slot(std::uint32_t i, std::uint32_t j) const;
   /// A's entries (set through slot; every other value zero), then the factor's after factorize.
   std::span<double> values() { return values_; }
-  /// Factors A in place; false when a pivot block is not positive definite.
+  /// Factors A in place; false when a pivot block is not positive definite (Eigen's LDL^T, used
+  /// before, went on past a negative pivot; the equality block now leaves its rows to
+  /// Gauss-Seidel).
   bool factorize();
   /// x <- A^-1 x.
   void solve(std::span<double> x) const;
@@ -53,7 +56,7 @@ class BlockLdlt {
   std::vector<std::uint32_t> node_of_row_;  // per row: the caller's node
   std::vector<std::uint32_t> updates_;      // per Schur update, in factorize's order: target
   std::vector<double> values_;
-  mutable std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
+  std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
 };
 
 }  // namespace impulse

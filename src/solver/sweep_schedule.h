@@ -7,9 +7,9 @@
 // for stacks (the contact manager lists pairs body by body, so an impulse travels through a
 // structure within one sweep), and a plain graph colouring, which interleaves the whole structure,
 // measured much worse on it (pyramid and tower drift 4x and 5x as far, docs/performance.md). So
-// the sweep keeps the stored order where it can: the units are cut into k_parts consecutive
-// parts, each body belongs to the first part that moves it, and a part's interior units (those
-// whose moving bodies all belong to it) are visited in stored order, the parts at once on
+// the sweep keeps the stored order where it can: the units are cut into k_parts parts, consecutive
+// in stored order, each body belongs to the first part that moves it, and a part's interior units
+// (those whose moving bodies all belong to it) are visited in stored order, the parts at once on
 // different threads. Where the stored order is unrelated to place (a pile, whose bodies' numbers
 // say nothing of where they lie), that cut leaves the last part almost no interior; the parts are
 // then cut along a breadth-first reach over shared bodies instead, which makes them regions. The

@@ -1,6 +1,6 @@
 // BlockLdlt (solver/block_ldlt.h): the solve of A x = b for a sparse SPD matrix in dense blocks
-// matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6, and a
-// block that is not positive definite is refused.
+// matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6; a
+// block that is not positive definite is refused, and so is a node of no rows or more than 6.
 
 #include "solver/block_ldlt.h"
 
@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include <random>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -83,6 +84,15 @@ TEST(BlockLdlt, RefusesAMatrixThatIsNotPositiveDefinite) {
   ldlt.analyse(p.node_begin, p.coupled);
   fill(ldlt, p);
   EXPECT_FALSE(ldlt.factorize());
+}
+
+TEST(BlockLdlt, RefusesANodeOfNoRowsOrMoreThanSix) {
+  BlockLdlt ldlt;
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> coupled{{0, 1}};
+  const std::vector<std::uint32_t> seven{0, 3, 10}, empty{0, 3, 3}, six{0, 3, 9};
+  EXPECT_THROW(ldlt.analyse(seven, coupled), std::invalid_argument);
+  EXPECT_THROW(ldlt.analyse(empty, coupled), std::invalid_argument);
+  EXPECT_NO_THROW(ldlt.analyse(six, coupled));
 }
 
 }  // namespace
