@@ -101,27 +101,53 @@ void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::ui
 std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
                                      std::span<const std::uint8_t> moves, std::size_t bodies,
                                      std::array<std::uint32_t, k_parts>& part_count) {
+  static_assert(k_parts == 2, "the cut is one position along the order");
   const std::size_t n = units_.size();
-  owner_.assign(bodies, k_parts);
+  const auto rows_of = [&](std::uint32_t k) { return units_[k].end - units_[k].begin; };
+  // Cut at position c, every unit before c is part 0's interior (its bodies are met first there),
+  // and a unit at p >= c is part 1's interior exactly when the earliest position that meets any of
+  // its bodies (`earliest`, at most p) is c or later. So one pass that finds each unit's earliest
+  // gives every cut's interiors: part 1's at c is the rows of the units whose earliest is >= c.
+  first_met_.assign(bodies, std::uint32_t(n));  // per body: the first position that moves it
+  rows_by_earliest_.assign(n + 1, 0);
+  earliest_.resize(n);
+  std::size_t total = 0;
+  for (std::size_t position = 0; position < n; ++position) {
+    const std::uint32_t k = reach_order_[position];
+    auto earliest = std::uint32_t(position);
+    each_moving_body_of(rows, group_of, moves, units_[k], [&](std::uint32_t body) {
+      if (first_met_[body] == n) first_met_[body] = std::uint32_t(position);
+      earliest = std::min(earliest, first_met_[body]);
+    });
+    earliest_[position] = earliest;
+    rows_by_earliest_[earliest] += rows_of(k);
+    total += rows_of(k);
+  }
+  // The cut whose sweep on two threads is shortest: the larger interior, then the boundary,
+  // counted whole (its colours are shared, but each is a phase that every thread waits out, and
+  // its units move bodies that both threads' caches hold).
+  std::size_t cut = n, best = total;
+  if (parts_ > 1) {
+    std::size_t before = 0, earlier = 0;  // rows of units before c; of units whose earliest < c
+    for (std::size_t c = 1; c < n; ++c) {
+      before += rows_of(reach_order_[c - 1]);
+      earlier += rows_by_earliest_[c - 1];
+      const std::size_t later = total - earlier;
+      const std::size_t cost = std::max(before, later) + (total - before - later);
+      if (cost < best) {
+        best = cost;
+        cut = c;
+      }
+    }
+  }
   unit_part_.resize(n);
   part_count = {};
   for (std::size_t position = 0; position < n; ++position) {
-    const std::uint32_t k = reach_order_[position];
-    const auto part = std::uint8_t(position * parts_ / n);
-    bool interior = true;
-    each_moving_body_of(rows, group_of, moves, units_[k], [&](std::uint32_t body) {
-      if (owner_[body] == k_parts) owner_[body] = part;
-      interior = interior && owner_[body] == part;
-    });
-    unit_part_[k] = interior ? part : std::uint8_t(k_parts);
-    if (interior) ++part_count[part];
+    const std::uint8_t part = position < cut ? 0 : earliest_[position] >= cut ? 1 : k_parts;
+    unit_part_[reach_order_[position]] = part;
+    if (part != k_parts) ++part_count[part];
   }
-  std::size_t interior = 0, largest = 0;
-  for (const std::uint32_t count : part_count) {
-    interior += count;
-    largest = std::max(largest, std::size_t(count));
-  }
-  return largest + (n - interior + parts_ - 1) / parts_;
+  return best;
 }
 
 void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> group_of,
@@ -130,11 +156,11 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   const auto each_moving_body = [&](RowUnit unit, auto&& visit) {
     each_moving_body_of(rows, group_of, moves, unit, visit);
   };
-  // Parts: the units cut by count along an order; each body belongs to the part of the first unit
-  // in that order that moves it. The stored order first (it keeps a stack's bottom-to-top order in
-  // each part); the breadth-first order over shared bodies when its cut leaves the parts' interiors
-  // far apart (a pile, whose pairs are listed by body index: part 0 takes nearly every body), if
-  // its parts then make a shorter sweep.
+  // Parts: the units cut along an order (cut_parts); each body belongs to the part of the first
+  // unit in that order that moves it. The stored order first (it keeps a stack's bottom-to-top
+  // order in each part); the breadth-first order over shared bodies when its best cut still makes
+  // a long sweep (a pile, whose pairs are listed by body index: part 0 meets nearly every body
+  // first), if its parts then make a shorter one.
   const std::size_t n = units_.size();
   parts_ = std::clamp(n / k_min_units_per_part, std::size_t(1), k_parts);
   reach_order_.resize(n);
@@ -142,7 +168,11 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
     reach_order_[k] = std::uint32_t(k);
   std::array<std::uint32_t, k_parts> part_count{};
   const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies, part_count);
-  if (parts_ > 1 && 4 * stored_cost > 5 * n / parts_) {  // 1.25 times an even split's or more
+  std::size_t total_rows = 0;
+  for (const RowUnit unit : units_)
+    total_rows += unit.end - unit.begin;
+  // 1.25 times an even split's or more
+  if (parts_ > 1 && 4 * stored_cost > 5 * total_rows / parts_) {
     stored_part_.swap(unit_part_);
     const std::array<std::uint32_t, k_parts> stored_count = part_count;
     order_by_reach(rows, group_of, moves, bodies);
@@ -168,6 +198,10 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
     ++colour_count[colour];
     colours = std::max(colours, std::size_t(colour) + 1);
   }
+  // The last colours of a few units each join the serial units: a phase every thread waits out
+  // costs more than one thread visiting them.
+  while (colours > 0 && colour_count[colours - 1] < k_min_units_per_colour)
+    --colours;
   // Gathered by part and by colour, in stored order within each.
   part_begin_[0] = 0;
   for (std::size_t p = 0; p < k_parts; ++p)
@@ -188,7 +222,7 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
       continue;
     }
     const std::uint8_t colour = unit_colour_[boundary_unit++];
-    if (colour == k_max_colours)
+    if (colour >= colours)
       last_.push_back(units_[k]);
     else
       boundary_[colour_begin_[colour] + colour_next[colour]++] = units_[k];

@@ -10,15 +10,18 @@
 // the sweep keeps the stored order where it can: the units are cut into k_parts parts, consecutive
 // in stored order, each body belongs to the first part that moves it, and a part's interior units
 // (those whose moving bodies all belong to it) are visited in stored order, the parts at once on
-// different threads. Where the stored order is unrelated to place (a pile, whose bodies' numbers
-// say nothing of where they lie), that cut leaves the last part almost no interior; the parts are
-// then cut along a breadth-first reach over shared bodies instead, which makes them regions. The
-// boundary units, which move bodies of two parts, follow, coloured (no two units of a colour move
-// the same body; greedy, in stored order) and each colour shared among the threads. Boundary units
-// beyond k_max_colours colours are visited last on one thread.
+// different threads. The cut is placed where the larger interior plus the boundary (below) has
+// the fewest rows: the boundary units all fall to the later part, so a cut at half the units
+// leaves it short. Where the stored order is unrelated to place (a pile, whose bodies' numbers
+// say nothing of where they lie), every cut leaves a large boundary; the parts are then cut along
+// a breadth-first reach over shared bodies instead, which makes them regions. The boundary units,
+// which move bodies of two parts, follow, coloured (no two units of a colour move the same body;
+// greedy, in stored order) and each colour shared among the threads. Boundary units beyond
+// k_max_colours colours, and those of the last colours when these are small, are visited last on
+// one thread.
 //
-// The parts are cut by unit count alone, never by thread count, so the visiting order and the
-// results are the same on one thread or many.
+// The parts are cut by the rows' count alone, never by thread count, so the visiting order and
+// the results are the same on one thread or many.
 
 #include "constraints/rows.h"
 
@@ -44,6 +47,8 @@ class SweepSchedule {
   /// Fewer units than this per part make fewer parts.
   static constexpr std::size_t k_min_units_per_part = 64;
   static constexpr std::size_t k_max_colours = 64;
+  /// The last colours of fewer units than this are visited with the units past k_max_colours.
+  static constexpr std::size_t k_min_units_per_colour = 4;
 
   /// group_of: per row, k_row_in_block for a row of the equality block; moves: per row, bit 0 if
   /// its body a moves, bit 1 if its body b does (higher bits are ignored). A unit is a block of
@@ -70,9 +75,8 @@ class SweepSchedule {
 
  private:
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
-  /// unit_part_ and part_count from cutting reach_order_ into parts_ parts by count; returns the
-  /// units a sweep then takes on parts_ threads (the largest interior, then an even share of
-  /// the boundary).
+  /// unit_part_ and part_count from cutting reach_order_ into parts_ parts where the sweep is
+  /// shortest; returns that sweep's rows (the larger interior, then the boundary).
   std::size_t cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
                         std::span<const std::uint8_t> moves, std::size_t bodies,
                         std::array<std::uint32_t, k_parts>& part_count);
@@ -89,11 +93,13 @@ class SweepSchedule {
   std::vector<std::uint32_t> reach_order_;  // the units in the order parts are cut from
   std::vector<std::uint32_t> body_unit_begin_, body_unit_fill_, body_units_;  // units per body
   std::vector<std::uint8_t> reached_, body_met_;  // per unit, per body: met by the search
-  std::vector<std::uint32_t> owner_;              // per body: its part, or k_parts for none yet
-  std::vector<std::uint64_t> body_colours_;       // per body: the colours its boundary units took
-  std::vector<std::uint8_t> unit_part_;           // per unit: its part if interior, k_parts if not
-  std::vector<std::uint8_t> stored_part_;  // unit_part_ of the stored order's cut, kept aside
-  std::vector<std::uint8_t> unit_colour_;  // per boundary unit: its colour, or k_max_colours
+  std::vector<std::uint32_t> first_met_;  // per body: the first position in the order that moves it
+  std::vector<std::uint32_t> earliest_;   // per position: the earliest position meeting its bodies
+  std::vector<std::uint32_t> rows_by_earliest_;  // per position: rows of the units earliest there
+  std::vector<std::uint64_t> body_colours_;      // per body: the colours its boundary units took
+  std::vector<std::uint8_t> unit_part_;          // per unit: its part if interior, k_parts if not
+  std::vector<std::uint8_t> stored_part_;        // unit_part_ of the stored order's cut, kept aside
+  std::vector<std::uint8_t> unit_colour_;        // per boundary unit: its colour, or k_max_colours
 };
 
 }  // namespace impulse

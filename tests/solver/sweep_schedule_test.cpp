@@ -169,6 +169,40 @@ TEST(SweepSchedule, UnitsThatRunAtOnceMoveNoCommonBody) {
   }
 }
 
+std::size_t rows_of(std::span<const RowUnit> units) {
+  std::size_t rows = 0;
+  for (const RowUnit unit : units)
+    rows += unit.end - unit.begin;
+  return rows;
+}
+
+// The boundary units all fall to the later part (their bodies are met first in the earlier one),
+// so a cut at half the units leaves part 1 short by the boundary (the wall: 585 rows against 525,
+// 60 in the boundary). The cut is placed where the larger interior plus the boundary is smallest,
+// which here balances the interiors to a unit (3 rows).
+TEST(SweepSchedule, TheCutBalancesThePartsInteriorsCountedInRows) {
+  const RowProblem p = wall(20, 10);
+  const Built b = schedule_of(p);
+  ASSERT_EQ(b.schedule.parts(), 2u);
+  const std::size_t first = rows_of(b.schedule.interior(0));
+  const std::size_t second = rows_of(b.schedule.interior(1));
+  EXPECT_LE(std::max(first, second) - std::min(first, second), 3u)
+      << first << " and " << second << " rows";
+}
+
+// A colour of a few units would be a phase of its own that every thread waits out: those at the
+// end are visited with the serial units instead.
+TEST(SweepSchedule, NoColourHasFewerUnitsThanAPhaseIsWorth) {
+  for (const unsigned seed : {0u, 7u, 11u}) {
+    const RowProblem p = wall(20, 10, seed);
+    const Built b = schedule_of(p);
+    for (std::size_t c = 0; c < b.schedule.colours(); ++c) {
+      EXPECT_GE(b.schedule.colour(c).size(), SweepSchedule::k_min_units_per_colour)
+          << "seed " << seed << ", colour " << c;
+    }
+  }
+}
+
 // Listed by body number with the numbers shuffled, a cut of the stored order leaves part 1 almost
 // no interior (part 0 has met nearly every body first); the parts are then cut along the reach
 // from body to body instead: two regions of the wall, each with nearly half the units.
