@@ -150,19 +150,23 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
 }
 
 void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
-                            std::span<ContactManifold> manifolds) {
-  for (std::size_t k = 0; k < manifolds.size(); ++k) {
-    ContactManifold& m = manifolds[k];
-    if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
-    const std::size_t first = ranges[k].first_row;
-    const auto count = std::size_t(m.count);
-    for (std::size_t j = 0; j < count; ++j) {
-      ContactState& c = m.points[j];
-      const std::size_t t1 = first + 2 * j, t2 = t1 + 1;
-      c.friction_impulse = rows.j_lin_b[t1] * rows.lambda[t1] + rows.j_lin_b[t2] * rows.lambda[t2];
-      c.normal_impulse = rows.lambda[first + 2 * count + j];
-    }
-  }
+                            std::span<ContactManifold> manifolds, TaskPool* pool) {
+  run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t k = begin; k < end; ++k) {
+                 ContactManifold& m = manifolds[k];
+                 if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
+                 const std::size_t first = ranges[k].first_row;
+                 const auto count = std::size_t(m.count);
+                 for (std::size_t j = 0; j < count; ++j) {
+                   ContactState& c = m.points[j];
+                   const std::size_t t1 = first + 2 * j, t2 = t1 + 1;
+                   c.friction_impulse =
+                       rows.j_lin_b[t1] * rows.lambda[t1] + rows.j_lin_b[t2] * rows.lambda[t2];
+                   c.normal_impulse = rows.lambda[first + 2 * count + j];
+                 }
+               }
+             });
 }
 
 Real max_penetration(std::span<const ContactManifold> manifolds) {

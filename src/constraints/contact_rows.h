@@ -46,6 +46,12 @@ struct ContactRowRange {
   std::uint32_t first_row = k_no_rows;
 };
 
+/// write_contact_rows and store_contact_impulses cut the manifolds into this many chunks, and use
+/// the pool's threads from this many manifolds: the same chunks on the same threads, so each
+/// thread's rows stay in its cache from the writing to the storing.
+constexpr std::size_t k_manifold_chunks = 64;
+constexpr std::size_t k_parallel_manifolds = 256;
+
 /// Appends the rows of every manifold to rows (each manifold one block), prepared
 /// (RowStore::set_prepared), and records where they start in ranges (resized to
 /// manifolds.size()). motions, masses and velocities are indexed by the manifolds' body numbers;
@@ -80,9 +86,10 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
 ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, const BodyMotion& b,
                                    std::size_t points_b);
 
-/// Copies the solved impulses back into the manifolds: the next step's warm start.
+/// Copies the solved impulses back into the manifolds: the next step's warm start. In the chunks
+/// write_contact_rows writes them in, on the pool's threads when given.
 void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
-                            std::span<ContactManifold> manifolds);
+                            std::span<ContactManifold> manifolds, TaskPool* pool = nullptr);
 
 /// The deepest penetration over all points, m (0 when none overlaps).
 Real max_penetration(std::span<const ContactManifold> manifolds);
@@ -108,8 +115,7 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                               std::uint32_t(manifold_row_count(manifolds[k])));
   }
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
-  constexpr std::size_t k_chunks = 64, k_parallel_manifolds = 256;
-  run_chunks(pool, manifolds.size(), k_chunks, k_parallel_manifolds,
+  run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
                  if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;

@@ -111,6 +111,14 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool
     degenerate_rows_ += count;
 }
 
+void RowStore::drop_position_bias(TaskPool* pool) {
+  run_chunks(pool, size(), k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i < end; ++i)
+                 bias[i] -= position_bias[i];
+             });
+}
+
 Real RowStore::coupling(std::size_t i, std::size_t j) const {
   struct Side {
     std::uint32_t body;

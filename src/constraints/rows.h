@@ -181,6 +181,10 @@ class RowStore {
   void prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool = nullptr,
                std::size_t first = 0);
 
+  /// Takes each row's position_bias out of its bias (the relax solve: the correction has moved the
+  /// bodies and must leave them no velocity). Shares the rows among the pool's threads when given.
+  void drop_position_bias(TaskPool* pool = nullptr);
+
   void clear();
   std::size_t size() const { return body_a.size(); }
   std::size_t degenerate_rows() const { return degenerate_rows_; }

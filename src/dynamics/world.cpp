@@ -489,8 +489,7 @@ void move_and_relax(World::Impl& w, Real dt) {
   clamp_and_report(w, StepStage::solve);
   integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
   w.velocities = w.free_velocities;
-  for (std::size_t i = 0; i < w.rows.size(); ++i)
-    w.rows.bias[i] -= w.rows.position_bias[i];
+  w.rows.drop_position_bias(&*w.pool);
   SolverSettings settings = w.settings.solver;
   settings.warm_start = true;  // from the first solve's impulses
   settings.iterations = settings.relax_iterations;

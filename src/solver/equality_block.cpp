@@ -26,10 +26,12 @@ double coupling_through(const RowStore& rows, std::size_t i, bool i_b, std::size
 
 }  // namespace
 
-bool EqualityBlock::prepare(const RowStore& rows) {
-  rows_.clear();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (bilateral(rows, i)) rows_.push_back(std::uint32_t(i));
+bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
+  if (!same_layout) {
+    rows_.clear();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (bilateral(rows, i)) rows_.push_back(std::uint32_t(i));
+    }
   }
   if (rows_.size() < 2) return false;
   sides_.clear();

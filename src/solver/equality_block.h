@@ -22,7 +22,9 @@ class EqualityBlock {
  public:
   /// Collects the prepared rows' usable bilateral rows and factors their matrix. False when there
   /// are fewer than two, or the factorisation fails: the rows then stay with Gauss-Seidel.
-  bool prepare(const RowStore& rows);
+  /// same_layout: the rows' RowLayout is the last prepare's, so the same rows are bilateral (the
+  /// layout holds every condition of it) and they are not sought again.
+  bool prepare(const RowStore& rows, bool same_layout = false);
   /// The rows of the block, in the order of the residual and the change below.
   const std::vector<std::uint32_t>& rows() const { return rows_; }
   /// The change of the rows' impulses that zeroes their velocity errors w = J v - bias + softness

@@ -639,7 +639,7 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
                  pack_row(rows, i, packed_[i]);
              });
   const bool same_layout = layout_.update(rows, masses, pool);
-  const bool direct = equalities_.prepare(rows);
+  const bool direct = equalities_.prepare(rows, same_layout);
   if (!same_layout || direct != direct_) {
     direct_ = direct;
     find_structure(rows, pool);
