@@ -45,21 +45,18 @@ class PhasedWork {
     wait(c, items);
   }
 
-  /// As run, for at most 64 items, taking item `preferred` first when it is still free (the one
-  /// whose data the member's cache holds from the last sweep), then any other.
+  /// As run, for at most 64 items, taking those still free from item `first` on (the member's
+  /// own, whose data its cache holds from the last sweep), wrapping round to item 0.
   template <class Item>
-  void run_preferring(std::size_t phase, std::size_t items, std::size_t preferred,
-                      const Item& item) {
+  void run_preferring(std::size_t phase, std::size_t items, std::size_t first, const Item& item) {
     Counters& c = counters_[phase];
-    const auto take = [&](std::size_t k) {
+    for (std::size_t n = 0; n < items; ++n) {
+      const std::size_t k = (first + n) % items;
       const std::size_t bit = std::size_t(1) << k;
-      if (c.claimed.fetch_or(bit, std::memory_order_relaxed) & bit) return;
+      if (c.claimed.fetch_or(bit, std::memory_order_relaxed) & bit) continue;
       item(k);
       c.done.fetch_add(1, std::memory_order_acq_rel);
-    };
-    if (preferred < items) take(preferred);
-    for (std::size_t k = 0; k < items; ++k)
-      take(k);
+    }
     wait(c, items);
   }
 

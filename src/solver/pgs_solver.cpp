@@ -617,7 +617,7 @@ void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
-static_assert(SweepSchedule::k_parts <= 64, "parts are claimed by bits (run_preferring)");
+static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_preferring)");
 // A colour's units are shared out in slices of at least this many, at most k_items_per_member
 // slices per member: a small colour (a pyramid's boundary) is still shared, a large one is not
 // claimed unit by unit.
@@ -881,7 +881,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const std::size_t pass_phases = 1 + schedule_.colours();
   // One pass over the schedule from phase `first`: visit(m, units) for each item member m takes.
   const auto pass = [&](std::size_t first, std::size_t m, const auto& visit) {
-    work_.run_preferring(first, schedule_.parts(), m,
+    // Member m starts on its own run of consecutive parts.
+    work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
                          [&](std::size_t p) { visit(m, schedule_.interior(p)); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
       const std::span<const RowUnit> units = schedule_.colour(c);

@@ -99,9 +99,7 @@ void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::ui
 }
 
 std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                                     std::span<const std::uint8_t> moves, std::size_t bodies,
-                                     std::array<std::uint32_t, k_parts>& part_count) {
-  static_assert(k_parts == 2, "the cut is one position along the order");
+                                     std::span<const std::uint8_t> moves, std::size_t bodies) {
   const std::size_t n = units_.size();
   const auto rows_of = [&](std::uint32_t k) { return units_[k].end - units_[k].begin; };
   // Cut at position c, every unit before c is part 0's interior (its bodies are met first there),
@@ -126,7 +124,8 @@ std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::
   // The cut whose sweep on two threads is shortest: the larger interior, then the boundary,
   // counted whole (its colours are shared, but each is a phase that every thread waits out, and
   // its units move bodies that both threads' caches hold).
-  std::size_t cut = n, best = total;
+  cut_ = n;
+  std::size_t best = total;
   if (parts_ > 1) {
     std::size_t before = 0, earlier = 0;  // rows of units before c; of units whose earliest < c
     for (std::size_t c = 1; c < n; ++c) {
@@ -136,18 +135,95 @@ std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::
       const std::size_t cost = std::max(before, later) + (total - before - later);
       if (cost < best) {
         best = cost;
-        cut = c;
+        cut_ = c;
       }
     }
   }
   unit_part_.resize(n);
-  part_count = {};
   for (std::size_t position = 0; position < n; ++position) {
-    const std::uint8_t part = position < cut ? 0 : earliest_[position] >= cut ? 1 : k_parts;
-    unit_part_[reach_order_[position]] = part;
-    if (part != k_parts) ++part_count[part];
+    unit_part_[reach_order_[position]] = position < cut_               ? 0
+                                         : earliest_[position] >= cut_ ? 1
+                                                                       : k_boundary;
   }
   return best;
+}
+
+void SweepSchedule::split_at_islands() {
+  const std::size_t n = units_.size();
+  const auto rows_of = [&](std::size_t position) {
+    const RowUnit unit = units_[reach_order_[position]];
+    return std::size_t(unit.end - unit.begin);
+  };
+  const auto interior = [&](std::size_t position) {
+    return unit_part_[reach_order_[position]] != k_boundary;
+  };
+  // The parts as ranges of positions in the order; a part's boundary units (all in part 1's
+  // range) stay boundary whatever the split.
+  struct Range {
+    std::size_t begin, end, rows;
+    bool final;  // no clean cut left in it
+  };
+  std::array<Range, k_max_parts> ranges{};
+  std::size_t count = 0;
+  for (const auto& [begin, end] : {std::pair{std::size_t(0), cut_}, std::pair{cut_, n}}) {
+    std::size_t rows = 0;
+    for (std::size_t p = begin; p < end; ++p)
+      rows += interior(p) ? rows_of(p) : 0;
+    ranges[count++] = {begin, end, rows, false};
+  }
+  while (count < k_max_parts) {
+    std::size_t r = count;
+    for (std::size_t q = 0; q < count; ++q) {
+      if (!ranges[q].final && (r == count || ranges[q].rows > ranges[r].rows)) r = q;
+    }
+    if (r == count) break;
+    Range* largest = &ranges[r];
+    // Position c is a clean cut when every interior unit from c on meets its bodies first at c
+    // or later: the units before c and after it then share no moving body. Of the clean cuts
+    // leaving each side k_min_units_per_part interior units, the one nearest half the rows.
+    const std::size_t begin = largest->begin, end = largest->end, rows = largest->rows;
+    std::size_t earliest_after = end, rows_after = 0, units_after = 0;
+    std::size_t split = 0, best = rows;
+    std::size_t units = 0;
+    for (std::size_t p = begin; p < end; ++p)
+      units += interior(p) ? 1 : 0;
+    for (std::size_t c = end - 1; c > begin; --c) {
+      if (interior(c)) {
+        earliest_after = std::min(earliest_after, std::size_t(earliest_[c]));
+        rows_after += rows_of(c);
+        ++units_after;
+      }
+      const bool clean = earliest_after >= c;
+      const bool large_enough =
+          units_after >= k_min_units_per_part && units - units_after >= k_min_units_per_part;
+      const std::size_t imbalance =
+          std::max(rows_after, rows - rows_after) - std::min(rows_after, rows - rows_after);
+      if (clean && large_enough && imbalance < best) {
+        best = imbalance;
+        split = c;
+      }
+    }
+    if (split == 0) {
+      largest->final = true;
+      continue;
+    }
+    std::size_t rows_before = 0;
+    for (std::size_t p = begin; p < split; ++p)
+      rows_before += interior(p) ? rows_of(p) : 0;
+    // The ranges stay in the order's direction (one thread then visits the pieces in turn where
+    // it visited the part whole; they share no moving body, so no bit changes).
+    for (std::size_t q = count; q > r + 1; --q)
+      ranges[q] = ranges[q - 1];
+    ++count;
+    ranges[r] = {begin, split, rows_before, false};
+    ranges[r + 1] = {split, end, rows - rows_before, false};
+  }
+  for (std::size_t r = 0; r < count; ++r) {
+    for (std::size_t p = ranges[r].begin; p < ranges[r].end; ++p) {
+      if (interior(p)) unit_part_[reach_order_[p]] = std::uint8_t(r);
+    }
+  }
+  parts_ = count;
 }
 
 void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> group_of,
@@ -162,32 +238,32 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   // a long sweep (a pile, whose pairs are listed by body index: part 0 meets nearly every body
   // first), if its parts then make a shorter one.
   const std::size_t n = units_.size();
-  parts_ = std::clamp(n / k_min_units_per_part, std::size_t(1), k_parts);
-  reach_order_.resize(n);
-  for (std::size_t k = 0; k < n; ++k)
-    reach_order_[k] = std::uint32_t(k);
-  std::array<std::uint32_t, k_parts> part_count{};
-  const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies, part_count);
+  parts_ = n >= 2 * k_min_units_per_part ? 2 : 1;
+  const auto stored_order = [&] {
+    reach_order_.resize(n);
+    for (std::size_t k = 0; k < n; ++k)
+      reach_order_[k] = std::uint32_t(k);
+  };
+  stored_order();
+  const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies);
   std::size_t total_rows = 0;
   for (const RowUnit unit : units_)
     total_rows += unit.end - unit.begin;
-  // 1.25 times an even split's or more
-  if (parts_ > 1 && 4 * stored_cost > 5 * total_rows / parts_) {
-    stored_part_.swap(unit_part_);
-    const std::array<std::uint32_t, k_parts> stored_count = part_count;
+  if (parts_ > 1 && 4 * stored_cost > 5 * total_rows / 2) {  // 1.25 times half the rows or more
     order_by_reach(rows, group_of, moves, bodies);
-    if (cut_parts(rows, group_of, moves, bodies, part_count) >= stored_cost) {
-      stored_part_.swap(unit_part_);
-      part_count = stored_count;
+    if (cut_parts(rows, group_of, moves, bodies) >= stored_cost) {
+      stored_order();
+      cut_parts(rows, group_of, moves, bodies);
     }
   }
+  if (parts_ > 1) split_at_islands();
   // The boundary units' colours: the lowest colour none of their bodies has taken.
   body_colours_.assign(bodies, 0);
   unit_colour_.clear();
   std::array<std::uint32_t, k_max_colours> colour_count{};
   std::size_t colours = 0;
   for (std::size_t k = 0; k < n; ++k) {
-    if (unit_part_[k] != k_parts) continue;
+    if (unit_part_[k] != k_boundary) continue;
     std::uint64_t taken = 0;
     each_moving_body(units_[k], [&](std::uint32_t body) { taken |= body_colours_[body]; });
     const auto colour = std::uint8_t(std::countr_one(taken));  // k_max_colours when all taken
@@ -203,21 +279,25 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   while (colours > 0 && colour_count[colours - 1] < k_min_units_per_colour)
     --colours;
   // Gathered by part and by colour, in stored order within each.
+  std::array<std::uint32_t, k_max_parts> part_count{};
+  for (const std::uint8_t part : unit_part_) {
+    if (part != k_boundary) ++part_count[part];
+  }
   part_begin_[0] = 0;
-  for (std::size_t p = 0; p < k_parts; ++p)
+  for (std::size_t p = 0; p < k_max_parts; ++p)
     part_begin_[p + 1] = part_begin_[p] + part_count[p];
   colour_begin_.assign(colours + 1, 0);
   for (std::size_t c = 0; c < colours; ++c)
     colour_begin_[c + 1] = colour_begin_[c] + colour_count[c];
-  interior_.resize(part_begin_[k_parts]);
+  interior_.resize(part_begin_[k_max_parts]);
   boundary_.resize(colour_begin_[colours]);
   last_.clear();
-  std::array<std::uint32_t, k_parts> part_next{};
+  std::array<std::uint32_t, k_max_parts> part_next{};
   std::array<std::uint32_t, k_max_colours> colour_next{};
   std::size_t boundary_unit = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint8_t part = unit_part_[k];
-    if (part != k_parts) {
+    if (part != k_boundary) {
       interior_[part_begin_[part] + part_next[part]++] = units_[k];
       continue;
     }

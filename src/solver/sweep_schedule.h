@@ -7,21 +7,23 @@
 // for stacks (the contact manager lists pairs body by body, so an impulse travels through a
 // structure within one sweep), and a plain graph colouring, which interleaves the whole structure,
 // measured much worse on it (pyramid and tower drift 4x and 5x as far, docs/performance.md). So
-// the sweep keeps the stored order where it can: the units are cut into k_parts parts, consecutive
+// the sweep keeps the stored order where it can: the units are cut into two parts, consecutive
 // in stored order, each body belongs to the first part that moves it, and a part's interior units
 // (those whose moving bodies all belong to it) are visited in stored order, the parts at once on
 // different threads. The cut is placed where the larger interior plus the boundary (below) has
 // the fewest rows: the boundary units all fall to the later part, so a cut at half the units
 // leaves it short. Where the stored order is unrelated to place (a pile, whose bodies' numbers
 // say nothing of where they lie), every cut leaves a large boundary; the parts are then cut along
-// a breadth-first reach over shared bodies instead, which makes them regions. The boundary units,
-// which move bodies of two parts, follow, coloured (no two units of a colour move the same body;
-// greedy, in stored order) and each colour shared among the threads. Boundary units beyond
-// k_max_colours colours, and those of the last colours when these are small, are visited last on
-// one thread.
+// a breadth-first reach over shared bodies instead, which makes them regions. A part that falls
+// into pieces sharing no moving body (islands, one after another in the order) is split there,
+// up to k_max_parts parts: that adds no boundary and changes no bit, and gives more threads a
+// part each. The boundary units, which move bodies of two parts, follow, coloured (no two units
+// of a colour move the same body; greedy, in stored order) and each colour shared among the
+// threads. Boundary units beyond k_max_colours colours, and those of the last colours when these
+// are small, are visited last on one thread.
 //
-// The parts are cut by the rows' count alone, never by thread count, so the visiting order and
-// the results are the same on one thread or many.
+// The parts are cut by the rows alone, never by thread count, so the visiting order and the
+// results are the same on one thread or many.
 
 #include "constraints/rows.h"
 
@@ -43,7 +45,10 @@ struct RowUnit {
 
 class SweepSchedule {
  public:
-  static constexpr std::size_t k_parts = 2;
+  /// At most this many parts: two cut where the sweep is shortest, then more where a part falls
+  /// into pieces that share no moving body (islands), so a world of many islands has a part for
+  /// each of up to this many threads.
+  static constexpr std::size_t k_max_parts = 8;
   /// Fewer units than this per part make fewer parts.
   static constexpr std::size_t k_min_units_per_part = 64;
   static constexpr std::size_t k_max_colours = 64;
@@ -75,17 +80,22 @@ class SweepSchedule {
 
  private:
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
-  /// unit_part_ and part_count from cutting reach_order_ into parts_ parts where the sweep is
-  /// shortest; returns that sweep's rows (the larger interior, then the boundary).
+  /// Cuts reach_order_ into parts_ (one or two) parts where the sweep is shortest: unit_part_,
+  /// earliest_ and cut_. Returns that sweep's rows (the larger interior, then the boundary).
   std::size_t cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                        std::span<const std::uint8_t> moves, std::size_t bodies,
-                        std::array<std::uint32_t, k_parts>& part_count);
+                        std::span<const std::uint8_t> moves, std::size_t bodies);
+  /// Splits the parts further where no interior unit after a position moves a body met before it
+  /// (the order passes from one island to another), the largest part first, until k_max_parts.
+  void split_at_islands();
   /// reach_order_: the units in breadth-first order over the moving bodies they share.
   void order_by_reach(const RowStore& rows, std::span<const std::uint32_t> group_of,
                       std::span<const std::uint8_t> moves, std::size_t bodies);
 
+  /// unit_part_'s mark for a boundary unit.
+  static constexpr std::uint8_t k_boundary = k_max_parts;
+
   std::vector<RowUnit> interior_, boundary_, last_;
-  std::array<std::uint32_t, k_parts + 1> part_begin_{};
+  std::array<std::uint32_t, k_max_parts + 1> part_begin_{};
   std::size_t parts_ = 1;
   std::vector<std::uint32_t> colour_begin_{0};
   // Scratch, kept so a warmed-up solver allocates nothing.
@@ -97,9 +107,9 @@ class SweepSchedule {
   std::vector<std::uint32_t> earliest_;   // per position: the earliest position meeting its bodies
   std::vector<std::uint32_t> rows_by_earliest_;  // per position: rows of the units earliest there
   std::vector<std::uint64_t> body_colours_;      // per body: the colours its boundary units took
-  std::vector<std::uint8_t> unit_part_;          // per unit: its part if interior, k_parts if not
-  std::vector<std::uint8_t> stored_part_;        // unit_part_ of the stored order's cut, kept aside
+  std::vector<std::uint8_t> unit_part_;          // per unit: its part, or k_boundary
   std::vector<std::uint8_t> unit_colour_;        // per boundary unit: its colour, or k_max_colours
+  std::size_t cut_ = 0;                          // cut_parts' cut: part 1 starts at this position
 };
 
 }  // namespace impulse

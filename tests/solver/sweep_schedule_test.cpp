@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <set>
@@ -27,13 +28,12 @@ using testing::RowProblem;
 // whose friction rows' normal row lies in another block. With a seed, the boxes are numbered in a
 // shuffled order (as a pile's bodies end up, wherever they were created) and the contacts listed
 // by their lower body number, as the contact manager does.
-RowProblem wall(int width, int height, unsigned seed = 0) {
-  RowProblem p;
-  p.add_body(0);
+void add_wall(RowProblem& p, int width, int height, unsigned seed) {
+  const auto first = std::uint32_t(p.masses.size());
   for (int k = 0; k < width * height; ++k)
     p.add_body(1 + Real(k % 7) * Real(0.25), {Real(k % 3) * Real(0.1), Real(-1), 0});
   std::vector<std::uint32_t> number(std::size_t(width * height));
-  std::iota(number.begin(), number.end(), 1u);
+  std::iota(number.begin(), number.end(), first);
   if (seed != 0) std::shuffle(number.begin(), number.end(), std::mt19937(seed));
   const auto body = [&](int x, int y) { return number[std::size_t(y * width + x)]; };
   struct Contact {
@@ -80,6 +80,22 @@ RowProblem wall(int width, int height, unsigned seed = 0) {
   };
   for (const Contact& c : contacts)
     add_contact(c.a, c.b, c.n);
+}
+
+RowProblem wall(int width, int height, unsigned seed = 0) {
+  RowProblem p;
+  p.add_body(0);
+  add_wall(p, width, height, seed);
+  p.rows.prepare(p.masses);
+  return p;
+}
+
+// `count` walls on the same ground: as many islands, listed one after another.
+RowProblem walls(int count, int width, int height) {
+  RowProblem p;
+  p.add_body(0);
+  for (int k = 0; k < count; ++k)
+    add_wall(p, width, height, 0);
   p.rows.prepare(p.masses);
   return p;
 }
@@ -190,6 +206,24 @@ TEST(SweepSchedule, TheCutBalancesThePartsInteriorsCountedInRows) {
       << first << " and " << second << " rows";
 }
 
+// Six walls on one ground are six islands, listed one after another: each is a part of its own
+// (the cuts between them add no boundary unit), so six threads could sweep them at once; a single
+// wall, one island, keeps its two parts (cutting it more would add boundary units).
+TEST(SweepSchedule, IslandsOneAfterAnotherGetAPartEachWithNoBoundary) {
+  const RowProblem p = walls(6, 10, 5);
+  const Built b = schedule_of(p);
+  ASSERT_EQ(b.schedule.parts(), 6u);
+  EXPECT_EQ(b.schedule.colours(), 0u);
+  EXPECT_TRUE(b.schedule.last().empty());
+  std::set<std::uint32_t> seen;
+  for (std::size_t part = 0; part < 6; ++part) {
+    EXPECT_EQ(b.schedule.interior(part).size(), 10u * 5u + 9u * 5u) << "part " << part;
+    for (const std::uint32_t body : moving_bodies(p, b.schedule.interior(part)))
+      EXPECT_TRUE(seen.insert(body).second) << "part " << part << ", body " << body;
+  }
+  EXPECT_EQ(schedule_of(wall(20, 10)).schedule.parts(), 2u);
+}
+
 // A colour of a few units would be a phase of its own that every thread waits out: those at the
 // end are visited with the serial units instead.
 TEST(SweepSchedule, NoColourHasFewerUnitsThanAPhaseIsWorth) {
@@ -237,13 +271,15 @@ bool same_bits(Real x, Real y) {
 
 // The wall solved on 1, 2 and 3 threads: the same iterations, impulses and velocities to the bit.
 // stats: the one-thread solve's.
-void expect_same_bits_on_any_number_of_threads(const SolverSettings& settings, SolveStats& stats) {
-  RowProblem one = wall(20, 10);
+void expect_same_bits_on_any_number_of_threads(
+    const SolverSettings& settings, SolveStats& stats,
+    const std::function<RowProblem()>& problem = [] { return wall(20, 10); }) {
+  RowProblem one = problem();
   TaskPool pool1(1);
   PgsSolver solver;
   solver.solve(one.rows, {one.velocities, one.masses, &pool1}, settings, stats);
-  for (const int threads : {2, 3}) {
-    RowProblem many = wall(20, 10);
+  for (const int threads : {2, 3, 4}) {
+    RowProblem many = problem();
     TaskPool pool(threads);
     PgsSolver other;
     SolveStats other_stats;
@@ -266,6 +302,15 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
   SolverSettings settings = testing::iterations(100);
   settings.record_residuals = true;  // the initial residual is measured with every iteration's
   expect_same_bits_on_any_number_of_threads(settings, stats);
+  EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+}
+
+// Islands, each with more threads than parts of its own: the same bits on 1 to 4 threads.
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsOverManyIslands) {
+  SolveStats stats;
+  SolverSettings settings = testing::iterations(100);
+  settings.record_residuals = true;
+  expect_same_bits_on_any_number_of_threads(settings, stats, [] { return walls(6, 10, 5); });
   EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
 }
 
