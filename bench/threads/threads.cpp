@@ -1,11 +1,12 @@
-// Issue 8's thread scaling: a built-in scene built twice, one world on one thread and one on N,
-// stepped in turn (step by step, so a change in the machine's load hits both alike), each step
-// timed. Prints the per-step median and lower quartile of each and their ratio, the median of each
-// stage (StepStats) so that what does not scale shows, and checks that the two worlds end in the
-// same bits (exit 1 if not). Sleeping is off unless --sleeping.
+// Issue 8's thread scaling: a scene (built-in or a file) built twice, one world on one thread and
+// one on N, stepped in turn (step by step, so a change in the machine's load hits both alike), each
+// step timed. Prints the per-step median and lower quartile of each and their ratio, the median of
+// each stage (StepStats) so that what does not scale shows, and checks that the two worlds end in
+// the same bits (exit 1 if not). Sleeping is off unless --sleeping.
 //
 //   impulse_threads [--scene pyramid] [--threads 2] [--steps 300] [--warm-up 30] [--sleeping]
 
+#include <impulse/error.h>
 #include <impulse/scene.h>
 #include <impulse/world.h>
 
@@ -59,21 +60,26 @@ void print_stage(const char* stage, const std::vector<double>& one,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"A built-in scene on one thread and on N, stepped in turn: time per step and bits"};
+  CLI::App app{"A scene on one thread and on N, stepped in turn: time per step and bits"};
   std::string name = "pyramid";
   int threads = 2, steps = 300, warm_up = 30;
   bool sleeping = false;
-  app.add_option("--scene", name, "Built-in scene (impulse scenes lists them)");
+  app.add_option("--scene", name, "Built-in scene (impulse scenes lists them) or scene file");
   app.add_option("--threads", threads, "Threads of the second world")->check(CLI::Range(1, 256));
   app.add_option("--steps", steps, "Timed steps")->check(CLI::PositiveNumber);
   app.add_option("--warm-up", warm_up, "Untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_flag("--sleeping", sleeping, "Keep the scene's sleeping on");
   CLI11_PARSE(app, argc, argv);
 
-  const std::optional<Scene> found = builtin_scene(name);
+  std::optional<Scene> found = builtin_scene(name);
   if (!found) {
-    std::fprintf(stderr, "impulse_threads: no built-in scene named '%s'\n", name.c_str());
-    return 2;
+    try {
+      found = load_scene(name);
+    } catch (const SceneError& error) {
+      std::fprintf(stderr, "impulse_threads: no built-in scene named '%s', nor a scene file: %s\n",
+                   name.c_str(), error.what());
+      return 2;
+    }
   }
   Scene scene = *found;
   scene.settings.sleeping = scene.settings.sleeping && sleeping;
