@@ -38,16 +38,16 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
   std::array<bool, k_chunks> chunk_same{};
   run_chunks(pool, rows.size(), k_chunks, k_parallel_rows,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               bool equal = true;
+               // Any difference, or-ed up without a branch per row (std::array's == calls memcmp).
+               std::uint32_t differ = 0;
                for (std::size_t i = begin; i < end; ++i) {
                  const Key key = key_of(rows, i, movable_);
                  Key& kept = keys_[i];
-                 // Element by element: std::array's == calls memcmp.
-                 equal = equal && kept[0] == key[0] && kept[1] == key[1] && kept[2] == key[2] &&
-                         kept[3] == key[3];
+                 differ |= (kept[0] ^ key[0]) | (kept[1] ^ key[1]) | (kept[2] ^ key[2]) |
+                           (kept[3] ^ key[3]);
                  kept = key;
                }
-               chunk_same[chunk] = equal;
+               chunk_same[chunk] = differ == 0;
              });
   same = same && std::all_of(chunk_same.begin(), chunk_same.end(), [](bool x) { return x; });
   block_begin_ = rows.block_begin;
