@@ -4,7 +4,8 @@
 // each stage (StepStats) so that what does not scale shows, and checks that the two worlds end in
 // the same bits (exit 1 if not). Sleeping is off unless --sleeping.
 //
-//   impulse_threads [--scene pyramid] [--threads 2] [--steps 300] [--warm-up 30] [--sleeping]
+//   impulse_threads [--scene pyramid|file.json] [--threads 2] [--steps 300] [--warm-up 30]
+//                   [--sleeping]
 
 #include <impulse/error.h>
 #include <impulse/scene.h>

@@ -618,9 +618,9 @@ void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
 static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_preferring)");
-// A colour's units are shared out in slices of at least this many, at most k_items_per_member
-// slices per member: a small colour (a pyramid's boundary) is still shared, a large one is not
-// claimed unit by unit.
+// A colour's units are shared out in even slices of at least this many (a smaller colour is one
+// slice), at most k_items_per_member slices per member: a small colour (a pyramid's boundary) is
+// still shared, a large one is not claimed unit by unit.
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
 
@@ -886,13 +886,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
                          [&](std::size_t p) { visit(m, schedule_.interior(p)); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
       const std::span<const RowUnit> units = schedule_.colour(c);
-      const std::size_t items =
-          std::clamp((units.size() + k_min_units_per_item - 1) / k_min_units_per_item,
-                     std::size_t(1), k_items_per_member * members);
-      const std::size_t per_item = (units.size() + items - 1) / items;
+      const std::size_t items = std::clamp(units.size() / k_min_units_per_item, std::size_t(1),
+                                           k_items_per_member * members);
       work_.run(first + 1 + c, items, [&](std::size_t k) {
-        const std::size_t begin = std::min(k * per_item, units.size());
-        visit(m, units.subspan(begin, std::min(per_item, units.size() - begin)));
+        const std::size_t begin = units.size() * k / items, end = units.size() * (k + 1) / items;
+        visit(m, units.subspan(begin, end - begin));
       });
     }
   };

@@ -101,15 +101,14 @@ void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::ui
 std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
                                      std::span<const std::uint8_t> moves, std::size_t bodies) {
   const std::size_t n = units_.size();
-  const auto rows_of = [&](std::uint32_t k) { return units_[k].end - units_[k].begin; };
+  const auto rows_of = [&](std::uint32_t unit) { return units_[unit].end - units_[unit].begin; };
   // Cut at position c, every unit before c is part 0's interior (its bodies are met first there),
   // and a unit at p >= c is part 1's interior exactly when the earliest position that meets any of
   // its bodies (`earliest`, at most p) is c or later. So one pass that finds each unit's earliest
   // gives every cut's interiors: part 1's at c is the rows of the units whose earliest is >= c.
   first_met_.assign(bodies, std::uint32_t(n));  // per body: the first position that moves it
-  rows_by_earliest_.assign(n + 1, 0);
+  rows_by_earliest_.assign(n, 0);
   earliest_.resize(n);
-  std::size_t total = 0;
   for (std::size_t position = 0; position < n; ++position) {
     const std::uint32_t k = reach_order_[position];
     auto earliest = std::uint32_t(position);
@@ -119,8 +118,8 @@ std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::
     });
     earliest_[position] = earliest;
     rows_by_earliest_[earliest] += rows_of(k);
-    total += rows_of(k);
   }
+  const std::size_t total = total_rows_;
   // The cut whose sweep on two threads is shortest: the larger interior, then the boundary,
   // counted whole (its colours are shared, but each is a phase that every thread waits out, and
   // its units move bodies that both threads' caches hold).
@@ -150,7 +149,7 @@ std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::
 
 void SweepSchedule::split_at_islands() {
   const std::size_t n = units_.size();
-  const auto rows_of = [&](std::size_t position) {
+  const auto rows_at = [&](std::size_t position) {
     const RowUnit unit = units_[reach_order_[position]];
     return std::size_t(unit.end - unit.begin);
   };
@@ -168,7 +167,7 @@ void SweepSchedule::split_at_islands() {
   for (const auto& [begin, end] : {std::pair{std::size_t(0), cut_}, std::pair{cut_, n}}) {
     std::size_t rows = 0;
     for (std::size_t p = begin; p < end; ++p)
-      rows += interior(p) ? rows_of(p) : 0;
+      rows += interior(p) ? rows_at(p) : 0;
     ranges[count++] = {begin, end, rows, false};
   }
   while (count < k_max_parts) {
@@ -183,14 +182,14 @@ void SweepSchedule::split_at_islands() {
     // leaving each side k_min_units_per_part interior units, the one nearest half the rows.
     const std::size_t begin = largest->begin, end = largest->end, rows = largest->rows;
     std::size_t earliest_after = end, rows_after = 0, units_after = 0;
-    std::size_t split = 0, best = rows;
+    std::size_t split = 0, best = rows, split_rows_after = 0;
     std::size_t units = 0;
     for (std::size_t p = begin; p < end; ++p)
       units += interior(p) ? 1 : 0;
     for (std::size_t c = end - 1; c > begin; --c) {
       if (interior(c)) {
         earliest_after = std::min(earliest_after, std::size_t(earliest_[c]));
-        rows_after += rows_of(c);
+        rows_after += rows_at(c);
         ++units_after;
       }
       const bool clean = earliest_after >= c;
@@ -201,22 +200,20 @@ void SweepSchedule::split_at_islands() {
       if (clean && large_enough && imbalance < best) {
         best = imbalance;
         split = c;
+        split_rows_after = rows_after;
       }
     }
     if (split == 0) {
       largest->final = true;
       continue;
     }
-    std::size_t rows_before = 0;
-    for (std::size_t p = begin; p < split; ++p)
-      rows_before += interior(p) ? rows_of(p) : 0;
     // The ranges stay in the order's direction (one thread then visits the pieces in turn where
     // it visited the part whole; they share no moving body, so no bit changes).
     for (std::size_t q = count; q > r + 1; --q)
       ranges[q] = ranges[q - 1];
     ++count;
-    ranges[r] = {begin, split, rows_before, false};
-    ranges[r + 1] = {split, end, rows - rows_before, false};
+    ranges[r] = {begin, split, rows - split_rows_after, false};
+    ranges[r + 1] = {split, end, split_rows_after, false};
   }
   for (std::size_t r = 0; r < count; ++r) {
     for (std::size_t p = ranges[r].begin; p < ranges[r].end; ++p) {
@@ -244,18 +241,21 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
     for (std::size_t k = 0; k < n; ++k)
       reach_order_[k] = std::uint32_t(k);
   };
+  total_rows_ = 0;
+  for (const RowUnit unit : units_)
+    total_rows_ += unit.end - unit.begin;
   stored_order();
   const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies);
-  std::size_t total_rows = 0;
-  for (const RowUnit unit : units_)
-    total_rows += unit.end - unit.begin;
-  if (parts_ > 1 && 4 * stored_cost > 5 * total_rows / 2) {  // 1.25 times half the rows or more
+  if (parts_ > 1 && 4 * stored_cost > 5 * total_rows_ / 2) {  // over 1.25 times half the rows
     order_by_reach(rows, group_of, moves, bodies);
     if (cut_parts(rows, group_of, moves, bodies) >= stored_cost) {
       stored_order();
       cut_parts(rows, group_of, moves, bodies);
     }
   }
+  // No cut made a shorter sweep than one thread's (every unit meets a body of the first, a hub):
+  // one part, the stored order's or the reach's.
+  if (cut_ == n) parts_ = 1;
   if (parts_ > 1) split_at_islands();
   // The boundary units' colours: the lowest colour none of their bodies has taken.
   body_colours_.assign(bodies, 0);

@@ -8,19 +8,19 @@
 // structure within one sweep), and a plain graph colouring, which interleaves the whole structure,
 // measured much worse on it (pyramid and tower drift 4x and 5x as far, docs/performance.md). So
 // the sweep keeps the stored order where it can: the units are cut into two parts, consecutive
-// in stored order, each body belongs to the first part that moves it, and a part's interior units
+// in the order, each body belongs to the first part that moves it, and a part's interior units
 // (those whose moving bodies all belong to it) are visited in stored order, the parts at once on
 // different threads. The cut is placed where the larger interior plus the boundary (below) has
 // the fewest rows: the boundary units all fall to the later part, so a cut at half the units
 // leaves it short. Where the stored order is unrelated to place (a pile, whose bodies' numbers
-// say nothing of where they lie), every cut leaves a large boundary; the parts are then cut along
-// a breadth-first reach over shared bodies instead, which makes them regions. A part that falls
-// into pieces sharing no moving body (islands, one after another in the order) is split there,
-// up to k_max_parts parts: that adds no boundary and changes no bit, and gives more threads a
-// part each. The boundary units, which move bodies of two parts, follow, coloured (no two units
-// of a colour move the same body; greedy, in stored order) and each colour shared among the
-// threads. Boundary units beyond k_max_colours colours, and those of the last colours when these
-// are small, are visited last on one thread.
+// say nothing of where they lie), every cut leaves a large boundary; the units are then ordered
+// along a breadth-first reach over shared bodies and cut there instead, which makes the parts
+// regions. A part whose interior units fall into pieces sharing no moving body (islands, one
+// after another in the order) is split there, up to k_max_parts parts: that adds no boundary and
+// changes no bit, and gives more threads a part each. The boundary units, which move bodies of
+// two parts, follow, coloured (no two units of a colour move the same body; greedy, in stored
+// order) and each colour shared among the threads. Boundary units beyond k_max_colours colours,
+// and those of the last colours when these are small, are visited last on one thread.
 //
 // The parts are cut by the rows alone, never by thread count, so the visiting order and the
 // results are the same on one thread or many.
@@ -49,7 +49,8 @@ class SweepSchedule {
   /// into pieces that share no moving body (islands), so a world of many islands has a part for
   /// each of up to this many threads.
   static constexpr std::size_t k_max_parts = 8;
-  /// Fewer units than this per part make fewer parts.
+  /// Two parts from twice this many units on; an island split leaves each side at least this many
+  /// interior units.
   static constexpr std::size_t k_min_units_per_part = 64;
   static constexpr std::size_t k_max_colours = 64;
   /// The last colours of fewer units than this are visited with the units past k_max_colours.
@@ -109,7 +110,8 @@ class SweepSchedule {
   std::vector<std::uint64_t> body_colours_;      // per body: the colours its boundary units took
   std::vector<std::uint8_t> unit_part_;          // per unit: its part, or k_boundary
   std::vector<std::uint8_t> unit_colour_;        // per boundary unit: its colour, or k_max_colours
-  std::size_t cut_ = 0;                          // cut_parts' cut: part 1 starts at this position
+  std::size_t cut_ = 0;         // cut_parts' cut: part 1 starts at this position (n: no cut)
+  std::size_t total_rows_ = 0;  // the units' rows
 };
 
 }  // namespace impulse

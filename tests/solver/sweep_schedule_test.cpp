@@ -208,7 +208,7 @@ TEST(SweepSchedule, TheCutBalancesThePartsInteriorsCountedInRows) {
 
 // Six walls on one ground are six islands, listed one after another: each is a part of its own
 // (the cuts between them add no boundary unit), so six threads could sweep them at once; a single
-// wall, one island, keeps its two parts (cutting it more would add boundary units).
+// wall, one island, keeps its two parts (no cut inside it leaves two sides sharing no body).
 TEST(SweepSchedule, IslandsOneAfterAnotherGetAPartEachWithNoBoundary) {
   const RowProblem p = walls(6, 10, 5);
   const Built b = schedule_of(p);
@@ -224,17 +224,42 @@ TEST(SweepSchedule, IslandsOneAfterAnotherGetAPartEachWithNoBoundary) {
   EXPECT_EQ(schedule_of(wall(20, 10)).schedule.parts(), 2u);
 }
 
-// A colour of a few units would be a phase of its own that every thread waits out: those at the
-// end are visited with the serial units instead.
-TEST(SweepSchedule, NoColourHasFewerUnitsThanAPhaseIsWorth) {
+// A colour of a few units would be a phase of its own that every thread waits out: the last
+// colours, when that small, are visited with the serial units instead.
+TEST(SweepSchedule, TheLastColoursOfFewUnitsGoToTheSerialUnits) {
   for (const unsigned seed : {0u, 7u, 11u}) {
     const RowProblem p = wall(20, 10, seed);
     const Built b = schedule_of(p);
-    for (std::size_t c = 0; c < b.schedule.colours(); ++c) {
-      EXPECT_GE(b.schedule.colour(c).size(), SweepSchedule::k_min_units_per_colour)
-          << "seed " << seed << ", colour " << c;
-    }
+    ASSERT_GT(b.schedule.colours(), 0u) << "seed " << seed;
+    EXPECT_GE(b.schedule.colour(b.schedule.colours() - 1).size(),
+              SweepSchedule::k_min_units_per_colour)
+        << "seed " << seed;
   }
+}
+
+// One body that every unit moves (a hub: a platform with 200 boxes on it): no cut makes a shorter
+// sweep than one thread's, since every unit after any cut would be a boundary unit. One part, no
+// colour, the stored order.
+TEST(SweepSchedule, AHubThatEveryUnitMovesMakesOnePart) {
+  RowProblem p;
+  const std::uint32_t hub = p.add_body(10);
+  for (int k = 0; k < 200; ++k) {
+    const std::uint32_t box = p.add_body(1, {0, Real(-1), 0});
+    p.rows.begin_block();
+    RowSpec normal;
+    normal.body_a = box;
+    normal.body_b = hub;
+    normal.j_lin_a = Vec3::unit_y();
+    normal.j_lin_b = -Vec3::unit_y();
+    normal.lo = 0;
+    p.rows.add(normal);
+    p.rows.end_block();
+  }
+  p.rows.prepare(p.masses);
+  const Built b = schedule_of(p);
+  EXPECT_EQ(b.schedule.parts(), 1u);
+  EXPECT_EQ(b.schedule.colours(), 0u);
+  EXPECT_EQ(b.schedule.interior(0).size(), 200u);
 }
 
 // Listed by body number with the numbers shuffled, a cut of the stored order leaves part 1 almost
@@ -269,7 +294,8 @@ bool same_bits(Real x, Real y) {
   return std::memcmp(&x, &y, sizeof(Real)) == 0;
 }
 
-// The wall solved on 1, 2 and 3 threads: the same iterations, impulses and velocities to the bit.
+// The problem (a wall by default) solved on 1 to 4 threads: the same iterations, impulses and
+// velocities to the bit.
 // stats: the one-thread solve's.
 void expect_same_bits_on_any_number_of_threads(
     const SolverSettings& settings, SolveStats& stats,
@@ -305,13 +331,20 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
   EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
 }
 
-// Islands, each with more threads than parts of its own: the same bits on 1 to 4 threads.
+// Islands: six walls (six parts, no boundary), and three wide walls, cut inside the middle one and
+// split at the two others' edges (four parts, with colours shared among up to four threads).
 TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsOverManyIslands) {
-  SolveStats stats;
-  SolverSettings settings = testing::iterations(100);
-  settings.record_residuals = true;
-  expect_same_bits_on_any_number_of_threads(settings, stats, [] { return walls(6, 10, 5); });
-  EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+  for (const auto& [count, width, height] : {std::array{6, 10, 5}, std::array{3, 20, 10}}) {
+    SolveStats stats;
+    SolverSettings settings = testing::iterations(100);
+    settings.record_residuals = true;
+    expect_same_bits_on_any_number_of_threads(settings, stats,
+                                              [&] { return walls(count, width, height); });
+    EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+  }
+  const Built three = schedule_of(walls(3, 20, 10));
+  EXPECT_EQ(three.schedule.parts(), 4u);
+  EXPECT_GT(three.schedule.colours(), 0u);
 }
 
 TEST(SweepSchedule, PgsStopsOnItsToleranceAtTheSameIterationOnAnyNumberOfThreads) {
