@@ -101,7 +101,6 @@ void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::ui
 std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
                                      std::span<const std::uint8_t> moves, std::size_t bodies) {
   const std::size_t n = units_.size();
-  const auto rows_of = [&](std::uint32_t unit) { return units_[unit].end - units_[unit].begin; };
   // Cut at position c, every unit before c is part 0's interior (its bodies are met first there),
   // and a unit at p >= c is part 1's interior exactly when the earliest position that meets any of
   // its bodies (`earliest`, at most p) is c or later. So one pass that finds each unit's earliest
@@ -149,10 +148,7 @@ std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::
 
 void SweepSchedule::split_at_islands() {
   const std::size_t n = units_.size();
-  const auto rows_at = [&](std::size_t position) {
-    const RowUnit unit = units_[reach_order_[position]];
-    return std::size_t(unit.end - unit.begin);
-  };
+  const auto rows_at = [&](std::size_t position) { return rows_of(reach_order_[position]); };
   const auto interior = [&](std::size_t position) {
     return unit_part_[reach_order_[position]] != k_boundary;
   };
@@ -242,8 +238,8 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
       reach_order_[k] = std::uint32_t(k);
   };
   total_rows_ = 0;
-  for (const RowUnit unit : units_)
-    total_rows_ += unit.end - unit.begin;
+  for (std::uint32_t unit = 0; unit < n; ++unit)
+    total_rows_ += rows_of(unit);
   stored_order();
   const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies);
   if (parts_ > 1 && 4 * stored_cost > 5 * total_rows_ / 2) {  // over 1.25 times half the rows
@@ -253,8 +249,8 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
       cut_parts(rows, group_of, moves, bodies);
     }
   }
-  // No cut made a shorter sweep than one thread's (every unit meets a body of the first, a hub):
-  // one part, the stored order's or the reach's.
+  // No cut made a shorter sweep than one thread's (every unit meets a body of the first, a hub;
+  // the reach then did no better, so the order is the stored one): one part.
   if (cut_ == n) parts_ = 1;
   if (parts_ > 1) split_at_islands();
   // The boundary units' colours: the lowest colour none of their bodies has taken.

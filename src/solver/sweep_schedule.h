@@ -81,6 +81,8 @@ class SweepSchedule {
 
  private:
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
+  /// How many rows a unit (an index into units_) spans.
+  std::size_t rows_of(std::uint32_t unit) const { return units_[unit].end - units_[unit].begin; }
   /// Cuts reach_order_ into parts_ (one or two) parts where the sweep is shortest: unit_part_,
   /// earliest_ and cut_. Returns that sweep's rows (the larger interior, then the boundary).
   std::size_t cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
