@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/lanes.h"
+
 namespace impulse {
 namespace {
 
@@ -33,17 +35,11 @@ Vec3 first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& fri
   return any_perpendicular(n);
 }
 
-[[gnu::always_inline]] inline RowSpec contact_row(std::uint32_t body_a, std::uint32_t body_b,
-                                                  const Vec3& direction, const Vec3& ra,
-                                                  const Vec3& rb) {
-  RowSpec row;
-  row.body_a = body_a;
-  row.body_b = body_b;
-  row.j_lin_a = -direction;
-  row.j_ang_a = -cross(ra, direction);
-  row.j_lin_b = direction;
-  row.j_ang_b = cross(rb, direction);
-  return row;
+// The Jacobian of a contact row along `direction` (from a to b) at levers ra and rb.
+[[gnu::always_inline]] inline std::array<Lanes, 4> contact_jacobian(const Lanes& direction,
+                                                                    const Lanes& ra,
+                                                                    const Lanes& rb) {
+  return {-direction, -cross3(ra, direction), direction, cross3(rb, direction)};
 }
 
 // Baumgarte's push-out speed for a penetration deeper than the slop.
@@ -99,19 +95,31 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   const Vec3 n = manifold.normal;
   const int count = manifold.count;
   std::uint32_t next = first;
+  // Each row's response is computed in lanes from the bodies' masses converted once (the same
+  // bits as row_response).
+  const LaneMass lane_a(mass_a), lane_b(mass_b);
   // Lever arms from the point midway between the surfaces, and the relative velocity there.
   struct Lever {
-    Vec3 ra, rb, dv;
+    Lanes ra, rb;
+    Vec3 dv;
   };
   std::array<Lever, Manifold::k_max_points> levers;
   for (int k = 0; k < count; ++k) {
     const ContactPoint& point = manifold.points[std::size_t(k)].point;
     const Vec3 p = point.position + n * (point.depth / 2);
+    const Vec3 ra = p - a.center, rb = p - b.center;
     Lever& l = levers[std::size_t(k)];
-    l.ra = p - a.center;
-    l.rb = p - b.center;
-    l.dv = vb.linear + cross(vb.angular, l.rb) - va.linear - cross(va.angular, l.ra);
+    to_lanes(ra, l.ra);
+    to_lanes(rb, l.rb);
+    l.dv = vb.linear + cross(vb.angular, rb) - va.linear - cross(va.angular, ra);
   }
+  RowSpec spec;
+  spec.body_a = manifold.body_a;
+  spec.body_b = manifold.body_b;
+  const auto write_row = [&](const Lanes& direction, const Lever& l) {
+    rows.set_prepared(next++, spec,
+                      lane_row(contact_jacobian(direction, l.ra, l.rb), lane_a, lane_b));
+  };
   // Friction rows first, then the normal rows: the normal impulses, solved last in each pass,
   // are the ones that must hold.
   for (int k = 0; k < count; ++k) {
@@ -121,31 +129,37 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     const std::array<Vec3, 2> tangents{t1, cross(n, t1)};
     for (std::size_t j = 0; j < 2; ++j) {
       const Vec3& t = tangents[j];
-      RowSpec row = contact_row(manifold.body_a, manifold.body_b, t, l.ra, l.rb);
       if (constant_model) {  // a fixed bound: the normal impulse does not matter (seed 001)
-        row.lo = -constant_bound;
-        row.hi = constant_bound;
+        spec.lo = -constant_bound;
+        spec.hi = constant_bound;
       } else {  // coulomb and cone: bounded by mu times the point's normal impulse
-        row.normal_row = std::int32_t(first) + 2 * count + k;
-        row.mu = material.friction;
+        spec.normal_row = std::int32_t(first) + 2 * count + k;
+        spec.mu = material.friction;
         // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
-        row.cone = cone_model && j == 0;
+        spec.cone = cone_model && j == 0;
       }
-      row.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
-      rows.set_prepared(next++, row, mass_a, mass_b);
+      spec.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
+      Lanes direction;
+      to_lanes(t, direction);
+      write_row(direction, l);
     }
   }
+  Lanes normal;
+  to_lanes(n, normal);
+  spec.lo = 0;
+  spec.hi = k_infinity;
+  spec.normal_row = -1;
+  spec.mu = 0;
+  spec.cone = false;
   for (int k = 0; k < count; ++k) {
     const ContactState& c = manifold.points[std::size_t(k)];
     const Lever& l = levers[std::size_t(k)];
-    RowSpec row = contact_row(manifold.body_a, manifold.body_b, n, l.ra, l.rb);
-    row.bias = normal_target_velocity(c.point.depth, dot(l.dv, n), material.restitution, settings);
-    if (c.point.depth > settings.solver->slop &&
-        row.bias == push_out_velocity(c.point.depth, settings))
-      row.position_bias = row.bias;
-    row.lo = 0;
-    row.lambda = c.normal_impulse * settings.warm_scale;
-    rows.set_prepared(next++, row, mass_a, mass_b);
+    spec.bias = normal_target_velocity(c.point.depth, dot(l.dv, n), material.restitution, settings);
+    const bool pushes_out = c.point.depth > settings.solver->slop &&
+                            spec.bias == push_out_velocity(c.point.depth, settings);
+    spec.position_bias = pushes_out ? spec.bias : 0;
+    spec.lambda = c.normal_impulse * settings.warm_scale;
+    write_row(normal, l);
   }
 }
 

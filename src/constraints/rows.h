@@ -24,6 +24,7 @@
 #include <impulse/math.h>
 
 #include "constraints/row_column.h"
+#include "core/lanes.h"
 #include "core/task_pool.h"
 
 #include <algorithm>
@@ -102,6 +103,42 @@ TangentPair project_to_disc(TangentPair t, Real radius);
 /// row's own 1 / a_ii) the fixed point is not maximal dissipation where a11 != a22 or a12 != 0.
 Real disc_pair_step(Real a11, Real a12, Real a22);
 
+/// A body's solver mass with its inverse inertia in lanes, converted once for the many rows of a
+/// writer on the same body (a manifold's).
+struct LaneMass {
+  explicit LaneMass(const SolverBodyMass& m)
+      : mass(m), inv_inertia(to_lanes(m.inv_inertia)), in_plane(m.plane_normal != Vec3::zero()) {}
+  /// SolverBodyMass::linear_response.
+  Lanes linear_response(const Lanes& j) const {
+    if (!in_plane) return j * splat(mass.inv_mass);
+    Lanes out;
+    to_lanes(mass.linear_response(to_vec3(j)), out);
+    return out;
+  }
+  Lanes angular_response(const Lanes& j) const { return times(inv_inertia, j); }
+
+  SolverBodyMass mass;
+  LaneMat33 inv_inertia;
+  bool in_plane;
+};
+
+/// A row's Jacobian (linear a, angular a, linear b, angular b), its B = M^-1 J^T in the same order
+/// and J M^-1 J^T, in lanes.
+struct LaneRow {
+  std::array<Lanes, 4> j, b;
+  Real diagonal = 0;
+};
+
+/// The row of Jacobian j with its response on bodies a and b.
+[[gnu::always_inline]] inline LaneRow lane_row(const std::array<Lanes, 4>& j, const LaneMass& a,
+                                               const LaneMass& b) {
+  LaneRow r{j,
+            {a.linear_response(j[0]), a.angular_response(j[1]), b.linear_response(j[2]),
+             b.angular_response(j[3])}};
+  r.diagonal = dot3(j[0], r.b[0]) + dot3(j[1], r.b[1]) + dot3(j[2], r.b[2]) + dot3(j[3], r.b[3]);
+  return r;
+}
+
 /// A row's B = M^-1 J^T (linear a, angular a, linear b, angular b, as its Jacobian) and
 /// J M^-1 J^T.
 struct RowResponse {
@@ -110,10 +147,8 @@ struct RowResponse {
 };
 inline RowResponse row_response(const std::array<Vec3, 4>& j, const SolverBodyMass& a,
                                 const SolverBodyMass& b) {
-  RowResponse r{{a.linear_response(j[0]), a.inv_inertia * j[1], b.linear_response(j[2]),
-                 b.inv_inertia * j[3]}};
-  r.diagonal = dot(j[0], r.b[0]) + dot(j[1], r.b[1]) + dot(j[2], r.b[2]) + dot(j[3], r.b[3]);
-  return r;
+  const LaneRow r = lane_row(to_lanes(j), LaneMass(a), LaneMass(b));
+  return {{to_vec3(r.b[0]), to_vec3(r.b[1]), to_vec3(r.b[2]), to_vec3(r.b[3])}, r.diagonal};
 }
 
 class RowStore {
@@ -124,9 +159,9 @@ class RowStore {
   /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
   /// (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
-  /// add, prepared with its response (row_response of its Jacobian): for rows added before
+  /// add, prepared with its response (lane_row of its Jacobian): for rows added before
   /// prepare's `first`, whose writer needed the response anyway (joints).
-  std::uint32_t add_prepared(const RowSpec& row, const RowResponse& response) {
+  std::uint32_t add_prepared(const RowSpec& row, const LaneRow& response) {
     const std::uint32_t i = add(row);
     store_response(i, response, row.softness);
     return i;
@@ -140,29 +175,23 @@ class RowStore {
   /// Writes row i (of append_rows) without add's checks: for rows written by the engine
   /// (contacts), which meet them by construction.
   void set(std::size_t i, const RowSpec& row) {
-    body_a[i] = row.body_a;
-    body_b[i] = row.body_b;
     j_lin_a[i] = row.j_lin_a;
     j_ang_a[i] = row.j_ang_a;
     j_lin_b[i] = row.j_lin_b;
     j_ang_b[i] = row.j_ang_b;
-    bias[i] = row.bias;
-    position_bias[i] = row.position_bias;
-    softness[i] = row.softness;
-    lo[i] = row.lo;
-    hi[i] = row.hi;
-    normal_row[i] = row.normal_row;
-    mu[i] = row.mu;
-    lambda[i] = row.lambda;
-    cone[i] = row.cone ? 1 : 0;
+    set_all_but_jacobian(i, row);
   }
-  /// set, then prepare's work on row i from its bodies' masses (a: body_a's, b: body_b's), for a
-  /// writer that has them at hand: the row is prepared from the values written rather than read
-  /// back in a second pass (prepare's `first`). Returns whether the row is usable.
-  bool set_prepared(std::size_t i, const RowSpec& row, const SolverBodyMass& a,
-                    const SolverBodyMass& b) {
-    set(i, row);
-    return prepare_row(i, {row.j_lin_a, row.j_ang_a, row.j_lin_b, row.j_ang_b}, row.softness, a, b);
+  /// set, then prepare's work on row i, for a writer that has its response at hand (lane_row,
+  /// computed once per body for a manifold's rows): the row is prepared from the values written
+  /// rather than read back in a second pass (prepare's `first`). The row's Jacobian is row's, its
+  /// other fields spec's. Returns whether the row is usable.
+  bool set_prepared(std::size_t i, const RowSpec& spec, const LaneRow& row) {
+    set_all_but_jacobian(i, spec);
+    j_lin_a[i] = to_vec3(row.j[0]);
+    j_ang_a[i] = to_vec3(row.j[1]);
+    j_lin_b[i] = to_vec3(row.j[2]);
+    j_ang_b[i] = to_vec3(row.j[3]);
+    return store_response(i, row, spec.softness);
   }
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
   /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
@@ -251,17 +280,31 @@ class RowStore {
     cone.resize(n);
     disc_step.resize(n);
   }
+  /// set's fields but the Jacobian.
+  void set_all_but_jacobian(std::size_t i, const RowSpec& row) {
+    body_a[i] = row.body_a;
+    body_b[i] = row.body_b;
+    bias[i] = row.bias;
+    position_bias[i] = row.position_bias;
+    softness[i] = row.softness;
+    lo[i] = row.lo;
+    hi[i] = row.hi;
+    normal_row[i] = row.normal_row;
+    mu[i] = row.mu;
+    lambda[i] = row.lambda;
+    cone[i] = row.cone ? 1 : 0;
+  }
   /// prepare's work on row i given its Jacobian (linear a, angular a, linear b, angular b) and
   /// softness; false for a degenerate row.
   bool prepare_row(std::size_t i, const std::array<Vec3, 4>& j, Real row_softness,
                    const SolverBodyMass& a, const SolverBodyMass& b) {
-    return store_response(i, row_response(j, a, b), row_softness);
+    return store_response(i, lane_row(to_lanes(j), LaneMass(a), LaneMass(b)), row_softness);
   }
-  bool store_response(std::size_t i, const RowResponse& r, Real row_softness) {
-    b_lin_a[i] = r.b[0];
-    b_ang_a[i] = r.b[1];
-    b_lin_b[i] = r.b[2];
-    b_ang_b[i] = r.b[3];
+  bool store_response(std::size_t i, const LaneRow& r, Real row_softness) {
+    b_lin_a[i] = to_vec3(r.b[0]);
+    b_ang_a[i] = to_vec3(r.b[1]);
+    b_lin_b[i] = to_vec3(r.b[2]);
+    b_ang_b[i] = to_vec3(r.b[3]);
     const Real d = r.diagonal;
     diagonal[i] = d;
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or

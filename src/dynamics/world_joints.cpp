@@ -63,14 +63,18 @@ void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint)
 class StoreSink final : public JointRowSink {
  public:
   StoreSink(World::Impl& impl, World::Impl::JointRecord& joint, Real dt, Real warm_scale)
-      : impl_(impl), joint_(joint), dt_(dt), warm_scale_(warm_scale) {}
+      : impl_(impl),
+        joint_(joint),
+        dt_(dt),
+        warm_scale_(warm_scale),
+        mass_a_(impl.solver_mass(joint.body_a)),
+        mass_b_(impl.solver_mass(joint.body_b)) {}
 
   void add(const JointRow& row) override {
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
     // angular rows on a particle) holds by itself: not written, so not reported as degenerate.
-    const RowResponse response =
-        row_response({row.lin_a, row.ang_a, row.lin_b, row.ang_b}, impl_.solver_mass(joint_.body_a),
-                     impl_.solver_mass(joint_.body_b));
+    const LaneRow response =
+        lane_row(to_lanes({row.lin_a, row.ang_a, row.lin_b, row.ang_b}), mass_a_, mass_b_);
     const Real w = response.diagonal;
     if (w == 0) return;
     const SolverSettings& solver = impl_.settings.solver;
@@ -88,7 +92,7 @@ class StoreSink final : public JointRowSink {
         // Baumgarte pumps energy into long chains when the iterations stop short of
         // convergence; a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
         if (beta > 0 && !impl_.solver->solves_bilateral_rows_exactly())
-          spec.softness = solver.joint_softness * softness_scale(row, response);
+          spec.softness = solver.joint_softness * softness_scale(response);
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
@@ -117,15 +121,16 @@ class StoreSink final : public JointRowSink {
   // What joint_softness is relative to: the row's translational J M^-1 J^T, or its rotational
   // one for a purely angular row. Not the whole of it: a linear row's lever (r_a + d) x n grows
   // with the error d, and a softness that grew with it would let a stretched joint go slack.
-  static Real softness_scale(const JointRow& row, const RowResponse& r) {
-    const Real linear = dot(row.lin_a, r.b[0]) + dot(row.lin_b, r.b[2]);
+  static Real softness_scale(const LaneRow& r) {
+    const Real linear = dot3(r.j[0], r.b[0]) + dot3(r.j[2], r.b[2]);
     if (linear > 0) return linear;
-    return dot(row.ang_a, r.b[1]) + dot(row.ang_b, r.b[3]);
+    return dot3(r.j[1], r.b[1]) + dot3(r.j[3], r.b[3]);
   }
 
   World::Impl& impl_;
   World::Impl::JointRecord& joint_;
   Real dt_, warm_scale_;
+  LaneMass mass_a_, mass_b_;  // a joint's rows all join its two bodies
 };
 
 // Collects a joint's rows as they are, for projection and error

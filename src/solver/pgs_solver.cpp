@@ -9,7 +9,7 @@
 
 #include "solver/pgs_solver.h"
 
-#include "solver/lanes.h"
+#include "core/lanes.h"
 #include "solver/residual.h"
 
 #include <algorithm>

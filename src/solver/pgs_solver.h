@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/lanes.h"
 #include "core/phased_work.h"
 #include "solver/equality_block.h"
-#include "solver/lanes.h"
 #include "solver/row_layout.h"
 #include "solver/row_order.h"
 #include "solver/solver.h"

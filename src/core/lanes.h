@@ -1,0 +1,80 @@
+#pragma once
+// A Vec3 padded to four lanes of one SIMD register (the GCC and Clang vector extension), for the
+// inner loops of the row solvers and writers: a whole 3-vector is loaded, multiplied and added at
+// once, and a body's two products in J v are added lane by lane before one sum across the lanes.
+// The products below compute each lane as the Vec3 and Mat33 operations compute that component,
+// in the same order, so a result in lanes has the same bits as the scalar one.
+
+#include <impulse/math.h>
+
+#include <array>
+
+namespace impulse {
+
+using Lanes = Real __attribute__((vector_size(4 * sizeof(Real))));
+
+/// Writes v into out (an out-parameter: with double, a 32-byte vector returned by value would
+/// change the ABI without AVX).
+inline void to_lanes(const Vec3& v, Lanes& out) {
+  out = Lanes{v.x, v.y, v.z, 0};
+}
+
+inline Vec3 to_vec3(const Lanes& l) {
+  return {l[0], l[1], l[2]};
+}
+
+/// s in every lane.
+[[gnu::always_inline]] inline Lanes splat(Real s) {
+  return Lanes{s, s, s, s};
+}
+
+/// The four lanes as an array.
+[[gnu::always_inline]] inline std::array<Real, 4> to_array(const Lanes& l) {
+  return {l[0], l[1], l[2], l[3]};
+}
+
+/// The sum of the first three lanes.
+[[gnu::always_inline]] inline Real sum3(const Lanes& l) {
+  return l[0] + l[1] + l[2];
+}
+
+/// dot(Vec3, Vec3) of the first three lanes.
+[[gnu::always_inline]] inline Real dot3(const Lanes& a, const Lanes& b) {
+  return sum3(a * b);
+}
+
+/// cross(Vec3, Vec3) of the first three lanes; the fourth is a_3 b_3 - a_3 b_3 (0 for padded
+/// 3-vectors).
+[[gnu::always_inline]] inline Lanes cross3(const Lanes& a, const Lanes& b) {
+  const Lanes a_yzx = __builtin_shufflevector(a, a, 1, 2, 0, 3);
+  const Lanes a_zxy = __builtin_shufflevector(a, a, 2, 0, 1, 3);
+  const Lanes b_yzx = __builtin_shufflevector(b, b, 1, 2, 0, 3);
+  const Lanes b_zxy = __builtin_shufflevector(b, b, 2, 0, 1, 3);
+  return a_yzx * b_zxy - a_zxy * b_yzx;
+}
+
+/// Four 3-vectors in lanes (a row's Jacobian).
+inline std::array<Lanes, 4> to_lanes(const std::array<Vec3, 4>& v) {
+  std::array<Lanes, 4> out;
+  for (std::size_t k = 0; k < 4; ++k)
+    to_lanes(v[k], out[k]);
+  return out;
+}
+
+/// A Mat33 by its columns in lanes.
+using LaneMat33 = std::array<Lanes, 3>;
+
+inline LaneMat33 to_lanes(const Mat33& m) {
+  LaneMat33 out;
+  to_lanes(m.c0, out[0]);
+  to_lanes(m.c1, out[1]);
+  to_lanes(m.c2, out[2]);
+  return out;
+}
+
+/// m * v as Mat33's product computes it.
+[[gnu::always_inline]] inline Lanes times(const LaneMat33& m, const Lanes& v) {
+  return m[0] * splat(v[0]) + m[1] * splat(v[1]) + m[2] * splat(v[2]);
+}
+
+}  // namespace impulse
