@@ -53,6 +53,13 @@ struct PackedRow {
   std::int32_t normal_row;
 };
 
+/// How a row of a friction run sees the changes of the run's earlier rows: J_i M^-1 J_j^T over the
+/// bodies that move, for the last row (j = i - 1) and the one before it (j = i - 2; 0 when the
+/// run starts at i - 1).
+struct RunCoupling {
+  Real last = 0, before_last = 0;
+};
+
 struct PackedAccess;
 
 class PgsSolver final : public Solver {
@@ -99,10 +106,9 @@ class PgsSolver final : public Solver {
   std::vector<PackedRow> packed_;
   std::vector<Lanes> velocity_;  // 2 per body: linear, angular
   std::vector<RowGroup> groups_;
-  std::vector<std::uint32_t> group_of_;  // per row: its group, k_no_row_group or k_row_in_block
-  std::vector<std::uint8_t> visits_;     // per row: row_visit (pgs_solver.cpp), then one "none"
-  // Per row of a friction run but its first: J_i M^-1 J_(i-1)^T over the bodies that move.
-  std::vector<Real> run_coupling_;
+  std::vector<std::uint32_t> group_of_;    // per row: its group, k_no_row_group or k_row_in_block
+  std::vector<std::uint8_t> visits_;       // per row: row_visit (pgs_solver.cpp), then one "none"
+  std::vector<RunCoupling> run_coupling_;  // per row of a friction run but its first
   SweepSchedule schedule_;
   RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
