@@ -355,6 +355,22 @@ class PairVelocities {
   return side(head.body_a, 0) + side(head.body_b, 6);
 }
 
+// The impulses of a group's rows, lane r being row r (zero past count): four loaded at once and
+// the lanes past count cleared, unless the array ends within four.
+[[gnu::always_inline]] inline Lanes group_lambdas(const PackedAccess& access,
+                                                  const RowGroup& group) {
+  const Real* lambdas = &access.lambda(group.first);
+  Lanes loaded{};
+  if (group.at_end) {
+    for (std::size_t r = 0; r < group.count; ++r)
+      loaded[r] = lambdas[r];
+    return loaded;
+  }
+  __builtin_memcpy(&loaded, lambdas, sizeof(Lanes));
+  const Lanes lane{0, 1, 2, 3};
+  return lane < splat(Real(group.count)) ? loaded : Lanes{};
+}
+
 // The group's impulses that zero its rows' velocity errors given everything else: first the
 // direct solve, kept if every row still pushes (a box resting flat: the common case); then the
 // same with only the rows that pushed before the visit, then only those the direct solve left
@@ -364,14 +380,9 @@ class PairVelocities {
                                                Real sor) {
   constexpr int k_max_sweeps = 32;
   const std::size_t first = group.first, k = group.count;
-  Lanes before{}, bias{}, softness{};  // zero past count
-  for (std::size_t r = 0; r < k; ++r) {
-    const PackedRow& row = access.row(first + r);
-    before[r] = access.lambda(first + r);
-    bias[r] = row.bias;
-    softness[r] = row.softness;
-  }
-  const Lanes errors_before = group_velocities(access, group) - bias + softness * before;
+  const Lanes before = group_lambdas(access, group);
+  const Lanes errors_before =
+      group_velocities(access, group) - group.bias + group.softness * before;
   // Carrying nothing and separating everywhere (a speculative contact, a box lifting off): zero
   // impulses solve the group's LCP, which has one solution, and nothing changes.
   bool idle = true;
@@ -738,8 +749,14 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
                                   TaskPool* pool) {
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
-               for (std::size_t i = begin; i < end; ++i)
+               for (std::size_t i = begin; i < end; ++i) {
                  packed_[i].bias = rows.bias[i];
+                 if ((visits_[i] & ~row_visit::moves_mask) != row_visit::group) continue;
+                 RowGroup& group = groups_[group_of_[i]];
+                 group.bias = Lanes{};
+                 for (std::size_t r = 0; r < group.count; ++r)
+                   group.bias[r] = rows.bias[i + r];
+               }
              });
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
@@ -767,7 +784,10 @@ void PgsSolver::find_groups(const RowStore& rows) {
       }
       for (std::size_t r = i; r < run; ++r)
         group_of_[r] = std::uint32_t(groups_.size());
-      groups_.push_back({std::uint32_t(i), std::uint32_t(run - i), {}, {}, {}, false});
+      RowGroup& group = groups_.emplace_back();
+      group.first = std::uint32_t(i);
+      group.count = std::uint32_t(run - i);
+      group.at_end = i + RowGroup::k_max_rows > rows.size();
       i = run;
     }
   }
@@ -782,9 +802,11 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
         group.jacobian[3 * side + c][r] = row.jacobian[side][c];
     }
   }
+  group.softness = Lanes{};
   for (std::size_t c = 0; c < group.count; ++c) {
     group.a[c] = group_column(group.jacobian, packed_[i + c]);
     group.a[c][c] += rows.softness[i + c];
+    group.softness[c] = rows.softness[i + c];
   }
   invert_group(group);
 }

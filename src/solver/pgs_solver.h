@@ -36,7 +36,13 @@ struct RowGroup {
   // identity past count; a visit refines its solve once (pgs_solver.cpp). Valid only if factored
   // (a Cholesky factorisation succeeded).
   std::array<Lanes, k_max_rows> inverse;
+  // The rows' biases (this solve's) and softnesses, lane r being row r (zero past count): loaded
+  // at once by a visit rather than gathered from the packed rows through memory.
+  Lanes bias, softness;
   bool factored;
+  // Its first row is within k_max_rows of the last: a visit reads its impulses one by one rather
+  // than k_max_rows at once.
+  bool at_end;
 };
 
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
