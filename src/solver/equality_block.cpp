@@ -15,15 +15,6 @@ bool bilateral(const RowStore& rows, std::size_t i) {
          !rows.disc_second(i) && rows.lo[i] == -k_infinity && rows.hi[i] == k_infinity;
 }
 
-// J_i's part on one body times B_j's part on it: row j's impulse seen by row i through that body.
-double coupling_through(const RowStore& rows, std::size_t i, bool i_b, std::size_t j, bool j_b) {
-  const Vec3& jl = i_b ? rows.j_lin_b[i] : rows.j_lin_a[i];
-  const Vec3& ja = i_b ? rows.j_ang_b[i] : rows.j_ang_a[i];
-  const Vec3& bl = j_b ? rows.b_lin_b[j] : rows.b_lin_a[j];
-  const Vec3& ba = j_b ? rows.b_ang_b[j] : rows.b_ang_a[j];
-  return double(dot(jl, bl)) + double(dot(ja, ba));
-}
-
 }  // namespace
 
 bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
@@ -46,42 +37,55 @@ bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
   // joints from step to step), so only their values are computed.
   const bool same_pattern = sides_ == pattern_sides_ && pattern_rows_ == rows_.size();
   if (!same_pattern) analyse(rows);
+  side_vectors_.resize(sides_.size());
+  for (std::size_t s = 0; s < sides_.size(); ++s) {
+    const std::size_t i = rows_[sides_[s].row];
+    const bool b = sides_[s].is_b;
+    SideVectors& v = side_vectors_[s];
+    to_lanes(b ? rows.j_lin_b[i] : rows.j_lin_a[i], v.j_lin);
+    to_lanes(b ? rows.j_ang_b[i] : rows.j_ang_a[i], v.j_ang);
+    to_lanes(b ? rows.b_lin_b[i] : rows.b_lin_a[i], v.b_lin);
+    to_lanes(b ? rows.b_ang_b[i] : rows.b_ang_a[i], v.b_ang);
+  }
   const std::span<double> values = ldlt_.values();
   std::fill(values.begin(), values.end(), 0.0);
+  // Row p's side times row q's through their body: J_p's part on it times B_q's part.
   for (const Term& t : terms_) {
-    const std::size_t i = rows_[t.p_row];
-    values[t.slot] += t.p_is_b == k_diagonal_term
-                          ? double(rows.softness[i]) + k_regularisation * rows.diagonal[i]
-                          : coupling_through(rows, i, t.p_is_b != 0, rows_[t.q_row], t.q_is_b != 0);
+    const SideVectors &p = side_vectors_[t.p_side], &q = side_vectors_[t.q_side];
+    values[t.slot] += double(dot3(p.j_lin, q.b_lin)) + double(dot3(p.j_ang, q.b_ang));
+  }
+  for (std::size_t k = 0; k < rows_.size(); ++k) {
+    const std::size_t i = rows_[k];
+    values[diagonal_slots_[k]] += double(rows.softness[i]) + k_regularisation * rows.diagonal[i];
   }
   return ldlt_.factorize();
 }
 
 // The pattern's terms (for each body, the products of its sides' rows; then each row's
-// softness), its nodes (a joint's consecutive rows between the same two bodies) and the factor's
-// structure, and where each term's value goes in it.
+// softness, in its diagonal slot), its nodes (a joint's consecutive rows between the same two
+// bodies) and the factor's structure, and where each term's value goes in it.
 void EqualityBlock::analyse(const RowStore& rows) {
   pattern_sides_ = sides_;
   pattern_rows_ = rows_.size();
-  std::vector<Side> sorted = sides_;
+  // The sides by body (as indices, sorted as the sides themselves would be).
+  std::vector<std::uint32_t> sorted(sides_.size());
+  for (std::uint32_t s = 0; s < sorted.size(); ++s)
+    sorted[s] = s;
   std::sort(sorted.begin(), sorted.end(),
-            [](const Side& x, const Side& y) { return x.body < y.body; });
+            [&](std::uint32_t x, std::uint32_t y) { return sides_[x].body < sides_[y].body; });
   terms_.clear();
   for (std::size_t first = 0; first < sorted.size();) {
     std::size_t end = first;
-    while (end < sorted.size() && sorted[end].body == sorted[first].body)
+    while (end < sorted.size() && sides_[sorted[end]].body == sides_[sorted[first]].body)
       ++end;
     for (std::size_t p = first; p < end; ++p) {
       for (std::size_t q = first; q < end; ++q) {
-        const Side &sp = sorted[p], &sq = sorted[q];
-        if (sp.row < sq.row) continue;  // one triangle
-        terms_.push_back({sp.row, sq.row, 0, std::uint8_t(sp.is_b), std::uint8_t(sq.is_b)});
+        if (sides_[sorted[p]].row < sides_[sorted[q]].row) continue;  // one triangle
+        terms_.push_back({sorted[p], sorted[q], 0});
       }
     }
     first = end;
   }
-  for (std::uint32_t k = 0; k < rows_.size(); ++k)
-    terms_.push_back({k, k, 0, k_diagonal_term, k_diagonal_term});
   std::vector<std::uint32_t> node_begin{0}, node_of(rows_.size());
   for (std::uint32_t k = 0; k < rows_.size(); ++k) {
     const std::size_t i = rows_[k], first = rows_[node_begin.back()];
@@ -93,12 +97,17 @@ void EqualityBlock::analyse(const RowStore& rows) {
   }
   node_begin.push_back(std::uint32_t(rows_.size()));
   std::vector<std::pair<std::uint32_t, std::uint32_t>> coupled;
-  coupled.reserve(terms_.size());
+  coupled.reserve(terms_.size() + rows_.size());
   for (const Term& t : terms_)
-    coupled.emplace_back(node_of[t.p_row], node_of[t.q_row]);
+    coupled.emplace_back(node_of[sides_[t.p_side].row], node_of[sides_[t.q_side].row]);
+  for (std::uint32_t k = 0; k < rows_.size(); ++k)
+    coupled.emplace_back(node_of[k], node_of[k]);
   ldlt_.analyse(node_begin, coupled);
   for (Term& t : terms_)
-    t.slot = ldlt_.slot(t.p_row, t.q_row);
+    t.slot = ldlt_.slot(sides_[t.p_side].row, sides_[t.q_side].row);
+  diagonal_slots_.resize(rows_.size());
+  for (std::uint32_t k = 0; k < rows_.size(); ++k)
+    diagonal_slots_[k] = ldlt_.slot(k, k);
   x_.resize(rows_.size());
 }
 

@@ -9,6 +9,7 @@
 // few sweeps.
 
 #include "constraints/rows.h"
+#include "core/lanes.h"
 
 #include "solver/block_ldlt.h"
 
@@ -38,13 +39,15 @@ class EqualityBlock {
     bool is_b;
     friend bool operator==(const Side&, const Side&) = default;
   };
-  // A term of A: row p_row's side times row q_row's side (is_b: which), or, marked by
-  // k_diagonal_term, row p_row's softness; added into the factor's value `slot`.
+  // A term of A: side p_side's row times side q_side's row through their body (indices into
+  // sides_), added into the factor's value `slot`.
   struct Term {
-    std::uint32_t p_row, q_row, slot;
-    std::uint8_t p_is_b, q_is_b;
+    std::uint32_t p_side, q_side, slot;
   };
-  static constexpr std::uint8_t k_diagonal_term = 2;
+  // A side's part of its row's Jacobian and response, gathered once per prepare for its terms.
+  struct SideVectors {
+    Lanes j_lin, j_ang, b_lin, b_ang;
+  };
   void analyse(const RowStore& rows);
 
   std::vector<std::uint32_t> rows_;
@@ -55,6 +58,8 @@ class EqualityBlock {
   std::vector<Side> pattern_sides_;
   std::size_t pattern_rows_ = 0;
   std::vector<Term> terms_;
+  std::vector<std::uint32_t> diagonal_slots_;  // per row: the slot of its softness
+  std::vector<SideVectors> side_vectors_;      // per side
   BlockLdlt ldlt_;
   std::vector<double> x_;
 };
