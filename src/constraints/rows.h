@@ -159,13 +159,6 @@ class RowStore {
   /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
   /// (the disc and friction bounds assume rigid tangent rows).
   std::uint32_t add(const RowSpec& row);
-  /// add, prepared with its response (lane_row of its Jacobian): for rows added before
-  /// prepare's `first`, whose writer needed the response anyway (joints).
-  std::uint32_t add_prepared(const RowSpec& row, const LaneRow& response) {
-    const std::uint32_t i = add(row);
-    store_response(i, response, row.softness);
-    return i;
-  }
   /// Appends count rows, to be filled by set (on several threads at once, each writing its own
   /// rows) and cut into blocks by end_appended_block; returns the first row's index. Not inside
   /// begin_block/end_block.
@@ -200,8 +193,7 @@ class RowStore {
   void end_block();
 
   /// Computes B = M^-1 J^T and the inverse effective mass 1 / (J M^-1 J^T + softness) of rows
-  /// [first, size()) from the bodies' masses (those below first were written by set_prepared or
-  /// add_prepared).
+  /// [first, size()) from the bodies' masses (those below first were written by set_prepared).
   /// A row whose J M^-1 J^T is not positive and finite, or whose softness or effective mass is
   /// not finite, gets inverse effective mass 0, so the solvers leave it alone, and is counted in
   /// degenerate_rows() (every row's count). Also computes the disc step of every cone pair.

@@ -59,7 +59,9 @@ void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint)
 
 // Turns a joint's rows into solver rows: Baumgarte (or none while
 // projecting), springs as soft rows, limits speculative while not
-// reached, motors bounded, warm starts by slot.
+// reached, motors bounded, warm starts by slot. The rows are kept until
+// the joint has written them all, then appended to the store as one block
+// (one growth of its arrays per joint rather than per row).
 class StoreSink final : public JointRowSink {
  public:
   StoreSink(World::Impl& impl, World::Impl::JointRecord& joint, Real dt, Real warm_scale)
@@ -113,8 +115,18 @@ class StoreSink final : public JointRowSink {
       spec.bias = -soft.bias_factor / dt_ * row.error;
     }
     spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
-    joint_.row_slots[joint_.row_count++] = row.slot;
-    impl_.rows.add_prepared(spec, response);
+    joint_.row_slots[joint_.row_count] = row.slot;
+    written_[joint_.row_count++] = {spec, response};
+  }
+
+  /// Appends the joint's rows, prepared, as one block.
+  void store() const {
+    if (joint_.row_count == 0) return;
+    RowStore& rows = impl_.rows;
+    const std::uint32_t first = rows.append_rows(joint_.row_count);
+    for (std::uint32_t k = 0; k < joint_.row_count; ++k)
+      rows.set_prepared(first + k, written_[k].spec, written_[k].response);
+    rows.end_appended_block(first + joint_.row_count);
   }
 
  private:
@@ -131,6 +143,11 @@ class StoreSink final : public JointRowSink {
   World::Impl::JointRecord& joint_;
   Real dt_, warm_scale_;
   LaneMass mass_a_, mass_b_;  // a joint's rows all join its two bodies
+  struct Written {
+    RowSpec spec;
+    LaneRow response;
+  };
+  std::array<Written, k_max_joint_rows> written_;
 };
 
 // Collects a joint's rows as they are, for projection and error
@@ -274,9 +291,8 @@ void write_joint_rows(World::Impl& impl, Real dt) {
     joint.row_count = 0;
     if (!is_acting(impl, joint)) continue;
     StoreSink sink(impl, joint, dt, warm_scale);
-    impl.rows.begin_block();
     write_joint_rows(joint.model, geometry_of(impl, joint), sink);
-    impl.rows.end_block();
+    sink.store();
   }
 }
 
