@@ -81,6 +81,12 @@ struct World::Impl {
     std::array<Real, k_max_joint_rows> impulses{};  // by row slot: the next warm start
     std::uint32_t first_row = 0, row_count = 0;     // this step's rows in the store
     std::array<std::uint8_t, k_max_joint_rows> row_slots{};
+    // The rows measure_joint_errors found at the end of the last step, and the poses they were
+    // found at: the next step writes the same rows while the poses are bitwise the same, without
+    // finding them again (none kept when measured_count is 0; a motor change drops them).
+    std::array<JointRow, k_max_joint_rows> measured_rows;
+    std::uint32_t measured_count = 0;
+    JointBodyPose measured_a, measured_b;
   };
   std::vector<JointRecord> joints;
   std::vector<std::uint32_t> live_joints;  // in creation order

@@ -7,6 +7,8 @@
 #include <impulse/error.h>
 
 #include <algorithm>
+#include <cstring>
+#include <span>
 
 namespace impulse {
 namespace {
@@ -22,6 +24,18 @@ JointBodyPose pose_of(const World::Impl& impl, std::uint32_t slot) {
 
 JointGeometry geometry_of(const World::Impl& impl, const World::Impl::JointRecord& joint) {
   return joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
+}
+
+// Bitwise: the same rows follow from the same bits, where +0 and -0 could round differently.
+bool same_pose(const JointBodyPose& x, const JointBodyPose& y) {
+  return std::memcmp(&x.center, &y.center, sizeof(Vec3)) == 0 &&
+         std::memcmp(&x.orientation, &y.orientation, sizeof(Quat)) == 0;
+}
+
+// Whether the joint's measured rows are its rows now (World::Impl::JointRecord::measured_rows).
+bool measured_rows_hold(const World::Impl& impl, const World::Impl::JointRecord& joint) {
+  return joint.measured_count > 0 && same_pose(joint.measured_a, pose_of(impl, joint.body_a)) &&
+         same_pose(joint.measured_b, pose_of(impl, joint.body_b));
 }
 
 // Where the joint is in the world, for its state.
@@ -150,8 +164,17 @@ class StoreSink final : public JointRowSink {
   std::array<Written, k_max_joint_rows> written_;
 };
 
-// Collects a joint's rows as they are, for projection and error
-// measurement.
+// Keeps a joint's rows as its measured rows (JointRecord::measured_rows).
+class MeasuredSink final : public JointRowSink {
+ public:
+  explicit MeasuredSink(World::Impl::JointRecord& joint) : joint_(joint) {}
+  void add(const JointRow& row) override { joint_.measured_rows[joint_.measured_count++] = row; }
+
+ private:
+  World::Impl::JointRecord& joint_;
+};
+
+// Collects a joint's rows as they are, for projection.
 class RowList final : public JointRowSink {
  public:
   void add(const JointRow& row) override { rows_[count_++] = row; }
@@ -291,7 +314,12 @@ void write_joint_rows(World::Impl& impl, Real dt) {
     joint.row_count = 0;
     if (!is_acting(impl, joint)) continue;
     StoreSink sink(impl, joint, dt, warm_scale);
-    write_joint_rows(joint.model, geometry_of(impl, joint), sink);
+    if (measured_rows_hold(impl, joint)) {
+      for (std::uint32_t k = 0; k < joint.measured_count; ++k)
+        sink.add(joint.measured_rows[k]);
+    } else {
+      write_joint_rows(joint.model, geometry_of(impl, joint), sink);
+    }
     sink.store();
   }
 }
@@ -372,14 +400,17 @@ void measure_joint_errors(World::Impl& impl) {
   for (const std::uint32_t j : impl.live_joints) {
     World::Impl::JointRecord& joint = impl.joints[j];
     joint.state.error = joint.state.angular_error = 0;
+    joint.measured_count = 0;
     const JointGeometry g = geometry_of(impl, joint);
     place_joint(joint.state, g);
     if (joint.state.broken) continue;
-    RowList list;
-    write_joint_rows(joint.model, g, list);
+    MeasuredSink sink(joint);
+    write_joint_rows(joint.model, g, sink);
+    joint.measured_a = pose_of(impl, joint.body_a);
+    joint.measured_b = pose_of(impl, joint.body_b);
     // The rows of a joint run along orthogonal axes: their
     // violations add as a vector's parts.
-    for (const JointRow& row : list.rows()) {
+    for (const JointRow& row : std::span(joint.measured_rows).first(joint.measured_count)) {
       Real& error = row.angular ? joint.state.angular_error : joint.state.error;
       error += violation(row) * violation(row);
     }
