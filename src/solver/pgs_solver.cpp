@@ -390,10 +390,8 @@ class PairVelocities {
     idle = idle && before[r] == 0 && errors_before[r] >= 0;
   if (idle) return 0;
   SmallVector lambda = to_array(before), w = to_array(errors_before);
-  Real scale = 0;
-  for (std::size_t r = 0; r < k; ++r)
-    scale = std::max(scale, std::abs(lambda[r]));
-  bool solved = false;
+  Lanes target{};  // the impulses the visit moves to (sor 1), zero past count
+  bool solved = false, all_rows = false;
   if (group.factored) {
     const std::array<Lanes, k_g>& inverse = group.inverse;
     const auto solve = [&](const Lanes& v) {
@@ -401,22 +399,22 @@ class PairVelocities {
              inverse[3] * splat(v[3]);
     };
     const std::array<Lanes, k_g>& a = group.a;
-    const Lanes regularisation =
-        Lanes{a[0][0], a[1][1], a[2][2], a[3][3]} * splat(k_group_regularisation);
     // One step of iterative refinement: the inverse of a nearly singular group (four coplanar
     // points) is accurate only to its condition number times the rounding, and what is left of
     // the error then pushes a box's corners unevenly (a resting column walked sideways, a dragged
     // box bumped); the refined change zeroes the errors as a substitution would.
     const Lanes change = solve(-errors_before);
     const Lanes moved = a[0] * splat(change[0]) + a[1] * splat(change[1]) +
-                        a[2] * splat(change[2]) + a[3] * splat(change[3]) + regularisation * change;
+                        a[2] * splat(change[2]) + a[3] * splat(change[3]) +
+                        group.regularisation * change;
     const Lanes all = before + (change + solve(-errors_before - moved));
     const SmallVector step = to_array(all);
     // lo is 0 for every groupable row; the padding lanes stay 0.
     solved = std::all_of(step.begin(), step.end(), [](Real x) { return x >= 0; });
-    if (solved)
-      lambda = step;
-    else {
+    if (solved) {
+      target = all;
+      all_rows = true;
+    } else {
       // Second, the rows that pushed before this visit (a box resting on an edge stays on it);
       // third, the rows the all-rows solve left pushing (a contact coming off one edge).
       std::array<bool, k_g> pushing{}, pushed{};
@@ -429,6 +427,9 @@ class PairVelocities {
     }
   }
   Lanes errors = errors_before;
+  Real scale = 0;  // of the impulses, for the fallback's stop
+  for (std::size_t r = 0; r < k && !solved; ++r)
+    scale = std::max(scale, std::abs(lambda[r]));
   for (int sweep = 0; sweep < k_max_sweeps && !solved; ++sweep) {
     Real largest = 0;
     for (std::size_t r = 0; r < k; ++r) {
@@ -443,16 +444,18 @@ class PairVelocities {
     }
     if (largest <= Real(1e-6) * scale) break;
   }
+  if (!all_rows) target = Lanes{lambda[0], lambda[1], lambda[2], lambda[3]};
+  // The change over-relaxed and clamped to lo = 0 (hi is infinite for every groupable row), as
+  // std::clamp does, in lanes; applied row by row.
+  const Lanes relaxed = before + splat(sor) * (target - before);
+  const Lanes next = relaxed < Lanes{} ? Lanes{} : relaxed;
+  const Lanes delta = next - before;
   Real largest = 0;
   PairVelocities v(access, first);
   for (std::size_t r = 0; r < k; ++r) {
-    const std::size_t i = first + r;
-    const PackedRow& row = access.row(i);
-    const Real old = access.lambda(i);
-    const Real next = std::clamp(old + sor * (lambda[r] - old), row.lo, row.hi);
-    access.lambda(i) = next;
-    v.apply(row, next - old);
-    largest = std::max(largest, std::abs(next - old));
+    access.lambda(first + r) = next[r];
+    v.apply(access.row(first + r), delta[r]);
+    largest = std::max(largest, std::abs(delta[r]));
   }
   v.store();
   return largest;
@@ -808,6 +811,8 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
     group.a[c][c] += rows.softness[i + c];
     group.softness[c] = rows.softness[i + c];
   }
+  const std::array<Lanes, k_g>& a = group.a;
+  group.regularisation = Lanes{a[0][0], a[1][1], a[2][2], a[3][3]} * splat(k_group_regularisation);
   invert_group(group);
 }
 

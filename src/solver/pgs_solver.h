@@ -36,6 +36,8 @@ struct RowGroup {
   // identity past count; a visit refines its solve once (pgs_solver.cpp). Valid only if factored
   // (a Cholesky factorisation succeeded).
   std::array<Lanes, k_max_rows> inverse;
+  // a's diagonal times the relative 1e-5 the inverse's diagonal was raised by (zero past count).
+  Lanes regularisation;
   // The rows' biases (this solve's) and softnesses, lane r being row r (zero past count): loaded
   // at once by a visit rather than gathered from the packed rows through memory.
   Lanes bias, softness;
