@@ -96,7 +96,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   const int count = manifold.count;
   std::uint32_t next = first;
   // Each row's response is computed in lanes from the bodies' masses converted once (the same
-  // bits as row_response).
+  // bits as the scalar products).
   const LaneMass lane_a(mass_a), lane_b(mass_b);
   // Lever arms from the point midway between the surfaces, and the relative velocity there.
   struct Lever {

@@ -139,18 +139,6 @@ struct LaneRow {
   return r;
 }
 
-/// A row's B = M^-1 J^T (linear a, angular a, linear b, angular b, as its Jacobian) and
-/// J M^-1 J^T.
-struct RowResponse {
-  std::array<Vec3, 4> b;
-  Real diagonal = 0;
-};
-inline RowResponse row_response(const std::array<Vec3, 4>& j, const SolverBodyMass& a,
-                                const SolverBodyMass& b) {
-  const LaneRow r = lane_row(to_lanes(j), LaneMass(a), LaneMass(b));
-  return {{to_vec3(r.b[0]), to_vec3(r.b[1]), to_vec3(r.b[2]), to_vec3(r.b[3])}, r.diagonal};
-}
-
 class RowStore {
  public:
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
@@ -166,7 +154,7 @@ class RowStore {
   /// Ends a block of appended rows at row `end` (the next block starts where the last ended).
   void end_appended_block(std::uint32_t end);
   /// Writes row i (of append_rows) without add's checks: for rows written by the engine
-  /// (contacts), which meet them by construction.
+  /// (contacts, joints), which meet them by construction.
   void set(std::size_t i, const RowSpec& row) {
     j_lin_a[i] = row.j_lin_a;
     j_ang_a[i] = row.j_ang_a;

@@ -3,7 +3,9 @@
 // inner loops of the row solvers and writers: a whole 3-vector is loaded, multiplied and added at
 // once, and a body's two products in J v are added lane by lane before one sum across the lanes.
 // The products below compute each lane as the Vec3 and Mat33 operations compute that component,
-// in the same order, so a result in lanes has the same bits as the scalar one.
+// in the same order, so a result in lanes has the same bits as the scalar one where the compiler
+// fuses no multiply-add (the default x86-64 build has no FMA; a build for a processor with it may
+// fuse the scalar and the lane products differently).
 
 #include <impulse/math.h>
 

@@ -95,13 +95,9 @@ class StoreSink final : public JointRowSink {
     if (w == 0) return;
     const SolverSettings& solver = impl_.settings.solver;
     const Real beta = solver.position_iterations > 0 ? Real(0) : solver.baumgarte;
-    RowSpec spec;
+    RowSpec spec;  // its Jacobian is the response's (RowStore::set_prepared)
     spec.body_a = joint_.body_a;
     spec.body_b = joint_.body_b;
-    spec.j_lin_a = row.lin_a;
-    spec.j_ang_a = row.ang_a;
-    spec.j_lin_b = row.lin_b;
-    spec.j_ang_b = row.ang_b;
     switch (row.kind) {
       case JointRow::Kind::equality:
         spec.bias = -beta / dt_ * row.error;
@@ -371,8 +367,9 @@ void project_joint_positions(World::Impl& impl) {
       Vec3 move_a, turn_a, move_b, turn_b;
       for (const JointRow& row : list.rows()) {
         if (row.kind == JointRow::Kind::motor || row.spring.frequency > 0) continue;
-        const Real k =
-            row_response({row.lin_a, row.ang_a, row.lin_b, row.ang_b}, mass_a, mass_b).diagonal;
+        const Real k = lane_row(to_lanes({row.lin_a, row.ang_a, row.lin_b, row.ang_b}),
+                                LaneMass(mass_a), LaneMass(mass_b))
+                           .diagonal;
         if (!(k > 0)) continue;
         const Real error = row.error + dot(row.lin_a, move_a) + dot(row.ang_a, turn_a) +
                            dot(row.lin_b, move_b) + dot(row.ang_b, turn_b);

@@ -50,9 +50,14 @@ constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all 
 constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
 // Consecutive friction rows of one block between the same two bodies (a manifold's) are visited as
 // a run in stored order, the bodies' velocities held in registers from the first row to the last:
-// the same arithmetic as one by one. A shuffled sweep visits them one by one.
+// the same iteration as one by one, rounded differently (visit_friction_run). A shuffled sweep
+// visits them one by one.
 constexpr std::uint8_t friction_run = 5 << 2;   // the first row of a run: all of it
 constexpr std::uint8_t friction_more = 6 << 2;  // a later row of a run
+// Whether a row visited so is a later row of a friction run.
+constexpr bool later_in_run(std::uint8_t visit) {
+  return (visit & ~moves_mask) == friction_more;
+}
 }  // namespace row_visit
 
 // J v of a packed row given its bodies' velocity lanes: summed lane by lane per body, then across
@@ -300,7 +305,7 @@ bool solve_active(const RowGroup& group, const std::array<bool, k_g>& in_set,
 // The velocities of the two bodies that consecutive rows join (a manifold's friction rows, a
 // group's rows), held in registers from the first row to the last: loaded once, each row's
 // impulse added, stored once (to a body that moves). A body that does not move has a zero
-// response (pack_row), so the impulses are added to both without a test.
+// response (PgsSolver::prepare), so the impulses are added to both without a test.
 class PairVelocities {
  public:
   [[gnu::always_inline]] PairVelocities(const PackedAccess& access, std::size_t first)
@@ -355,20 +360,20 @@ class PairVelocities {
   return side(head.body_a, 0) + side(head.body_b, 6);
 }
 
-// The impulses of a group's rows, lane r being row r (zero past count): four loaded at once and
-// the lanes past count cleared, unless the array ends within four.
+// The impulses of a group's rows, lane r being row r (zero past count): a group of four in one
+// load; a smaller one row by row, since the rows after it are another unit's, which another
+// thread may be writing.
 [[gnu::always_inline]] inline Lanes group_lambdas(const PackedAccess& access,
                                                   const RowGroup& group) {
   const Real* lambdas = &access.lambda(group.first);
   Lanes loaded{};
-  if (group.at_end) {
-    for (std::size_t r = 0; r < group.count; ++r)
-      loaded[r] = lambdas[r];
+  if (group.count == RowGroup::k_max_rows) {
+    __builtin_memcpy(&loaded, lambdas, sizeof(Lanes));
     return loaded;
   }
-  __builtin_memcpy(&loaded, lambdas, sizeof(Lanes));
-  const Lanes lane{0, 1, 2, 3};
-  return lane < splat(Real(group.count)) ? loaded : Lanes{};
+  for (std::size_t r = 0; r < group.count; ++r)
+    loaded[r] = lambdas[r];
+  return loaded;
 }
 
 // The group's impulses that zero its rows' velocity errors given everything else: first the
@@ -500,7 +505,7 @@ template <class Access>
     return access.lambda(k) == 0 && access.lambda(std::size_t(access.row(k).normal_row)) == 0;
   };
   const auto later_in_run = [&](std::uint32_t k) {
-    return (access.visits[k] & ~row_visit::moves_mask) == row_visit::friction_more;
+    return row_visit::later_in_run(access.visits[k]);
   };
   if (idle(i)) {
     // No impulse on any row and none on their normal rows (a speculative contact): every bound
@@ -603,7 +608,8 @@ constexpr std::size_t k_parallel_rows = 2048;
 constexpr std::size_t k_parallel_groups = 128;  // a group's factorisation is a few hundred flops
 
 // J_row M^-1 J_earlier^T over the bodies that move (`moves`, row_visit's bits): what an impulse
-// change on `earlier` does to row's J v, for two rows between the same bodies.
+// change on `earlier` does to row's J v, for two rows between the same bodies. It must not read a
+// response on a body that does not move (PgsSolver::prepare zeroes those meanwhile).
 Real coupling_in_run(const PackedRow& row, const PackedRow& earlier, std::uint8_t moves) {
   const std::array<Lanes, 4>& b = earlier.response;
   const Lanes none{};
@@ -666,11 +672,11 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
     block_delta_.resize(equalities_.rows().size());
   }
   run_coupling_.resize(rows.size());
-  const auto later_in_run = [&](std::size_t i) {
-    return (visits_[i] & ~row_visit::moves_mask) == row_visit::friction_more;
-  };
+  const auto later_in_run = [&](std::size_t i) { return row_visit::later_in_run(visits_[i]); };
   // The response on a body that does not move is made zero, even where the row's is not finite,
-  // so that PairVelocities adds it without a test; then the runs' couplings.
+  // so that PairVelocities adds it without a test; then the runs' couplings. coupling_in_run reads
+  // the earlier rows' responses on moving bodies only: those rows may be another chunk's, whose
+  // other responses are being zeroed at the same time.
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
@@ -790,7 +796,6 @@ void PgsSolver::find_groups(const RowStore& rows) {
       RowGroup& group = groups_.emplace_back();
       group.first = std::uint32_t(i);
       group.count = std::uint32_t(run - i);
-      group.at_end = i + RowGroup::k_max_rows > rows.size();
       i = run;
     }
   }

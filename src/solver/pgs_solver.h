@@ -42,9 +42,6 @@ struct RowGroup {
   // at once by a visit rather than gathered from the packed rows through memory.
   Lanes bias, softness;
   bool factored;
-  // Its first row is within k_max_rows of the last: a visit reads its impulses one by one rather
-  // than k_max_rows at once.
-  bool at_end;
 };
 
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
