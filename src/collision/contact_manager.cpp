@@ -149,7 +149,7 @@ bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real mar
       length_squared(relative.position - pair.relative.position) > distance * distance)
     return false;
   // |q1 . q2| is the cosine of half the turn between two orientations.
-  if (std::abs(dot(relative.orientation, pair.relative.orientation)) < std::cos(reuse_.angle / 2))
+  if (std::abs(dot(relative.orientation, pair.relative.orientation)) < reuse_half_angle_cosine_)
     return false;
   const Transform& pose_a = shapes_[pair.shape_a].pose;
   const Transform& pose_b = shapes_[pair.shape_b].pose;

@@ -5,6 +5,7 @@
 // Shapes are named by handles; which body a shape belongs to is the caller's number.
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -98,7 +99,10 @@ class ContactManager {
   const Broadphase& broadphase() const { return broadphase_; }
 
   /// When a pair's contacts are rebuilt from its last narrowphase's (ContactReuse).
-  void set_reuse(const ContactReuse& reuse) { reuse_ = reuse; }
+  void set_reuse(const ContactReuse& reuse) {
+    reuse_ = reuse;
+    reuse_half_angle_cosine_ = std::cos(reuse.angle / 2);
+  }
 
   const CookedShape& shape(std::uint32_t handle) const { return shapes_[handle].shape; }
   const Transform& pose(std::uint32_t handle) const { return shapes_[handle].pose; }
@@ -155,6 +159,7 @@ class ContactManager {
   std::vector<Chunk> chunks_;
   ContactCounts counts_;
   ContactReuse reuse_;
+  Real reuse_half_angle_cosine_ = std::cos(ContactReuse{}.angle / 2);  // of the largest turn kept
 };
 
 template <class Filter>
