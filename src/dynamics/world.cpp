@@ -283,7 +283,7 @@ void World::set_joint_motor(JointId id, const std::optional<Motor>& motor) {
   changed.motor = motor;
   throw_if_problem(find_problem(changed), "set_joint_motor");
   joint.model.settings.motor = motor;
-  joint.measured_count = 0;  // its rows change with the motor
+  joint.measured.clear();  // its rows change with the motor
   wake_body(*impl_, joint.body_a);
   wake_body(*impl_, joint.body_b);
 }

@@ -83,9 +83,8 @@ struct World::Impl {
     std::array<std::uint8_t, k_max_joint_rows> row_slots{};
     // The rows measure_joint_errors found at the end of the last step, and the poses they were
     // found at: the next step writes the same rows while the poses are bitwise the same, without
-    // finding them again (none kept when measured_count is 0; a motor change drops them).
-    std::array<JointRow, k_max_joint_rows> measured_rows;
-    std::uint32_t measured_count = 0;
+    // finding them again (none kept when empty; a motor change drops them).
+    JointRowList measured;
     JointBodyPose measured_a, measured_b;
   };
   std::vector<JointRecord> joints;

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <span>
 
 namespace impulse {
 namespace {
@@ -32,9 +31,9 @@ bool same_pose(const JointBodyPose& x, const JointBodyPose& y) {
          std::memcmp(&x.orientation, &y.orientation, sizeof(Quat)) == 0;
 }
 
-// Whether the joint's measured rows are its rows now (World::Impl::JointRecord::measured_rows).
+// Whether the joint's measured rows are its rows now (World::Impl::JointRecord::measured).
 bool measured_rows_hold(const World::Impl& impl, const World::Impl::JointRecord& joint) {
-  return joint.measured_count > 0 && same_pose(joint.measured_a, pose_of(impl, joint.body_a)) &&
+  return !joint.measured.empty() && same_pose(joint.measured_a, pose_of(impl, joint.body_a)) &&
          same_pose(joint.measured_b, pose_of(impl, joint.body_b));
 }
 
@@ -83,8 +82,8 @@ class StoreSink final : public JointRowSink {
         joint_(joint),
         dt_(dt),
         warm_scale_(warm_scale),
-        mass_a_(impl.solver_mass(joint.body_a)),
-        mass_b_(impl.solver_mass(joint.body_b)) {}
+        mass_a_(impl.solver_masses[joint.body_a]),
+        mass_b_(impl.solver_masses[joint.body_b]) {}
 
   void add(const JointRow& row) override {
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
@@ -158,27 +157,6 @@ class StoreSink final : public JointRowSink {
     LaneRow response;
   };
   std::array<Written, k_max_joint_rows> written_;
-};
-
-// Keeps a joint's rows as its measured rows (JointRecord::measured_rows).
-class MeasuredSink final : public JointRowSink {
- public:
-  explicit MeasuredSink(World::Impl::JointRecord& joint) : joint_(joint) {}
-  void add(const JointRow& row) override { joint_.measured_rows[joint_.measured_count++] = row; }
-
- private:
-  World::Impl::JointRecord& joint_;
-};
-
-// Collects a joint's rows as they are, for projection.
-class RowList final : public JointRowSink {
- public:
-  void add(const JointRow& row) override { rows_[count_++] = row; }
-  std::span<const JointRow> rows() const { return {rows_.data(), count_}; }
-
- private:
-  std::array<JointRow, k_max_joint_rows> rows_;
-  std::size_t count_ = 0;
 };
 
 // Whether a row's error is a violation to undo: rigid equalities
@@ -311,8 +289,8 @@ void write_joint_rows(World::Impl& impl, Real dt) {
     if (!is_acting(impl, joint)) continue;
     StoreSink sink(impl, joint, dt, warm_scale);
     if (measured_rows_hold(impl, joint)) {
-      for (std::uint32_t k = 0; k < joint.measured_count; ++k)
-        sink.add(joint.measured_rows[k]);
+      for (const JointRow& row : joint.measured.rows())
+        sink.add(row);
     } else {
       write_joint_rows(joint.model, geometry_of(impl, joint), sink);
     }
@@ -357,7 +335,7 @@ void project_joint_positions(World::Impl& impl) {
     for (const std::uint32_t j : impl.live_joints) {
       const World::Impl::JointRecord& joint = impl.joints[j];
       if (!is_acting(impl, joint)) continue;
-      RowList list;
+      JointRowList list;
       write_joint_rows(joint.model, geometry_of(impl, joint), list);
       const SolverBodyMass mass_a = impl.solver_mass(joint.body_a),
                            mass_b = impl.solver_mass(joint.body_b);
@@ -397,17 +375,16 @@ void measure_joint_errors(World::Impl& impl) {
   for (const std::uint32_t j : impl.live_joints) {
     World::Impl::JointRecord& joint = impl.joints[j];
     joint.state.error = joint.state.angular_error = 0;
-    joint.measured_count = 0;
+    joint.measured.clear();
     const JointGeometry g = geometry_of(impl, joint);
     place_joint(joint.state, g);
     if (joint.state.broken) continue;
-    MeasuredSink sink(joint);
-    write_joint_rows(joint.model, g, sink);
+    write_joint_rows(joint.model, g, joint.measured);
     joint.measured_a = pose_of(impl, joint.body_a);
     joint.measured_b = pose_of(impl, joint.body_b);
     // The rows of a joint run along orthogonal axes: their
     // violations add as a vector's parts.
-    for (const JointRow& row : std::span(joint.measured_rows).first(joint.measured_count)) {
+    for (const JointRow& row : joint.measured.rows()) {
       Real& error = row.angular ? joint.state.angular_error : joint.state.error;
       error += violation(row) * violation(row);
     }

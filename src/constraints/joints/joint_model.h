@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 namespace impulse {
 
@@ -66,6 +67,19 @@ class JointRowSink {
  public:
   virtual ~JointRowSink() = default;
   virtual void add(const JointRow& row) = 0;
+};
+
+/// Keeps a joint's rows as they are.
+class JointRowList final : public JointRowSink {
+ public:
+  void add(const JointRow& row) override { rows_[count_++] = row; }
+  std::span<const JointRow> rows() const { return {rows_.data(), count_}; }
+  bool empty() const { return count_ == 0; }
+  void clear() { count_ = 0; }
+
+ private:
+  std::array<JointRow, k_max_joint_rows> rows_;
+  std::size_t count_ = 0;
 };
 
 /// Writes the rows of the joint's type for the current geometry (joint_rows.cpp dispatches).
