@@ -21,8 +21,8 @@ struct SolveStats {
   int iterations = 0;
   /// Relative residual (seed 000 eq. 4) after each iteration when the solve stops on a tolerance
   /// (SolverSettings::tolerance > 0) or SolverSettings::record_residuals is set; else only after
-  /// the last iteration, one entry: measuring every row costs about as much as an iteration. The
-  /// final figures below are measured either way.
+  /// the last iteration, one entry, if SolverSettings::measure_residuals asks: measuring every row
+  /// costs about as much as an iteration. Without any of the three, empty and the figures below 0.
   std::vector<Real> residuals;
   /// Relative residual at the warm start, before iterating: measured when every iteration's is
   /// (a tolerance, or record_residuals), else 0.

@@ -859,7 +859,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
                             run_coupling_.data()};
   // From the packed rows at the packed velocities, still the free ones (before the warm start).
-  const Real b_norm = settings.measure_residuals
+  const Real b_norm = measures_residuals(settings)
                           ? rhs_norm_of(
                                 rows.size(),
                                 [&](std::size_t i) {

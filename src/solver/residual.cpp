@@ -54,7 +54,7 @@ void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
                      SolveStats& stats, TaskPool* pool) {
   begin_stats(stats, rows);
-  if (!settings.measure_residuals) {
+  if (!measures_residuals(settings)) {
     apply_warm_start(rows, v, settings.warm_start);
     return 1;
   }

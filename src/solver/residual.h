@@ -172,7 +172,7 @@ void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start
 /// The common start of the iterative solvers on the rows: stats begun, |b| measured at the free
 /// velocities, the warm start applied (or impulses zeroed) and its residual recorded when every
 /// iteration's is (measures_every_iteration). Returns |b| (1 without measuring,
-/// SolverSettings::measure_residuals).
+/// measures_residuals).
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
                      SolveStats& stats, TaskPool* pool = nullptr);
 
@@ -182,21 +182,27 @@ bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSett
                       SolveStats& stats);
 
 /// Whether a solve measures its residual at the warm start and after every iteration: a tolerance
-/// needs it, record_residuals asks for it. Else only the final figures are measured, since a
+/// needs it, record_residuals asks for it. Else at most the final figures are measured, since a
 /// measure costs about as much as an iteration (stats.h).
 inline bool measures_every_iteration(const SolverSettings& settings) {
-  return settings.measure_residuals && (settings.tolerance > 0 || settings.record_residuals);
+  return settings.tolerance > 0 || settings.record_residuals;
+}
+
+/// Whether a solve measures residuals at all: after every iteration, or only its final figures
+/// (SolverSettings::measure_residuals).
+inline bool measures_residuals(const SolverSettings& settings) {
+  return settings.measure_residuals || measures_every_iteration(settings);
 }
 
 /// Ends iteration `iteration` (from 0): counts it, and measures (measure() gives the
 /// ResidualMeasure) and records it when something reads the figure: after every iteration when
 /// the solve stops on a tolerance or record_residuals asks, else only after the last one, since a
 /// measure costs about as much as an iteration (stats.h, SolveStats::residuals). Says whether to
-/// stop (record_iteration). Without measure_residuals it only counts.
+/// stop (record_iteration). Without measuring (measures_residuals) it only counts.
 template <class Measure>
 bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
                    SolveStats& stats) {
-  if (!settings.measure_residuals ||
+  if (!measures_residuals(settings) ||
       (!measures_every_iteration(settings) && iteration + 1 < settings.iterations)) {
     ++stats.iterations;
     return false;

@@ -78,6 +78,7 @@ TEST(Cli, RunJsonHoldsEveryFieldOfTheContract) {
   EXPECT_NEAR(j["time"].get<double>(), 1.0, 1e-5);
   for (const char* key : {"type", "iterations", "final_residual"})
     EXPECT_TRUE(j["solver"].contains(key)) << key;
+  EXPECT_EQ(j["solver"]["final_residual"], 0);  // a falling sphere has no rows
   EXPECT_TRUE(j["timing"].contains("ms_per_step_median"));
   EXPECT_TRUE(j["timing"].contains("ms_per_step_mean"));
   EXPECT_TRUE(j["energy"].contains("kinetic"));
@@ -133,6 +134,13 @@ TEST(Cli, TraceListsEveryIterationAndChangesNothing) {
   // A header, then per step the warm start (iteration 0) and iterations 1 to 7.
   EXPECT_EQ(count_lines(read_file(file)), 1 + 3 * 8);
   std::filesystem::remove(file);
+}
+
+// The summary's residual is the last step's, measured (the world measures only when asked).
+TEST(Cli, RunReportsTheLastStepsMeasuredResidual) {
+  const auto j = nlohmann::json::parse(run_cli("run pyramid --steps 30 --json").out);
+  EXPECT_GT(j["solver"]["final_residual"].get<double>(), 0);
+  EXPECT_LT(j["solver"]["final_residual"].get<double>(), 1);
 }
 
 TEST(Cli, OverridesAreAppliedAndBadOnesRefused) {

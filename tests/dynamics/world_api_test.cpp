@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/bodies.h"
+
 namespace impulse {
 namespace {
 
@@ -137,6 +139,34 @@ TEST(WorldApi, StateHashIsBitExactAndSensitive) {
   };
   EXPECT_EQ(run(3), run(3));
   EXPECT_NE(run(3), run(std::nextafter(Real(3), Real(4))));
+}
+
+// The solve's final figures cost a pass over the rows: measured only when asked for, and measuring
+// changes no result.
+TEST(WorldApi, SolveFiguresAreMeasuredOnlyWhenAskedAndChangeNothing) {
+  const auto run = [](bool measure) {
+    WorldSettings settings;
+    settings.solver.measure_residuals = measure;
+    settings.sleeping = false;  // a sleeping stack has no solve
+    World world(settings);
+    world.create_body(testing::ground_box(5));
+    for (int i = 0; i < 3; ++i)
+      world.create_body(testing::body_of(Box{}, {0, Real(0.6) + Real(1.1) * Real(i), 0}));
+    for (int i = 0; i < 60; ++i)
+      world.step(Real(1.0 / 60));
+    return std::pair{world.state_hash(), world.last_step_stats().solve};
+  };
+  const auto [plain_hash, plain] = run(false);
+  const auto [measured_hash, measured] = run(true);
+  EXPECT_EQ(plain_hash, measured_hash);
+  EXPECT_EQ(plain.iterations, measured.iterations);
+  EXPECT_TRUE(plain.residuals.empty());
+  EXPECT_EQ(plain.final_residual, 0);
+  EXPECT_EQ(plain.max_abs_lambda, 0);
+  ASSERT_EQ(measured.residuals.size(), 1u);  // the last iteration's only
+  EXPECT_GT(measured.final_residual, 0);
+  EXPECT_LT(measured.final_residual, Real(0.1));
+  EXPECT_GT(measured.max_abs_lambda, Real(0.5) * Real(9.81) / 60);  // the top box's weight, a step
 }
 
 // Reading a body's transform and setting it back is a no-op to the bit, whatever rounding the
