@@ -79,7 +79,8 @@ void TaskPool::work(std::size_t member) {
   while (true) {
     Erased team;
     const auto called = [&] { return stopping_ || generation_ != seen; };
-    spin_until(called, k_spin);
+    while (!spin_until(called, k_spin) && awake_.load(std::memory_order_relaxed) > 0)
+      std::this_thread::yield();
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, called);

@@ -33,6 +33,24 @@ class TaskPool {
   void run(std::size_t count, const Task& task) {
     run_erased(count, erase<Task>(task));
   }
+  /// Holds the workers awake while it lives (a step in progress): between loops a worker keeps
+  /// looking for the next, yielding its core between looks, instead of sleeping once k_spin has
+  /// passed. A step's serial stretches (gathering contacts, cutting the solve's schedule) outlast
+  /// k_spin on a large scene, and a worker woken from its condition variable comes back tens of
+  /// microseconds late, on a virtual machine often more, every time. Guards may nest.
+  class KeepAwake {
+   public:
+    explicit KeepAwake(TaskPool& pool) : pool_(pool) {
+      pool_.awake_.fetch_add(1, std::memory_order_relaxed);
+    }
+    KeepAwake(const KeepAwake&) = delete;
+    KeepAwake& operator=(const KeepAwake&) = delete;
+    ~KeepAwake() { pool_.awake_.fetch_sub(1, std::memory_order_relaxed); }
+
+   private:
+    TaskPool& pool_;
+  };
+
   /// Runs member(0) on the calling thread and member(k), 0 < k < threads(), on worker k for each
   /// worker that joins before member 0 returns; returns when every member that ran has returned.
   /// A worker that is late (asleep, or its core taken) is left out rather than waited for, so
@@ -81,6 +99,7 @@ class TaskPool {
   std::atomic<std::size_t> finished_ = 0;
   std::atomic<std::size_t> generation_ = 0;  // bumped for every team: a worker joins once per team
   std::atomic<bool> stopping_ = false;
+  std::atomic<int> awake_ = 0;  // KeepAwake guards alive
 };
 
 /// Cuts [0, count) into `chunks` ranges by count alone and runs task(chunk, begin, end) for each:

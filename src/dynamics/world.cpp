@@ -579,6 +579,7 @@ void World::step(Real dt) {
   if (!is_finite(dt) || dt <= 0) throw InvalidArgument("step: dt must be a finite number > 0");
   Impl& w = *impl_;
   const auto start = Clock::now();
+  const TaskPool::KeepAwake awake(*w.pool);
   StepStats& stats = w.stats;
   stats.broadphase_ms = stats.narrowphase_ms = stats.collide_ms = 0;
   stats.integrate_velocities_ms = stats.solve_ms = stats.integrate_positions_ms = 0;

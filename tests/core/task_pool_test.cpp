@@ -48,6 +48,40 @@ TEST(TaskPool, NoTaskOfALoopRunsAfterItReturnsEvenWithWorkersWakingLate) {
     EXPECT_EQ(count.load(), 1);
 }
 
+// Workers held awake (a step in progress) keep looking between loops instead of sleeping; the
+// contract is the same, guards nest, and once the last is gone the workers sleep again and still
+// wake for the next loop and for the pool's end.
+TEST(TaskPool, WorkersHeldAwakeOrNotRunEveryLoopOnce) {
+  TaskPool pool(3);
+  constexpr std::size_t k_tasks = 40;
+  const auto loops = [&](int count) {
+    std::vector<std::atomic<int>> runs(std::size_t(count) * k_tasks);
+    std::atomic<int> running = 0;
+    for (int loop = 0; loop < count; ++loop) {
+      // Pauses longer than TaskPool's spin: a worker not held awake falls asleep.
+      if (loop % 3 == 2) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      pool.run(k_tasks, [&](std::size_t i) {
+        running.fetch_add(1);
+        runs[std::size_t(loop) * k_tasks + i].fetch_add(1);
+        running.fetch_sub(1);
+      });
+      ASSERT_EQ(running.load(), 0) << "a task still ran after run returned, loop " << loop;
+    }
+    for (const std::atomic<int>& count_of_task : runs)
+      ASSERT_EQ(count_of_task.load(), 1);
+  };
+  {
+    const TaskPool::KeepAwake step(pool);
+    loops(60);
+    {
+      const TaskPool::KeepAwake nested(pool);
+      loops(60);
+    }
+    loops(60);  // still held by the outer guard
+  }
+  loops(60);
+}
+
 TEST(TaskPool, ATeamReturnsWithEveryMemberThatJoinedDoneAndEveryItemDoneOnce) {
   TaskPool pool(3);
   PhasedWork work;
