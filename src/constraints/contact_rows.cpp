@@ -176,7 +176,7 @@ void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRang
                    ContactState& c = m.points[j];
                    const std::size_t t1 = first + 2 * j, t2 = t1 + 1;
                    c.friction_impulse =
-                       rows.j_lin_b[t1] * rows.lambda[t1] + rows.j_lin_b[t2] * rows.lambda[t2];
+                       rows.j_lin_b(t1) * rows.lambda[t1] + rows.j_lin_b(t2) * rows.lambda[t2];
                    c.normal_impulse = rows.lambda[first + 2 * count + j];
                  }
                }

@@ -92,8 +92,7 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool
   run_chunks(pool, size() - first, k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = first + begin; i < first + end; ++i)
-                 prepare_row(i, {j_lin_a[i], j_ang_a[i], j_lin_b[i], j_ang_b[i]}, softness[i],
-                             bodies[body_a[i]], bodies[body_b[i]]);
+                 prepare_row(i, bodies[body_a[i]], bodies[body_b[i]]);
              });
   // After every row's inverse effective mass: a pair reads its second row's.
   std::array<std::size_t, k_prepare_chunks> degenerate{};
@@ -122,15 +121,12 @@ void RowStore::drop_position_bias(TaskPool* pool) {
 Real RowStore::coupling(std::size_t i, std::size_t j) const {
   struct Side {
     std::uint32_t body;
-    const Vec3& j_lin;
-    const Vec3& j_ang;
-    const Vec3& b_lin;
-    const Vec3& b_ang;
+    Vec3 j_lin, j_ang, b_lin, b_ang;
   };
-  const Side sides_i[] = {{body_a[i], j_lin_a[i], j_ang_a[i], b_lin_a[i], b_ang_a[i]},
-                          {body_b[i], j_lin_b[i], j_ang_b[i], b_lin_b[i], b_ang_b[i]}};
-  const Side sides_j[] = {{body_a[j], j_lin_a[j], j_ang_a[j], b_lin_a[j], b_ang_a[j]},
-                          {body_b[j], j_lin_b[j], j_ang_b[j], b_lin_b[j], b_ang_b[j]}};
+  const Side sides_i[] = {{body_a[i], j_lin_a(i), j_ang_a(i), b_lin_a(i), b_ang_a(i)},
+                          {body_b[i], j_lin_b(i), j_ang_b(i), b_lin_b(i), b_ang_b(i)}};
+  const Side sides_j[] = {{body_a[j], j_lin_a(j), j_ang_a(j), b_lin_a(j), b_ang_a(j)},
+                          {body_b[j], j_lin_b(j), j_ang_b(j), b_lin_b(j), b_ang_b(j)}};
   Real sum = 0;
   for (const Side& si : sides_i) {
     for (const Side& sj : sides_j) {

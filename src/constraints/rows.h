@@ -156,10 +156,7 @@ class RowStore {
   /// Writes row i (of append_rows) without add's checks: for rows written by the engine
   /// (contacts, joints), which meet them by construction.
   void set(std::size_t i, const RowSpec& row) {
-    j_lin_a[i] = row.j_lin_a;
-    j_ang_a[i] = row.j_ang_a;
-    j_lin_b[i] = row.j_lin_b;
-    j_ang_b[i] = row.j_ang_b;
+    jacobian[i] = to_lanes({row.j_lin_a, row.j_ang_a, row.j_lin_b, row.j_ang_b});
     set_all_but_jacobian(i, row);
   }
   /// set, then prepare's work on row i, for a writer that has its response at hand (lane_row,
@@ -168,10 +165,7 @@ class RowStore {
   /// other fields spec's. Returns whether the row is usable.
   bool set_prepared(std::size_t i, const RowSpec& spec, const LaneRow& row) {
     set_all_but_jacobian(i, spec);
-    j_lin_a[i] = to_vec3(row.j[0]);
-    j_ang_a[i] = to_vec3(row.j[1]);
-    j_lin_b[i] = to_vec3(row.j[2]);
-    j_ang_b[i] = to_vec3(row.j[3]);
+    jacobian[i] = padded(row.j);
     return store_response(i, row, spec.softness);
   }
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
@@ -214,11 +208,23 @@ class RowStore {
   /// J_i M^-1 J_j^T (prepared): how an impulse on row j changes the velocity error of row i.
   Real coupling(std::size_t i, std::size_t j) const;
 
+  // Row i's Jacobian and B by part, as 3-vectors.
+  Vec3 j_lin_a(std::size_t i) const { return to_vec3(jacobian[i][0]); }
+  Vec3 j_ang_a(std::size_t i) const { return to_vec3(jacobian[i][1]); }
+  Vec3 j_lin_b(std::size_t i) const { return to_vec3(jacobian[i][2]); }
+  Vec3 j_ang_b(std::size_t i) const { return to_vec3(jacobian[i][3]); }
+  Vec3 b_lin_a(std::size_t i) const { return to_vec3(response[i][0]); }
+  Vec3 b_ang_a(std::size_t i) const { return to_vec3(response[i][1]); }
+  Vec3 b_lin_b(std::size_t i) const { return to_vec3(response[i][2]); }
+  Vec3 b_ang_b(std::size_t i) const { return to_vec3(response[i][3]); }
+
   // Structure of arrays, one entry per row.
   RowColumn<std::uint32_t> body_a, body_b;
-  RowColumn<Vec3> j_lin_a, j_ang_a, j_lin_b, j_ang_b;  // the Jacobian, four 3-vectors
-  RowColumn<Vec3> b_lin_a, b_ang_a, b_lin_b, b_ang_b;  // B = M^-1 J^T
-  RowColumn<Real> diagonal;                            // J M^-1 J^T
+  // The Jacobian (linear a, angular a, linear b, angular b) and B = M^-1 J^T in the same order,
+  // four 3-vectors in lanes with a zero fourth (core/lanes.h): the form the writers compute them
+  // in and pgs solves in, stored and packed without conversion.
+  RowColumn<std::array<Lanes, 4>> jacobian, response;
+  RowColumn<Real> diagonal;      // J M^-1 J^T
   RowColumn<Real> inv_eff_mass;  // 1 / (diagonal + softness), or 0 for a degenerate row
   RowColumn<Real> bias;
   RowColumn<Real> position_bias;
@@ -239,14 +245,8 @@ class RowStore {
   void resize(std::size_t n) {
     body_a.resize(n);
     body_b.resize(n);
-    j_lin_a.resize(n);
-    j_ang_a.resize(n);
-    j_lin_b.resize(n);
-    j_ang_b.resize(n);
-    b_lin_a.resize(n);
-    b_ang_a.resize(n);
-    b_lin_b.resize(n);
-    b_ang_b.resize(n);
+    jacobian.resize(n);
+    response.resize(n);
     diagonal.resize(n);
     inv_eff_mass.resize(n);
     bias.resize(n);
@@ -274,17 +274,12 @@ class RowStore {
     lambda[i] = row.lambda;
     cone[i] = row.cone ? 1 : 0;
   }
-  /// prepare's work on row i given its Jacobian (linear a, angular a, linear b, angular b) and
-  /// softness; false for a degenerate row.
-  bool prepare_row(std::size_t i, const std::array<Vec3, 4>& j, Real row_softness,
-                   const SolverBodyMass& a, const SolverBodyMass& b) {
-    return store_response(i, lane_row(to_lanes(j), LaneMass(a), LaneMass(b)), row_softness);
+  /// prepare's work on row i from its Jacobian and softness; false for a degenerate row.
+  bool prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b) {
+    return store_response(i, lane_row(jacobian[i], LaneMass(a), LaneMass(b)), softness[i]);
   }
   bool store_response(std::size_t i, const LaneRow& r, Real row_softness) {
-    b_lin_a[i] = to_vec3(r.b[0]);
-    b_ang_a[i] = to_vec3(r.b[1]);
-    b_lin_b[i] = to_vec3(r.b[2]);
-    b_ang_b[i] = to_vec3(r.b[3]);
+    response[i] = padded(r.b);
     const Real d = r.diagonal;
     diagonal[i] = d;
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or

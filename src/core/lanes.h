@@ -63,6 +63,15 @@ inline std::array<Lanes, 4> to_lanes(const std::array<Vec3, 4>& v) {
   return out;
 }
 
+/// Four 3-vectors in lanes with the fourth lanes zeroed, as to_lanes(to_vec3(...)) gives them: a
+/// product's fourth lane is 0 for finite padded inputs but not for infinite ones.
+[[gnu::always_inline]] inline std::array<Lanes, 4> padded(const std::array<Lanes, 4>& v) {
+  std::array<Lanes, 4> out;
+  for (std::size_t k = 0; k < 4; ++k)
+    out[k] = __builtin_shufflevector(v[k], Lanes{}, 0, 1, 2, 4);
+  return out;
+}
+
 /// A Mat33 by its columns in lanes.
 using LaneMat33 = std::array<Lanes, 3>;
 

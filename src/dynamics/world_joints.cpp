@@ -309,8 +309,8 @@ void store_joint_impulses(World::Impl& impl, Real dt) {
       const std::size_t i = joint.first_row + k;
       const Real lambda = impl.rows.lambda[i];
       joint.impulses[joint.row_slots[k]] = lambda;
-      force += impl.rows.j_lin_a[i] * (lambda / dt);
-      torque += impl.rows.j_ang_a[i] * (lambda / dt);
+      force += impl.rows.j_lin_a(i) * (lambda / dt);
+      torque += impl.rows.j_ang_a(i) * (lambda / dt);
     }
     // About the anchor rather than the centre of mass: what a
     // breakable weld feels.

@@ -29,10 +29,10 @@ AssembledSystem assemble_system(const RowStore& rows, const SolverBodies& bodies
     if (rows.softness[i] != 0 && rows.inv_eff_mass[i] > 0)
       softness_triplets.emplace_back(row, row, rows.softness[i]);
     const int a = 6 * column_of[rows.body_a[i]], b = 6 * column_of[rows.body_b[i]];
-    add_block(j_triplets, row, a, rows.j_lin_a[i]);
-    add_block(j_triplets, row, a + 3, rows.j_ang_a[i]);
-    add_block(j_triplets, row, b, rows.j_lin_b[i]);
-    add_block(j_triplets, row, b + 3, rows.j_ang_b[i]);
+    add_block(j_triplets, row, a, rows.j_lin_a(i));
+    add_block(j_triplets, row, a + 3, rows.j_ang_a(i));
+    add_block(j_triplets, row, b, rows.j_lin_b(i));
+    add_block(j_triplets, row, b + 3, rows.j_ang_b(i));
   }
   const Eigen::Index n = Eigen::Index(6 * system.bodies.size());
   Vector u(n);

@@ -28,9 +28,9 @@ bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
   sides_.clear();
   for (std::uint32_t k = 0; k < rows_.size(); ++k) {
     const std::size_t i = rows_[k];
-    if (rows.b_lin_a[i] != Vec3::zero() || rows.b_ang_a[i] != Vec3::zero())
+    if (rows.b_lin_a(i) != Vec3::zero() || rows.b_ang_a(i) != Vec3::zero())
       sides_.push_back({rows.body_a[i], k, false});
-    if (rows.b_lin_b[i] != Vec3::zero() || rows.b_ang_b[i] != Vec3::zero())
+    if (rows.b_lin_b(i) != Vec3::zero() || rows.b_ang_b(i) != Vec3::zero())
       sides_.push_back({rows.body_b[i], k, true});
   }
   // The same sides in the same order as last time: the same terms in the same slots (a scene's
@@ -42,10 +42,11 @@ bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
     const std::size_t i = rows_[sides_[s].row];
     const bool b = sides_[s].is_b;
     SideVectors& v = side_vectors_[s];
-    to_lanes(b ? rows.j_lin_b[i] : rows.j_lin_a[i], v.j_lin);
-    to_lanes(b ? rows.j_ang_b[i] : rows.j_ang_a[i], v.j_ang);
-    to_lanes(b ? rows.b_lin_b[i] : rows.b_lin_a[i], v.b_lin);
-    to_lanes(b ? rows.b_ang_b[i] : rows.b_ang_a[i], v.b_ang);
+    const std::size_t side = b ? 2 : 0;  // the lanes of body b's parts follow body a's
+    v.j_lin = rows.jacobian[i][side];
+    v.j_ang = rows.jacobian[i][side + 1];
+    v.b_lin = rows.response[i][side];
+    v.b_ang = rows.response[i][side + 1];
   }
   const std::span<double> values = ldlt_.values();
   std::fill(values.begin(), values.end(), 0.0);

@@ -619,14 +619,8 @@ Real coupling_in_run(const PackedRow& row, const PackedRow& earlier, std::uint8_
 }
 
 void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
-  to_lanes(rows.j_lin_a[i], row.jacobian[0]);
-  to_lanes(rows.j_ang_a[i], row.jacobian[1]);
-  to_lanes(rows.j_lin_b[i], row.jacobian[2]);
-  to_lanes(rows.j_ang_b[i], row.jacobian[3]);
-  to_lanes(rows.b_lin_a[i], row.response[0]);
-  to_lanes(rows.b_ang_a[i], row.response[1]);
-  to_lanes(rows.b_lin_b[i], row.response[2]);
-  to_lanes(rows.b_ang_b[i], row.response[3]);
+  row.jacobian = rows.jacobian[i];
+  row.response = rows.response[i];
   row.body_a = rows.body_a[i];
   row.body_b = rows.body_b[i];
   row.softness = rows.softness[i];

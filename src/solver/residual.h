@@ -25,8 +25,8 @@ void begin_stats(SolveStats& stats, const RowStore& rows);
                                                 std::span<const BodyVelocity> v) {
   const BodyVelocity& a = v[rows.body_a[i]];
   const BodyVelocity& b = v[rows.body_b[i]];
-  return dot(rows.j_lin_a[i], a.linear) + dot(rows.j_ang_a[i], a.angular) +
-         dot(rows.j_lin_b[i], b.linear) + dot(rows.j_ang_b[i], b.angular);
+  return dot(rows.j_lin_a(i), a.linear) + dot(rows.j_ang_a(i), a.angular) +
+         dot(rows.j_lin_b(i), b.linear) + dot(rows.j_ang_b(i), b.angular);
 }
 
 /// w_i = J_i v - bias_i + softness_i lambda_i: row i's velocity error, zero on a converged free
@@ -42,10 +42,10 @@ template <typename T = Real>
                                                      Real delta, std::span<BodyVelocity> v) {
   BodyVelocity& a = v[rows.body_a[i]];
   BodyVelocity& b = v[rows.body_b[i]];
-  a.linear += delta * rows.b_lin_a[i];
-  a.angular += delta * rows.b_ang_a[i];
-  b.linear += delta * rows.b_lin_b[i];
-  b.angular += delta * rows.b_ang_b[i];
+  a.linear += delta * rows.b_lin_a(i);
+  a.angular += delta * rows.b_ang_a(i);
+  b.linear += delta * rows.b_lin_b(i);
+  b.angular += delta * rows.b_ang_b(i);
 }
 
 /// A bound counts as active within this relative distance: clamping makes bounds exact, but a

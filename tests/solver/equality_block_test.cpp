@@ -56,8 +56,8 @@ TEST(EqualityBlock, JointsAloneAreSolvedInTheFirstSweepAndLeftAloneAfter) {
     // Solved: every joint row's velocity error is gone, to rounding.
     const BodyVelocity &a = ten.velocities[ten.rows.body_a[i]],
                        &b = ten.velocities[ten.rows.body_b[i]];
-    const Real jv = dot(ten.rows.j_lin_a[i], a.linear) + dot(ten.rows.j_ang_a[i], a.angular) +
-                    dot(ten.rows.j_lin_b[i], b.linear) + dot(ten.rows.j_ang_b[i], b.angular);
+    const Real jv = dot(ten.rows.j_lin_a(i), a.linear) + dot(ten.rows.j_ang_a(i), a.angular) +
+                    dot(ten.rows.j_lin_b(i), b.linear) + dot(ten.rows.j_ang_b(i), b.angular);
     EXPECT_NEAR(jv, 0, 1e-4) << "row " << i;
   }
 }

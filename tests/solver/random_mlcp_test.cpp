@@ -72,10 +72,10 @@ class MlcpGenerator {
     RowSpec s;
     s.body_a = rows.body_a[i];
     s.body_b = rows.body_b[i];
-    s.j_lin_a = rows.j_lin_a[i];
-    s.j_ang_a = rows.j_ang_a[i];
-    s.j_lin_b = rows.j_lin_b[i];
-    s.j_ang_b = rows.j_ang_b[i];
+    s.j_lin_a = rows.j_lin_a(i);
+    s.j_ang_a = rows.j_ang_a(i);
+    s.j_lin_b = rows.j_lin_b(i);
+    s.j_ang_b = rows.j_ang_b(i);
     s.bias = rows.bias[i];
     s.lo = rows.lo[i];
     s.hi = rows.hi[i];
@@ -124,13 +124,13 @@ class MlcpGenerator {
         double sum = 0;
         const auto ii = std::size_t(i), jj = std::size_t(j);
         if (rows.body_a[ii] == rows.body_a[jj])
-          sum += dot(rows.j_lin_a[ii], rows.b_lin_a[jj]) + dot(rows.j_ang_a[ii], rows.b_ang_a[jj]);
+          sum += dot(rows.j_lin_a(ii), rows.b_lin_a(jj)) + dot(rows.j_ang_a(ii), rows.b_ang_a(jj));
         if (rows.body_a[ii] == rows.body_b[jj])
-          sum += dot(rows.j_lin_a[ii], rows.b_lin_b[jj]) + dot(rows.j_ang_a[ii], rows.b_ang_b[jj]);
+          sum += dot(rows.j_lin_a(ii), rows.b_lin_b(jj)) + dot(rows.j_ang_a(ii), rows.b_ang_b(jj));
         if (rows.body_b[ii] == rows.body_a[jj])
-          sum += dot(rows.j_lin_b[ii], rows.b_lin_a[jj]) + dot(rows.j_ang_b[ii], rows.b_ang_a[jj]);
+          sum += dot(rows.j_lin_b(ii), rows.b_lin_a(jj)) + dot(rows.j_ang_b(ii), rows.b_ang_a(jj));
         if (rows.body_b[ii] == rows.body_b[jj])
-          sum += dot(rows.j_lin_b[ii], rows.b_lin_b[jj]) + dot(rows.j_ang_b[ii], rows.b_ang_b[jj]);
+          sum += dot(rows.j_lin_b(ii), rows.b_lin_b(jj)) + dot(rows.j_ang_b(ii), rows.b_ang_b(jj));
         a(i, j) = sum;
       }
     }

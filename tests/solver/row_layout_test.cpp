@@ -143,7 +143,7 @@ TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
 TEST(RowLayout, APgsSolveAfterOneWithABrokenRowEndsInTheSameBitsAsAFreshOne) {
   PgsSolver kept;
   RowProblem broken = column(5, 0, 5);
-  broken.rows.j_ang_a[24] = Vec3::splat(std::numeric_limits<Real>::quiet_NaN());
+  to_lanes(Vec3::splat(std::numeric_limits<Real>::quiet_NaN()), broken.rows.jacobian[24][1]);
   broken = prepared(std::move(broken));
   SolveStats stats;
   kept.solve(broken.rows, broken.bodies(), testing::iterations(10), stats);

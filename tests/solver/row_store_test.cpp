@@ -50,7 +50,7 @@ TEST(RowStore, AppendedRowsEqualAddedOnesBlockForBlock) {
   appended.prepare(masses);
   for (std::size_t i = 0; i < added.size(); ++i) {
     EXPECT_EQ(appended.body_a[i], added.body_a[i]);
-    EXPECT_EQ(appended.j_lin_a[i], added.j_lin_a[i]);
+    EXPECT_EQ(appended.j_lin_a(i), added.j_lin_a(i));
     EXPECT_EQ(appended.bias[i], added.bias[i]);
     EXPECT_EQ(appended.lambda[i], added.lambda[i]);
     EXPECT_EQ(appended.inv_eff_mass[i], added.inv_eff_mass[i]);
