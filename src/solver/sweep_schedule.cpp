@@ -4,21 +4,6 @@
 #include <bit>
 
 namespace impulse {
-namespace {
-
-// visit(body) for the body of each of the unit's rows (outside the equality block) that moves it;
-// a body may come more than once.
-template <class Visit>
-void each_moving_body_of(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                         std::span<const std::uint8_t> moves, RowUnit unit, const Visit& visit) {
-  for (std::uint32_t i = unit.begin; i < unit.end; ++i) {
-    if (group_of[i] == k_row_in_block) continue;
-    if (moves[i] & 1) visit(rows.body_a[i]);
-    if (moves[i] & 2) visit(rows.body_b[i]);
-  }
-}
-
-}  // namespace
 
 void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32_t> group_of) {
   units_.clear();
@@ -57,23 +42,45 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   }
 }
 
-void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                                   std::span<const std::uint8_t> moves, std::size_t bodies) {
+void SweepSchedule::find_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                                     std::span<const std::uint8_t> moves) {
+  unit_body_begin_.resize(units_.size() + 1);
+  unit_body_begin_[0] = 0;
+  unit_bodies_.clear();
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const std::size_t first = unit_bodies_.size();
+    // The rows of a unit mostly share their bodies (a manifold's pair): a body the unit's last two
+    // already name is not named again. Others may repeat, which the passes allow.
+    const auto add = [&](std::uint32_t body) {
+      const std::size_t named = unit_bodies_.size() - first;
+      if (named >= 1 && unit_bodies_.back() == body) return;
+      if (named >= 2 && unit_bodies_[unit_bodies_.size() - 2] == body) return;
+      unit_bodies_.push_back(body);
+    };
+    for (std::uint32_t i = units_[k].begin; i < units_[k].end; ++i) {
+      if (group_of[i] == k_row_in_block) continue;
+      if (moves[i] & 1) add(rows.body_a[i]);
+      if (moves[i] & 2) add(rows.body_b[i]);
+    }
+    unit_body_begin_[k + 1] = std::uint32_t(unit_bodies_.size());
+  }
+}
+
+void SweepSchedule::order_by_reach(std::size_t bodies) {
   const std::size_t n = units_.size();
   // Each body's units (a unit once per row that moves the body: harmless, the search skips
   // units already reached).
   body_unit_begin_.assign(bodies + 1, 0);
   for (std::size_t k = 0; k < n; ++k)
-    each_moving_body_of(rows, group_of, moves, units_[k],
-                        [&](std::uint32_t body) { ++body_unit_begin_[body + 1]; });
+    for (const std::uint32_t body : bodies_of(k))
+      ++body_unit_begin_[body + 1];
   for (std::size_t b = 0; b < bodies; ++b)
     body_unit_begin_[b + 1] += body_unit_begin_[b];
   body_units_.resize(body_unit_begin_[bodies]);
   body_unit_fill_.assign(body_unit_begin_.begin(), body_unit_begin_.end() - 1);
   for (std::size_t k = 0; k < n; ++k)
-    each_moving_body_of(rows, group_of, moves, units_[k], [&](std::uint32_t body) {
+    for (const std::uint32_t body : bodies_of(k))
       body_units_[body_unit_fill_[body]++] = std::uint32_t(k);
-    });
   // Breadth first; a body's units are queued when it is first met.
   reached_.assign(n, 0);
   body_met_.assign(bodies, 0);
@@ -83,23 +90,21 @@ void SweepSchedule::order_by_reach(const RowStore& rows, std::span<const std::ui
     reached_[start] = 1;
     reach_order_.push_back(std::uint32_t(start));
     for (std::size_t head = reach_order_.size() - 1; head < reach_order_.size(); ++head) {
-      each_moving_body_of(
-          rows, group_of, moves, units_[reach_order_[head]], [&](std::uint32_t body) {
-            if (body_met_[body] != 0) return;
-            body_met_[body] = 1;
-            for (std::uint32_t u = body_unit_begin_[body]; u < body_unit_begin_[body + 1]; ++u) {
-              const std::uint32_t unit = body_units_[u];
-              if (reached_[unit] != 0) continue;
-              reached_[unit] = 1;
-              reach_order_.push_back(unit);
-            }
-          });
+      for (const std::uint32_t body : bodies_of(reach_order_[head])) {
+        if (body_met_[body] != 0) continue;
+        body_met_[body] = 1;
+        for (std::uint32_t u = body_unit_begin_[body]; u < body_unit_begin_[body + 1]; ++u) {
+          const std::uint32_t unit = body_units_[u];
+          if (reached_[unit] != 0) continue;
+          reached_[unit] = 1;
+          reach_order_.push_back(unit);
+        }
+      }
     }
   }
 }
 
-std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                                     std::span<const std::uint8_t> moves, std::size_t bodies) {
+std::size_t SweepSchedule::cut_parts(std::size_t bodies) {
   const std::size_t n = units_.size();
   // Cut at position c, every unit before c is part 0's interior (its bodies are met first there),
   // and a unit at p >= c is part 1's interior exactly when the earliest position that meets any of
@@ -111,10 +116,10 @@ std::size_t SweepSchedule::cut_parts(const RowStore& rows, std::span<const std::
   for (std::size_t position = 0; position < n; ++position) {
     const std::uint32_t k = reach_order_[position];
     auto earliest = std::uint32_t(position);
-    each_moving_body_of(rows, group_of, moves, units_[k], [&](std::uint32_t body) {
+    for (const std::uint32_t body : bodies_of(k)) {
       if (first_met_[body] == n) first_met_[body] = std::uint32_t(position);
       earliest = std::min(earliest, first_met_[body]);
-    });
+    }
     earliest_[position] = earliest;
     rows_by_earliest_[earliest] += rows_of(k);
   }
@@ -222,9 +227,7 @@ void SweepSchedule::split_at_islands() {
 void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> group_of,
                           std::span<const std::uint8_t> moves, std::size_t bodies) {
   find_units(rows, group_of);
-  const auto each_moving_body = [&](RowUnit unit, auto&& visit) {
-    each_moving_body_of(rows, group_of, moves, unit, visit);
-  };
+  find_unit_bodies(rows, group_of, moves);
   // Parts: the units cut along an order (cut_parts); each body belongs to the part of the first
   // unit in that order that moves it. The stored order first (it keeps a stack's bottom-to-top
   // order in each part); the breadth-first order over shared bodies when its best cut still makes
@@ -241,12 +244,12 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   for (std::uint32_t unit = 0; unit < n; ++unit)
     total_rows_ += rows_of(unit);
   stored_order();
-  const std::size_t stored_cost = cut_parts(rows, group_of, moves, bodies);
+  const std::size_t stored_cost = cut_parts(bodies);
   if (parts_ > 1 && 4 * stored_cost > 5 * total_rows_ / 2) {  // over 1.25 times half the rows
-    order_by_reach(rows, group_of, moves, bodies);
-    if (cut_parts(rows, group_of, moves, bodies) >= stored_cost) {
+    order_by_reach(bodies);
+    if (cut_parts(bodies) >= stored_cost) {
       stored_order();
-      cut_parts(rows, group_of, moves, bodies);
+      cut_parts(bodies);
     }
   }
   // No cut made a shorter sweep than one thread's (every unit meets a body of the first, a hub;
@@ -261,12 +264,13 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   for (std::size_t k = 0; k < n; ++k) {
     if (unit_part_[k] != k_boundary) continue;
     std::uint64_t taken = 0;
-    each_moving_body(units_[k], [&](std::uint32_t body) { taken |= body_colours_[body]; });
+    for (const std::uint32_t body : bodies_of(k))
+      taken |= body_colours_[body];
     const auto colour = std::uint8_t(std::countr_one(taken));  // k_max_colours when all taken
     unit_colour_.push_back(colour);
     if (colour == k_max_colours) continue;
-    each_moving_body(
-        units_[k], [&](std::uint32_t body) { body_colours_[body] |= std::uint64_t(1) << colour; });
+    for (const std::uint32_t body : bodies_of(k))
+      body_colours_[body] |= std::uint64_t(1) << colour;
     ++colour_count[colour];
     colours = std::max(colours, std::size_t(colour) + 1);
   }

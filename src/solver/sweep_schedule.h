@@ -81,18 +81,24 @@ class SweepSchedule {
 
  private:
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
+  /// Each unit's moving bodies (of its rows outside the equality block), found once for the
+  /// passes below; a body may be named more than once.
+  void find_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                        std::span<const std::uint8_t> moves);
+  std::span<const std::uint32_t> bodies_of(std::uint32_t unit) const {
+    return std::span(unit_bodies_)
+        .subspan(unit_body_begin_[unit], unit_body_begin_[unit + 1] - unit_body_begin_[unit]);
+  }
   /// How many rows a unit (an index into units_) spans.
   std::size_t rows_of(std::uint32_t unit) const { return units_[unit].end - units_[unit].begin; }
   /// Cuts reach_order_ into parts_ (one or two) parts where the sweep is shortest: unit_part_,
   /// earliest_ and cut_. Returns that sweep's rows (the larger interior, then the boundary).
-  std::size_t cut_parts(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                        std::span<const std::uint8_t> moves, std::size_t bodies);
+  std::size_t cut_parts(std::size_t bodies);
   /// Splits the parts further where no interior unit after a position moves a body met before it
   /// (the order passes from one island to another), the largest part first, until k_max_parts.
   void split_at_islands();
   /// reach_order_: the units in breadth-first order over the moving bodies they share.
-  void order_by_reach(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                      std::span<const std::uint8_t> moves, std::size_t bodies);
+  void order_by_reach(std::size_t bodies);
 
   /// unit_part_'s mark for a boundary unit.
   static constexpr std::uint8_t k_boundary = k_max_parts;
@@ -103,6 +109,7 @@ class SweepSchedule {
   std::vector<std::uint32_t> colour_begin_{0};
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<RowUnit> units_;
+  std::vector<std::uint32_t> unit_body_begin_, unit_bodies_;  // bodies per unit (bodies_of)
   std::vector<std::uint32_t> reach_order_;  // the units in the order parts are cut from
   std::vector<std::uint32_t> body_unit_begin_, body_unit_fill_, body_units_;  // units per body
   std::vector<std::uint8_t> reached_, body_met_;  // per unit, per body: met by the search
