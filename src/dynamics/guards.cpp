@@ -5,6 +5,7 @@
 #include "dynamics/world_contacts.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 namespace impulse {
@@ -119,9 +120,15 @@ void remember_poses(World::Impl& impl) {
 }
 
 void clamp_and_report(World::Impl& impl, StepStage stage) {
+  impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+    std::vector<std::uint32_t>& clamped = impl.clamped_by_chunk[chunk];
+    clamped.clear();
+    clamp_velocities(slots, impl.velocities, impl.settings.max_linear_speed,
+                     impl.settings.max_angular_speed, clamped);
+  });
   impl.clamped_slots.clear();
-  clamp_velocities(impl.awake_slots, impl.velocities, impl.settings.max_linear_speed,
-                   impl.settings.max_angular_speed, impl.clamped_slots);
+  for (const std::vector<std::uint32_t>& clamped : impl.clamped_by_chunk)
+    impl.clamped_slots.insert(impl.clamped_slots.end(), clamped.begin(), clamped.end());
   for (const std::uint32_t slot : impl.clamped_slots) {
     Diagnostic d;
     d.kind = DiagnosticKind::velocity_clamped;
@@ -139,7 +146,11 @@ void guard_bodies(World::Impl& impl, StepStage stage) {
   const auto faulty = [&](std::uint32_t slot) {
     return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
   };
-  if (std::none_of(impl.awake_slots.begin(), impl.awake_slots.end(), faulty)) return;
+  std::array<bool, World::Impl::k_body_chunks> chunk_faulty{};
+  impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+    chunk_faulty[chunk] = std::any_of(slots.begin(), slots.end(), faulty);
+  });
+  if (std::none_of(chunk_faulty.begin(), chunk_faulty.end(), [](bool f) { return f; })) return;
   for (const std::uint32_t slot : impl.awake_slots) {
     if (!faulty(slot)) continue;
     Diagnostic d;

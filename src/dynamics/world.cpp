@@ -484,11 +484,17 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
 
 namespace {
 
+void integrate_awake_positions(World::Impl& w, Real dt) {
+  w.for_awake_chunks([&](std::size_t, std::span<const std::uint32_t> slots) {
+    integrate_positions(slots, w.motions, w.velocities, dt);
+  });
+}
+
 // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
 // the solve starts again from the free velocities without the contacts' Baumgarte bias.
 void move_and_relax(World::Impl& w, Real dt) {
   clamp_and_report(w, StepStage::solve);
-  integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+  integrate_awake_positions(w, dt);
   w.velocities = w.free_velocities;
   w.rows.drop_position_bias(&*w.pool);
   SolverSettings settings = w.settings.solver;
@@ -527,8 +533,10 @@ void substep(World::Impl& w, Real dt) {
   stage = Clock::now();
   remember_poses(w);
   clamp_and_report(w, StepStage::velocities);
-  integrate_velocities(w.awake_slots, w.motions, w.velocities,
-                       {w.settings.gravity, dt, w.settings.gyroscopic});
+  w.for_awake_chunks([&](std::size_t, std::span<const std::uint32_t> slots) {
+    integrate_velocities(slots, w.motions, w.velocities,
+                         {w.settings.gravity, dt, w.settings.gyroscopic});
+  });
   guard_bodies(w, StepStage::velocities);
   stats.integrate_velocities_ms += milliseconds_since(stage);
 
@@ -537,8 +545,11 @@ void substep(World::Impl& w, Real dt) {
   w.rows.clear();
   bool relax = w.settings.solver.relax_iterations > 0;
   w.solver_masses.resize(w.motions.size());
-  for (std::size_t i = 0; i < w.motions.size(); ++i)
-    w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
+  run_chunks(&*w.pool, w.motions.size(), World::Impl::k_body_chunks, World::Impl::k_parallel_bodies,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i < end; ++i)
+                 w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
+             });
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
   write_joint_rows(w, dt);
@@ -563,7 +574,7 @@ void substep(World::Impl& w, Real dt) {
 
   stage = Clock::now();
   clamp_and_report(w, StepStage::positions);
-  if (!relax) integrate_positions(w.awake_slots, w.motions, w.velocities, dt);
+  if (!relax) integrate_awake_positions(w, dt);
   project_joint_positions(w);
   guard_bodies(w, StepStage::positions);
   hold_frozen_bodies(w);

@@ -13,7 +13,9 @@
 #include "dynamics/islands.h"
 #include "solver/solver.h"
 
+#include <array>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,12 @@ struct World::Impl {
   std::vector<Pose> start_poses;  // per slot
   std::vector<std::uint32_t> clamped_slots;
   std::vector<std::uint32_t> frozen_this_step;
+
+  // The per-body passes (integration, clamps, guards) run on the pool in fixed chunks of the awake
+  // slots: each body's update is its own, so the bits are the same on any thread count.
+  static constexpr std::size_t k_body_chunks = 16;
+  static constexpr std::size_t k_parallel_bodies = 256;  // fewer stay on the calling thread
+  std::array<std::vector<std::uint32_t>, k_body_chunks> clamped_by_chunk;
 
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;
@@ -109,6 +117,16 @@ struct World::Impl {
     const BodyMotion& m = motions[slot];
     return sleep[slot].asleep ? SolverBodyMass{}
                               : SolverBodyMass{m.inv_mass, m.inv_inertia_world, m.plane_normal};
+  }
+
+  /// pass(chunk, slots) for each fixed chunk of the awake slots (the per-body passes above).
+  template <class Pass>
+  void for_awake_chunks(const Pass& pass) {
+    const std::span<const std::uint32_t> slots = awake_slots;
+    run_chunks(&*pool, slots.size(), k_body_chunks, k_parallel_bodies,
+               [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+                 pass(chunk, slots.subspan(begin, end - begin));
+               });
   }
 
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.

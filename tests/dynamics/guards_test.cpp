@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/bodies.h"
 
@@ -145,6 +147,40 @@ TEST(Guards, AHugeVelocityIsClampedAndReported) {
   EXPECT_FLOAT_EQ(world.linear_velocity(id).x, settings.max_linear_speed);
   world.step(k_dt);
   EXPECT_TRUE(world.diagnostics().empty());
+}
+
+// In a world of many bodies the per-body passes run in chunks on the pool: the clamps and faults
+// of bodies in different chunks are reported in creation order and the state is the same, on one
+// thread or three.
+TEST(Guards, ManyBodiesReportTheirClampsAndFaultsInOrderOnAnyThreadCount) {
+  const auto run = [](int threads) {
+    WorldSettings settings = awake();
+    World world(settings);
+    world.set_threads(threads);
+    std::vector<BodyId> balls;
+    for (int i = 0; i < 600; ++i)
+      balls.push_back(world.create_body(body_of(Sphere{Real(0.4)}, {Real(i), 10, 0})));
+    world.step(k_dt);
+    for (const int i : {7, 311, 599})
+      world.set_linear_velocity(balls[std::size_t(i)], {Real(1e30), 0, 0});
+    world.apply_force(balls[450], {Real(3e38), 0, 0});
+    world.apply_force(balls[450], {Real(3e38), 0, 0});
+    world.step(k_dt);
+    std::vector<std::pair<DiagnosticKind, BodyId>> reports;
+    for (const Diagnostic& d : world.diagnostics())
+      reports.emplace_back(d.kind, d.body);
+    EXPECT_TRUE(world.is_frozen(balls[450]));
+    return std::pair{reports, world.state_hash()};
+  };
+  const auto [reports, hash] = run(1);
+  ASSERT_EQ(reports.size(), 4u);
+  EXPECT_EQ(reports[0].first, DiagnosticKind::velocity_clamped);
+  EXPECT_EQ(reports[2].first, DiagnosticKind::velocity_clamped);
+  EXPECT_EQ(reports[0].second.index + 304, reports[1].second.index);  // balls 7 then 311
+  EXPECT_EQ(reports[3].first, DiagnosticKind::non_finite_body);
+  const auto [threaded_reports, threaded_hash] = run(3);
+  EXPECT_EQ(threaded_reports, reports);
+  EXPECT_EQ(threaded_hash, hash);
 }
 
 // A custom constraint with a row of zero Jacobian next to a good one: the zero row is skipped and
