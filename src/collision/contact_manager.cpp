@@ -168,44 +168,68 @@ bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real mar
 
 // Puts every pair's manifolds into manifolds_ in pair order: the collided ones from their chunk,
 // the kept ones from last step's.
-void ContactManager::gather() {
-  manifolds_.clear();
-  counts_ = {};
+void ContactManager::gather(TaskPool* pool) {
   const std::size_t n = pairs_.size();
+  // Each chunk's place in the list: its fresh manifolds and its kept pairs' last ones.
+  std::size_t total = 0;
   for (std::size_t chunk = 0; chunk < k_chunks; ++chunk) {
-    const ContactManifold* fresh = chunks_[chunk].manifolds.data();
-    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
-      Pair& pair = pairs_[p];
-      const auto first = static_cast<std::uint32_t>(manifolds_.size());
-      switch (updates_[p]) {
-        case PairUpdate::collide:
-          manifolds_.insert(manifolds_.end(), fresh, fresh + new_counts_[p]);
-          fresh += new_counts_[p];
-          break;
-        case PairUpdate::keep:
-          manifolds_.insert(manifolds_.end(), previous_.begin() + pair.first,
-                            previous_.begin() + pair.first + pair.count);
-          break;
-        case PairUpdate::ignore:
-          break;
-      }
-      pair.first = first;
-      pair.count = static_cast<std::uint32_t>(manifolds_.size()) - first;
-      if (updates_[p] != PairUpdate::collide) {
-        pair.found = false;  // what the narrowphase found may no longer be what the pair has
-        continue;
-      }
-      for (const ContactManifold& m : std::span(manifolds_).subspan(first)) {
-        counts_.points += std::size_t(m.count);
-        for (int k = 0; k < m.count; ++k)
-          counts_.matched += m.points[std::size_t(k)].warm ? 1 : 0;
-      }
-    }
+    chunks_[chunk].first = total;
+    total += chunks_[chunk].manifolds.size();
+    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p)
+      total += updates_[p] == PairUpdate::keep ? pairs_[p].count : 0;
   }
-  for (std::size_t chunk = 0; chunk < k_chunks; ++chunk)
-    counts_.reused += chunks_[chunk].reused;
+  manifolds_.resize(total);
+  if (pool != nullptr) {
+    pool->run(k_chunks, [&](std::size_t chunk) { gather_chunk(chunk); });
+  } else {
+    for (std::size_t chunk = 0; chunk < k_chunks; ++chunk)
+      gather_chunk(chunk);
+  }
+  counts_ = {};
+  for (const Chunk& chunk : chunks_) {
+    counts_.points += chunk.points;
+    counts_.matched += chunk.matched;
+    counts_.reused += chunk.reused;
+  }
   counts_.pairs = n;
   counts_.manifolds = manifolds_.size();
+}
+
+void ContactManager::gather_chunk(std::size_t chunk) {
+  Chunk& c = chunks_[chunk];
+  c.points = c.matched = 0;
+  const std::size_t n = pairs_.size();
+  const ContactManifold* fresh = c.manifolds.data();
+  auto at = c.first;
+  for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
+    Pair& pair = pairs_[p];
+    const auto first = static_cast<std::uint32_t>(at);
+    switch (updates_[p]) {
+      case PairUpdate::collide:
+        std::copy(fresh, fresh + new_counts_[p], manifolds_.begin() + std::ptrdiff_t(at));
+        at += new_counts_[p];
+        fresh += new_counts_[p];
+        break;
+      case PairUpdate::keep:
+        std::copy(previous_.begin() + pair.first, previous_.begin() + pair.first + pair.count,
+                  manifolds_.begin() + std::ptrdiff_t(at));
+        at += pair.count;
+        break;
+      case PairUpdate::ignore:
+        break;
+    }
+    pair.first = first;
+    pair.count = static_cast<std::uint32_t>(at) - first;
+    if (updates_[p] != PairUpdate::collide) {
+      pair.found = false;  // what the narrowphase found may no longer be what the pair has
+      continue;
+    }
+    for (const ContactManifold& m : std::span(manifolds_).subspan(first, pair.count)) {
+      c.points += std::size_t(m.count);
+      for (int k = 0; k < m.count; ++k)
+        c.matched += m.points[std::size_t(k)].warm ? 1 : 0;
+    }
+  }
 }
 
 void ContactManager::match(ContactManifold& fresh, const Pair& pair) const {

@@ -132,6 +132,8 @@ class ContactManager {
     std::vector<ContactManifold> manifolds;
     std::vector<Manifold> scratch;
     std::size_t reused = 0;
+    std::size_t first = 0;                // gather: where the chunk's pairs' manifolds start
+    std::size_t points = 0, matched = 0;  // gather: of its collided pairs
   };
   static constexpr std::size_t k_chunks = 64;
   // Below this many pairs, waking the workers costs more than they save (the chunks are the same
@@ -143,7 +145,9 @@ class ContactManager {
   void collide_pair(Pair& pair, Real margin, Chunk& out) const;
   /// Rebuilds the pair's contacts from last step's into out, if they may be (ContactReuse).
   bool reuse(const Pair& pair, const Transform& relative, Real margin, Chunk& out) const;
-  void gather();
+  /// Lists every pair's manifolds in pair order, each chunk's pairs on the pool when given.
+  void gather(TaskPool* pool);
+  void gather_chunk(std::size_t chunk);
   void match(ContactManifold& fresh, const Pair& pair) const;
 
   Broadphase broadphase_;
@@ -176,13 +180,14 @@ void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool)
   new_counts_.resize(kept);
   chunks_.resize(k_chunks);
   const auto collide = [&](std::size_t chunk) { collide_chunk(chunk, margin); };
-  if (kept >= k_parallel_pairs) {
+  const bool parallel = kept >= k_parallel_pairs;
+  if (parallel) {
     pool.run(k_chunks, collide);
   } else {
     for (std::size_t chunk = 0; chunk < k_chunks; ++chunk)
       collide(chunk);
   }
-  gather();
+  gather(parallel ? &pool : nullptr);
 }
 
 }  // namespace impulse
