@@ -3,6 +3,7 @@
 #include "collision/segment.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -15,8 +16,6 @@ constexpr Real k_degenerate_length_sq = Real(1e-12);
 constexpr Real k_parallel_sine_sq = Real(1e-6);
 // Parallel segments must overlap by this much (m) to get two points instead of one.
 constexpr Real k_min_overlap = Real(1e-3);
-// (2/3)^40 of the segment: far below float resolution.
-constexpr int k_ternary_iterations = 40;
 // A cross-product axis must overlap less than a face axis by this much (m) to be chosen.
 constexpr Real k_axis_tolerance = Real(1e-3);
 // A box face is the contact face when its normal is within about 18 degrees of the contact normal
@@ -144,22 +143,52 @@ Real box_distance_sq(const Vec3& h, const Vec3& x) {
   return length_squared(x - min(max(x, -h), h));
 }
 
-// The parameter of segment s (in the box frame) closest to the box. The distance to a convex set
-// is convex along a line, so a ternary search finds its minimum; the ends are preferred on ties
-// so that end contacts keep their vertex ids.
+// The parameter of segment s (in the box frame) closest to the box. Along the segment each axis's
+// excess over the box's slab, max(0, |p_i + d_i t| - h_i), changes form only where the segment
+// crosses a slab plane, so between those crossings the squared distance is one quadratic: its
+// least value on each piece is exact, and the least of the pieces is the answer (the distance is
+// convex along a line: the pieces' minima fall to it and rise after). The ends are preferred on
+// ties so that end contacts keep their vertex ids.
 Real closest_parameter_to_box(const Vec3& h, const Segment& s) {
-  Real lo = 0, hi = 1;
-  for (int i = 0; i < k_ternary_iterations; ++i) {
-    const Real m1 = lo + (hi - lo) / 3;
-    const Real m2 = hi - (hi - lo) / 3;
-    if (box_distance_sq(h, s.p + s.d * m1) <= box_distance_sq(h, s.p + s.d * m2)) {
-      hi = m2;
-    } else {
-      lo = m1;
+  std::array<Real, 8> knots{};  // 0, the crossings inside (0, 1), 1
+  std::size_t count = 0;
+  knots[count++] = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (s.d[i] == 0) continue;
+    for (const Real plane : {-h[i], h[i]}) {
+      const Real t = (plane - s.p[i]) / s.d[i];
+      if (t > 0 && t < 1) knots[count++] = t;
     }
   }
-  Real u = Real(0.5) * (lo + hi);
-  Real best = box_distance_sq(h, s.p + s.d * u);
+  knots[count++] = 1;
+  for (std::size_t i = 2; i + 1 < count; ++i) {  // the crossings in order (insertion)
+    const Real t = knots[i];
+    std::size_t j = i;
+    for (; j > 1 && knots[j - 1] > t; --j)
+      knots[j] = knots[j - 1];
+    knots[j] = t;
+  }
+  Real u = 0;
+  Real best = box_distance_sq(h, s.p);
+  for (std::size_t k = 0; k + 1 < count; ++k) {
+    const Real lo = knots[k], hi = knots[k + 1];
+    if (!(hi > lo)) continue;
+    // On this piece: sum over the axes outside their slab of (q_i + d_i t)^2, q_i = p_i -+ h_i.
+    const Vec3 inside = s.p + s.d * (Real(0.5) * (lo + hi));
+    Real a = 0, b = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Real q = inside[i] > h[i] ? s.p[i] - h[i] : inside[i] < -h[i] ? s.p[i] + h[i] : 0;
+      if (q == 0 && std::abs(inside[i]) <= h[i]) continue;
+      a += s.d[i] * s.d[i];
+      b += s.d[i] * q;
+    }
+    const Real t = a > 0 ? std::clamp(-b / a, lo, hi) : lo;
+    const Real d = box_distance_sq(h, s.p + s.d * t);
+    if (d < best) {
+      best = d;
+      u = t;
+    }
+  }
   for (const Real end : {Real(0), Real(1)}) {
     const Real d = box_distance_sq(h, s.p + s.d * end);
     if (d <= best) {
