@@ -7,25 +7,21 @@ namespace impulse {
 
 namespace {
 
-// Row i's layout: its bodies, its friction link, and flags for its kind of bounds (lo 0, lo
-// -infinity, hi infinity), cone and disc, usability, and whether each body moves.
-[[gnu::always_inline]] inline std::array<std::uint32_t, 4> key_of(
-    const RowStore& rows, std::size_t i, const std::vector<std::uint8_t>& movable) {
+// Row i's kind: its bounds (lo 0, lo -infinity, hi infinity), cone and disc flags, usability.
+[[gnu::always_inline]] inline std::uint8_t kind_of(const RowStore& rows, std::size_t i) {
   const Real lo = rows.lo[i], hi = rows.hi[i];
-  const std::uint32_t a = rows.body_a[i], b = rows.body_b[i];
-  const std::uint32_t flags =
-      std::uint32_t(lo == 0) | std::uint32_t(lo == -k_infinity) << 1 |
-      std::uint32_t(hi == k_infinity) << 2 | std::uint32_t(rows.cone[i] != 0) << 3 |
-      std::uint32_t(rows.disc_step[i] > 0) << 4 | std::uint32_t(rows.inv_eff_mass[i] > 0) << 5 |
-      std::uint32_t(movable[a]) << 6 | std::uint32_t(movable[b]) << 7;
-  return {a, b, std::uint32_t(rows.normal_row[i]), flags};
+  return std::uint8_t(std::uint32_t(lo == 0) | std::uint32_t(lo == -k_infinity) << 1 |
+                      std::uint32_t(hi == k_infinity) << 2 | std::uint32_t(rows.cone[i] != 0) << 3 |
+                      std::uint32_t(rows.disc_step[i] > 0) << 4 |
+                      std::uint32_t(rows.inv_eff_mass[i] > 0) << 5);
 }
 
 }  // namespace
 
 bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> masses,
                        TaskPool* pool) {
-  bool same = taken_ && keys_.size() == rows.size() && movable_.size() == masses.size() &&
+  const std::size_t n = rows.size();
+  bool same = taken_ && kinds_.size() == n && movable_.size() == masses.size() &&
               block_begin_ == rows.block_begin;
   movable_.resize(masses.size());
   for (std::size_t k = 0; k < masses.size(); ++k) {
@@ -33,21 +29,34 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
     same = same && movable_[k] == moves;
     movable_[k] = moves;
   }
-  keys_.resize(rows.size());
+  body_a_.resize(n);
+  body_b_.resize(n);
+  normal_row_.resize(n);
+  kinds_.resize(n);
   constexpr std::size_t k_chunks = 16, k_parallel_rows = 2048;
   std::array<bool, k_chunks> chunk_same{};
-  run_chunks(pool, rows.size(), k_chunks, k_parallel_rows,
+  run_chunks(pool, n, k_chunks, k_parallel_rows,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               // Any difference, or-ed up without a branch per row (std::array's == calls memcmp).
+               // The ids as memory (compared at once, copied only where they differ); the kinds
+               // or-ed up without a branch per row.
+               bool ids_same = true;
+               const auto keep = [&](auto& kept, const auto& column) {
+                 const auto from = column.begin() + begin, to = column.begin() + end;
+                 const auto at = kept.begin() + std::ptrdiff_t(begin);
+                 if (std::equal(from, to, at)) return;
+                 std::copy(from, to, at);
+                 ids_same = false;
+               };
+               keep(body_a_, rows.body_a);
+               keep(body_b_, rows.body_b);
+               keep(normal_row_, rows.normal_row);
                std::uint32_t differ = 0;
                for (std::size_t i = begin; i < end; ++i) {
-                 const Key key = key_of(rows, i, movable_);
-                 Key& kept = keys_[i];
-                 differ |= (kept[0] ^ key[0]) | (kept[1] ^ key[1]) | (kept[2] ^ key[2]) |
-                           (kept[3] ^ key[3]);
-                 kept = key;
+                 const std::uint8_t kind = kind_of(rows, i);
+                 differ |= std::uint32_t(kind ^ kinds_[i]);
+                 kinds_[i] = kind;
                }
-               chunk_same[chunk] = differ == 0;
+               chunk_same[chunk] = ids_same && differ == 0;
              });
   same = same && std::all_of(chunk_same.begin(), chunk_same.end(), [](bool x) { return x; });
   block_begin_ = rows.block_begin;

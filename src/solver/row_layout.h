@@ -9,7 +9,6 @@
 #include "constraints/rows.h"
 #include "core/task_pool.h"
 
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -29,10 +28,12 @@ class RowLayout {
   std::size_t bodies() const { return movable_.size(); }
 
  private:
-  // Per row: body a, body b, the friction link, flags (row_layout.cpp).
-  using Key = std::array<std::uint32_t, 4>;
-
-  std::vector<Key> keys_;
+  // Per row, as last taken: its bodies and friction link (compared a chunk of rows at a time, as
+  // memory) and its kind of bounds, cone, disc and usability (row_layout.cpp). Whether its bodies
+  // move is theirs: movable_.
+  std::vector<std::uint32_t> body_a_, body_b_;
+  std::vector<std::int32_t> normal_row_;
+  std::vector<std::uint8_t> kinds_;
   std::vector<std::uint32_t> block_begin_;
   std::vector<std::uint8_t> movable_;  // per body
   bool taken_ = false;
