@@ -65,7 +65,7 @@ void apply_overrides(impulse::Scene& scene, const RunOptions& options, const std
   apply_solver_overrides(scene.settings.solver, options);
 }
 
-void measure_residuals(impulse::World& world) {
+void measure_last_step(impulse::World& world) {
   impulse::WorldSettings settings = world.settings();
   settings.solver.measure_residuals = true;
   world.set_settings(settings);
@@ -88,7 +88,7 @@ int run(const RunOptions& options) {
   const auto dt = scene.settings.timestep;
   for (int i = 0; i < options.steps; ++i) {
     // The summary reports the last step's residual: measured there only, as it costs a sweep.
-    if (i + 1 == options.steps) measure_residuals(world);
+    if (i + 1 == options.steps) measure_last_step(world);
     const auto start = std::chrono::steady_clock::now();
     world.step(dt);
     result.step_ms.push_back(

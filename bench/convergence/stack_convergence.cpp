@@ -22,7 +22,8 @@ int main() {
       settings.solver.warm_start = warm;
       settings.solver.iterations = 200;
       // A tolerance makes the solve measure its residual after every iteration (a fixed count
-      // measures only the last); this one stops only once no impulse changes at all.
+      // measures at most the last, and only with measure_residuals); this one stops only once no
+      // impulse changes at all.
       settings.solver.tolerance = std::numeric_limits<Real>::min();
       World world(settings);
       testing::add_row_stack(world, 10);

@@ -2,9 +2,13 @@
 
 #include "core/spin_wait.h"
 
+#include <algorithm>
+
 namespace impulse {
 
-TaskPool::TaskPool(int threads) : shares_(std::make_unique<Share[]>(std::size_t(threads))) {
+TaskPool::TaskPool(int threads)
+    : shares_(std::make_unique<Share[]>(std::size_t(threads))),
+      may_keep_awake_(unsigned(threads) <= std::max(1U, std::thread::hardware_concurrency())) {
   for (int member = 1; member < threads; ++member)
     workers_.emplace_back([this, member] { work(std::size_t(member)); });
 }
@@ -79,7 +83,8 @@ void TaskPool::work(std::size_t member) {
   while (true) {
     Erased team;
     const auto called = [&] { return stopping_ || generation_ != seen; };
-    while (!spin_until(called, k_spin) && awake_.load(std::memory_order_relaxed) > 0)
+    while (!spin_until(called, k_spin) && may_keep_awake_ &&
+           awake_.load(std::memory_order_relaxed) > 0)
       std::this_thread::yield();
     {
       std::unique_lock lock(mutex_);

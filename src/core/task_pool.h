@@ -33,11 +33,13 @@ class TaskPool {
   void run(std::size_t count, const Task& task) {
     run_erased(count, erase<Task>(task));
   }
-  /// Holds the workers awake while it lives (a step in progress): between loops a worker keeps
+  /// Holds the workers awake while it lives (a sub-step in progress): between loops a worker keeps
   /// looking for the next, yielding its core between looks, instead of sleeping once k_spin has
   /// passed. A step's serial stretches (gathering contacts, cutting the solve's schedule) outlast
   /// k_spin on a large scene, and a worker woken from its condition variable comes back tens of
-  /// microseconds late, on a virtual machine often more, every time. Guards may nest.
+  /// microseconds late, on a virtual machine often more, every time. Guards may nest. A pool of
+  /// more threads than the machine has cores sleeps as before: its workers would take the cores
+  /// that the others' work needs.
   class KeepAwake {
    public:
     explicit KeepAwake(TaskPool& pool) : pool_(pool) {
@@ -99,7 +101,8 @@ class TaskPool {
   std::atomic<std::size_t> finished_ = 0;
   std::atomic<std::size_t> generation_ = 0;  // bumped for every team: a worker joins once per team
   std::atomic<bool> stopping_ = false;
-  std::atomic<int> awake_ = 0;  // KeepAwake guards alive
+  std::atomic<int> awake_ = 0;   // KeepAwake guards alive
+  bool may_keep_awake_ = false;  // no more threads than cores
 };
 
 /// Cuts [0, count) into `chunks` ranges by count alone and runs task(chunk, begin, end) for each:

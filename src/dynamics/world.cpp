@@ -104,7 +104,9 @@ void World::set_settings(const WorldSettings& settings) {
     impl_->solver = SolverInstance(settings.solver.type);
   const Vec3 old_plane = impl_->settings.plane_normal;
   impl_->settings = settings;
-  if (settings.plane_normal != Vec3::zero())
+  // The world's own normal given back (settings() changed and set) stays as it is: normalising
+  // it again may move its last bit, and every body with it.
+  if (settings.plane_normal != Vec3::zero() && settings.plane_normal != old_plane)
     impl_->settings.plane_normal = normalize(settings.plane_normal);
   if (impl_->settings.plane_normal != old_plane) {
     // Bodies take the new plane where they are now.
@@ -590,7 +592,6 @@ void World::step(Real dt) {
   if (!is_finite(dt) || dt <= 0) throw InvalidArgument("step: dt must be a finite number > 0");
   Impl& w = *impl_;
   const auto start = Clock::now();
-  const TaskPool::KeepAwake awake(*w.pool);
   StepStats& stats = w.stats;
   stats.broadphase_ms = stats.narrowphase_ms = stats.collide_ms = 0;
   stats.integrate_velocities_ms = stats.solve_ms = stats.integrate_positions_ms = 0;
@@ -603,6 +604,8 @@ void World::step(Real dt) {
   for (int i = 0; i < substeps; ++i) {
     // User callbacks run first: if one throws, this sub-step has changed nothing yet.
     collect_custom_rows(*this, w, h);
+    // Around the engine's own work only: a user's callback above may replace the pool.
+    const TaskPool::KeepAwake awake(*w.pool);
     substep(w, h);
     w.time += double(h);
   }

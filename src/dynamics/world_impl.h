@@ -48,8 +48,9 @@ struct World::Impl {
   std::vector<std::uint32_t> clamped_slots;
   std::vector<std::uint32_t> frozen_this_step;
 
-  // The per-body passes (integration, clamps, guards) run on the pool in fixed chunks of the awake
-  // slots: each body's update is its own, so the bits are the same on any thread count.
+  // The per-body passes (integration, clamps, guards over the awake slots, the solver masses over
+  // all) run on the pool in fixed chunks: each body's update is its own, so the bits are the same
+  // on any thread count.
   static constexpr std::size_t k_body_chunks = 16;
   static constexpr std::size_t k_parallel_bodies = 256;  // fewer stay on the calling thread
   std::array<std::vector<std::uint32_t>, k_body_chunks> clamped_by_chunk;

@@ -196,9 +196,10 @@ inline bool measures_residuals(const SolverSettings& settings) {
 
 /// Ends iteration `iteration` (from 0): counts it, and measures (measure() gives the
 /// ResidualMeasure) and records it when something reads the figure: after every iteration when
-/// the solve stops on a tolerance or record_residuals asks, else only after the last one, since a
-/// measure costs about as much as an iteration (stats.h, SolveStats::residuals). Says whether to
-/// stop (record_iteration). Without measuring (measures_residuals) it only counts.
+/// the solve stops on a tolerance or record_residuals asks, else after the last one only with
+/// measure_residuals, since a measure costs about as much as an iteration (stats.h,
+/// SolveStats::residuals). Says whether to stop (record_iteration). Without measuring
+/// (measures_residuals) it only counts.
 template <class Measure>
 bool end_iteration(int iteration, Measure&& measure, Real max_delta, const SolverSettings& settings,
                    SolveStats& stats) {

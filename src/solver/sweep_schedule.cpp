@@ -68,8 +68,8 @@ void SweepSchedule::find_unit_bodies(const RowStore& rows, std::span<const std::
 
 void SweepSchedule::order_by_reach(std::size_t bodies) {
   const std::size_t n = units_.size();
-  // Each body's units (a unit once per row that moves the body: harmless, the search skips
-  // units already reached).
+  // Each body's units (a unit that names the body twice is listed twice: harmless, the search
+  // skips units already reached).
   body_unit_begin_.assign(bodies + 1, 0);
   for (std::size_t k = 0; k < n; ++k)
     for (const std::uint32_t body : bodies_of(k))

@@ -91,6 +91,24 @@ TEST(PlaneWorld, SettingsNormaliseTheNormalAndRefuseOthers) {
   EXPECT_THROW(world.set_settings(plane_world({0, k_infinity, 0}, Vec3::zero())), InvalidArgument);
 }
 
+// The world's own settings given back (as the command does to measure its last step) change
+// nothing: the stored normal is not normalised again, which may move its last bit and every body.
+TEST(PlaneWorld, SettingTheWorldsOwnSettingsBackChangesNothing) {
+  for (const Vec3& normal : {Vec3{Real(0.3), Real(0.4), Real(0.7)}, Vec3{1, 1, 1},
+                             Vec3{Real(-0.2), Real(0.9), Real(0.1)}, Vec3{2, -1, 3}}) {
+    World world(plane_world(normal / length(normal), {0, Real(-9.81), 0}));
+    BodySettings body;
+    body.linear_velocity = {1, 2, 3};
+    body.angular_velocity = {Real(0.5), Real(-1), Real(2)};
+    world.create_body(body);
+    for (int i = 0; i < 10; ++i)
+      world.step(Real(1.0 / 60));
+    const std::uint64_t before = world.state_hash();
+    world.set_settings(world.settings());
+    EXPECT_EQ(world.state_hash(), before) << normal.x << " " << normal.y << " " << normal.z;
+  }
+}
+
 TEST(PlaneWorld, CreationAndImpulsesKeepOnlyThePlanarMotion) {
   World world(plane_world({0, 0, 1}, Vec3::zero()));
   BodySettings s = body_of(Box{{Real(0.5), Real(0.25), Real(0.1)}}, {0, 0, 0});
