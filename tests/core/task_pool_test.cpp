@@ -27,15 +27,15 @@ TEST(TaskPool, RunDoesEveryTaskOnceOnAnyNumberOfThreads) {
   }
 }
 
-TEST(TaskPool, NoTaskOfALoopRunsAfterItReturnsEvenWithWorkersWakingLate) {
-  TaskPool pool(3);
-  constexpr int k_loops = 300;
+// Runs `loops` loops of 40 tasks, every third after a pause longer than the pool's spin (a
+// worker not held awake falls asleep and often wakes once member 0 has claimed every share, when
+// a task taken then would be a finished loop's); every task must run once, and none after its
+// loop returned.
+void expect_each_task_once(TaskPool& pool, int loops) {
   constexpr std::size_t k_tasks = 40;
-  std::vector<std::atomic<int>> runs(std::size_t(k_loops) * k_tasks);
+  std::vector<std::atomic<int>> runs(std::size_t(loops) * k_tasks);
   std::atomic<int> running = 0;
-  for (int loop = 0; loop < k_loops; ++loop) {
-    // Every third loop after a pause: the workers fall asleep and often wake once member 0 has
-    // claimed every share, when a task taken then would be a finished loop's.
+  for (int loop = 0; loop < loops; ++loop) {
     if (loop % 3 == 2) std::this_thread::sleep_for(std::chrono::microseconds(200));
     pool.run(k_tasks, [&](std::size_t i) {
       running.fetch_add(1);
@@ -48,38 +48,26 @@ TEST(TaskPool, NoTaskOfALoopRunsAfterItReturnsEvenWithWorkersWakingLate) {
     EXPECT_EQ(count.load(), 1);
 }
 
+TEST(TaskPool, NoTaskOfALoopRunsAfterItReturnsEvenWithWorkersWakingLate) {
+  TaskPool pool(3);
+  expect_each_task_once(pool, 300);
+}
+
 // Workers held awake (a step in progress) keep looking between loops instead of sleeping; the
 // contract is the same, guards nest, and once the last is gone the workers sleep again and still
 // wake for the next loop and for the pool's end.
 TEST(TaskPool, WorkersHeldAwakeOrNotRunEveryLoopOnce) {
   TaskPool pool(2);  // no more threads than a 2-core machine's cores: held awake there
-  constexpr std::size_t k_tasks = 40;
-  const auto loops = [&](int count) {
-    std::vector<std::atomic<int>> runs(std::size_t(count) * k_tasks);
-    std::atomic<int> running = 0;
-    for (int loop = 0; loop < count; ++loop) {
-      // Pauses longer than TaskPool's spin: a worker not held awake falls asleep.
-      if (loop % 3 == 2) std::this_thread::sleep_for(std::chrono::microseconds(200));
-      pool.run(k_tasks, [&](std::size_t i) {
-        running.fetch_add(1);
-        runs[std::size_t(loop) * k_tasks + i].fetch_add(1);
-        running.fetch_sub(1);
-      });
-      ASSERT_EQ(running.load(), 0) << "a task still ran after run returned, loop " << loop;
-    }
-    for (const std::atomic<int>& count_of_task : runs)
-      ASSERT_EQ(count_of_task.load(), 1);
-  };
   {
     const TaskPool::KeepAwake step(pool);
-    loops(60);
+    expect_each_task_once(pool, 60);
     {
       const TaskPool::KeepAwake nested(pool);
-      loops(60);
+      expect_each_task_once(pool, 60);
     }
-    loops(60);  // still held by the outer guard
+    expect_each_task_once(pool, 60);  // still held by the outer guard
   }
-  loops(60);
+  expect_each_task_once(pool, 60);
 }
 
 TEST(TaskPool, ATeamReturnsWithEveryMemberThatJoinedDoneAndEveryItemDoneOnce) {
