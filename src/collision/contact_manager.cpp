@@ -220,10 +220,9 @@ void ContactManager::gather_chunk(std::size_t chunk) {
     }
     pair.first = first;
     pair.count = static_cast<std::uint32_t>(at) - first;
-    if (updates_[p] != PairUpdate::collide) {
-      pair.found = false;  // what the narrowphase found may no longer be what the pair has
-      continue;
-    }
+    // what the narrowphase found may no longer be what a pair not collided has
+    if (updates_[p] != PairUpdate::collide) pair.found = false;
+    // Every listed manifold's points, a sleeping pair's kept ones too (with their warm flags).
     for (const ContactManifold& m : std::span(manifolds_).subspan(first, pair.count)) {
       c.points += std::size_t(m.count);
       for (int k = 0; k < m.count; ++k)

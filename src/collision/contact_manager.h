@@ -53,9 +53,10 @@ struct ContactReuse {
 struct ContactCounts {
   std::size_t pairs = 0;      // candidate pairs whose fat boxes overlap
   std::size_t manifolds = 0;  // touching (or within the speculative margin)
-  std::size_t points = 0;
-  std::size_t matched = 0;  // points that matched last step's (the cache's hits)
-  std::size_t reused = 0;   // collided pairs whose contacts were rebuilt, not found (ContactReuse)
+  std::size_t points = 0;     // of the manifolds, kept ones (a sleeping pair's) too
+  std::size_t matched = 0;    // points that matched last step's (the cache's hits; a kept point
+                              // keeps its flag)
+  std::size_t reused = 0;  // collided pairs whose contacts were rebuilt, not found (ContactReuse)
 };
 
 /// What a pair needs this step (the caller's filter decides from the two bodies).

@@ -43,6 +43,24 @@ TEST(Contacts, BoxRestingOnBoxKeepsItsFourFeatureIdsFor100Steps) {
   EXPECT_NEAR(world.position(box).y, Real(0.5), Real(0.01));
 }
 
+// A box that fell asleep keeps its contacts (the pair is not collided again), and the step's
+// counts still list them: four points, all warm.
+TEST(Contacts, ASleepingBoxStillCountsItsFourPoints) {
+  World world;
+  world.create_body(ground_box(3));
+  const BodyId box = world.create_body(body_of(Box{}, {0, Real(0.499), 0}));
+  int steps = 0;
+  while (!world.is_asleep(box) && steps < 600) {
+    world.step(Real(1) / 60);
+    ++steps;
+  }
+  ASSERT_TRUE(world.is_asleep(box));
+  world.step(Real(1) / 60);
+  EXPECT_EQ(world.last_step_stats().contact_manifolds, 1u);
+  EXPECT_EQ(world.last_step_stats().contact_points, 4u);
+  EXPECT_EQ(world.last_step_stats().cache_hits, 4u);
+}
+
 TEST(Contacts, BoxTurnedAboutTheNormalKeepsItsIdsWhileTheSameFacesTouch) {
   World world;
   world.create_body(ground_box(3));
