@@ -134,7 +134,7 @@ class ContactManager {
     std::vector<Manifold> scratch;
     std::size_t reused = 0;
     std::size_t first = 0;                // gather: where the chunk's pairs' manifolds start
-    std::size_t points = 0, matched = 0;  // gather: of its collided pairs
+    std::size_t points = 0, matched = 0;  // gather: of its pairs' manifolds
   };
   static constexpr std::size_t k_chunks = 64;
   // Below this many pairs, waking the workers costs more than they save (the chunks are the same

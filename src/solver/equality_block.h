@@ -44,7 +44,9 @@ class EqualityBlock {
   struct Term {
     std::uint32_t p_side, q_side, slot;
   };
-  // A side's part of its row's Jacobian and response, gathered once per prepare for its terms.
+  // A side's part of its row's Jacobian and response, gathered once per prepare for its terms:
+  // a side serves several terms, and reading the store's lanes through sides_ and rows_ for each
+  // cost chain100 1.4% more instructions.
   struct SideVectors {
     Lanes j_lin, j_ang, b_lin, b_ang;
   };
