@@ -86,6 +86,7 @@ class ImpulseRunner : public Runner {
     s.timestep = impulse::Real(common.dt);
     s.sleeping = false;
     s.solver.iterations = common.iterations;
+    s.solver.friction_model = *impulse::friction_model_from_name(common.impulse_friction);
     return s;
   }
 

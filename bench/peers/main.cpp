@@ -127,6 +127,10 @@ int main(int argc, char** argv) {
   app.add_option("--threads", settings.threads,
                  "Impulse's thread count (World::set_threads; Bullet and ODE run on one)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--impulse-friction", settings.impulse_friction,
+                 "Impulse's friction model: coulomb (a pair of rows per point) or patch (three "
+                 "rows per manifold)")
+      ->check(CLI::IsMember({"coulomb", "patch"}));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Result> results;

@@ -10,7 +10,13 @@
 namespace impulse {
 
 enum class SolverType : std::uint8_t { pgs, global_dense, global_sparse, jacobi, block, pivoting };
-enum class FrictionModel : std::uint8_t { coulomb, cone, constant };
+/// How contacts resist sliding (docs/solvers.md, "Friction models"): coulomb, two tangent rows
+/// per contact point, each within mu times the point's normal impulse (a box round the cone);
+/// cone, the same pair clamped to the disc; constant, fixed bounds from the bodies' weight
+/// (seed 001); patch, per manifold two tangent rows at the points' centre and a twist row about
+/// the normal, bounded by mu times the manifold's total normal impulse (and the twist by that
+/// times the points' mean distance from the centre): 3 rows a manifold instead of 2 a point.
+enum class FrictionModel : std::uint8_t { coulomb, cone, constant, patch };
 
 /// The scene format's spelling of a solver type ("pgs", "global_dense", ...).
 const char* solver_type_name(SolverType type);

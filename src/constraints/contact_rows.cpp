@@ -83,65 +83,147 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
   return {dynamic > 0 ? share / Real(dynamic) : Real(0)};
 }
 
+namespace {
+
+// A manifold's points as its rows see them: the lever arms from the point midway between the
+// surfaces and the relative velocity there.
+struct Lever {
+  Lanes ra, rb;
+  Vec3 dv;
+};
+
+Lever lever_at(const Vec3& p, const BodyMotion& a, const BodyMotion& b, const BodyVelocity& va,
+               const BodyVelocity& vb) {
+  Lever l;
+  const Vec3 ra = p - a.center, rb = p - b.center;
+  to_lanes(ra, l.ra);
+  to_lanes(rb, l.rb);
+  l.dv = vb.linear + cross(vb.angular, rb) - va.linear - cross(va.angular, ra);
+  return l;
+}
+
+// Point k of a manifold midway between the surfaces: where its rows act.
+Vec3 contact_midpoint(const ContactManifold& m, int k) {
+  const ContactPoint& point = m.points[std::size_t(k)].point;
+  return point.position + m.normal * (point.depth / 2);
+}
+
+// The patch model's view of a manifold: its points' centre and each point's offset from it in
+// the contact plane.
+struct Patch {
+  Vec3 centre;
+  std::array<Vec3, Manifold::k_max_points> offsets;
+  Real spread = 0;  // the sum of the offsets' squared lengths, m^2
+};
+
+Patch patch_of(const ContactManifold& m) {
+  Patch patch;
+  Vec3 sum = Vec3::zero();
+  for (int k = 0; k < m.count; ++k)
+    sum += contact_midpoint(m, k);
+  patch.centre = sum / Real(m.count);
+  for (int k = 0; k < m.count; ++k) {
+    const Vec3 offset = reject(contact_midpoint(m, k) - patch.centre, m.normal);
+    patch.offsets[std::size_t(k)] = offset;
+    patch.spread += length_squared(offset);
+  }
+  return patch;
+}
+
+// Stores a patch's tangent impulse and twist as the points' friction impulses: the least point
+// impulses of that sum and of that moment about the centre (the twist's shares grow with the
+// distance), so that the cache, the queries and the other models read them alike.
+void store_patch_impulses(ContactManifold& m, const Vec3& tangent, Real twist) {
+  const Patch patch = patch_of(m);
+  const Vec3 share = tangent / Real(m.count);
+  const Real twist_per_spread = patch.spread > 0 ? twist / patch.spread : 0;
+  for (int k = 0; k < m.count; ++k) {
+    m.points[std::size_t(k)].friction_impulse =
+        share + cross(m.normal, patch.offsets[std::size_t(k)]) * twist_per_spread;
+  }
+}
+
+// Whether a patch of this many points has a twist row: one point cannot resist turning.
+bool patch_twists(int count) {
+  return count >= 2;
+}
+
+}  // namespace
+
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
                          const SolverBodyMass& mass_a, const SolverBodyMass& mass_b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
                          const ContactRowSettings& settings, RowStore& rows, std::uint32_t first) {
-  const bool constant_model = settings.solver->friction_model == FrictionModel::constant;
-  const bool cone_model = settings.solver->friction_model == FrictionModel::cone;
+  const FrictionModel model = settings.solver->friction_model;
   const Real constant_bound =
       material.friction * constant.point_mass * settings.gravity * settings.dt;
   const Vec3 n = manifold.normal;
   const int count = manifold.count;
+  const auto friction_rows =
+      std::uint32_t(manifold_row_count(manifold, model)) - std::uint32_t(count);
   std::uint32_t next = first;
   // Each row's response is computed in lanes from the bodies' masses converted once (the same
   // bits as the scalar products).
   const LaneMass lane_a(mass_a), lane_b(mass_b);
-  // Lever arms from the point midway between the surfaces, and the relative velocity there.
-  struct Lever {
-    Lanes ra, rb;
-    Vec3 dv;
-  };
   std::array<Lever, Manifold::k_max_points> levers;
-  for (int k = 0; k < count; ++k) {
-    const ContactPoint& point = manifold.points[std::size_t(k)].point;
-    const Vec3 p = point.position + n * (point.depth / 2);
-    const Vec3 ra = p - a.center, rb = p - b.center;
-    Lever& l = levers[std::size_t(k)];
-    to_lanes(ra, l.ra);
-    to_lanes(rb, l.rb);
-    l.dv = vb.linear + cross(vb.angular, rb) - va.linear - cross(va.angular, ra);
-  }
+  for (int k = 0; k < count; ++k)
+    levers[std::size_t(k)] = lever_at(contact_midpoint(manifold, k), a, b, va, vb);
   RowSpec spec;
   spec.body_a = manifold.body_a;
   spec.body_b = manifold.body_b;
-  const auto write_row = [&](const Lanes& direction, const Lever& l) {
-    rows.set_prepared(next++, spec,
-                      lane_row(contact_jacobian(direction, l.ra, l.rb), lane_a, lane_b));
+  const auto write_row = [&](const std::array<Lanes, 4>& jacobian) {
+    rows.set_prepared(next++, spec, lane_row(jacobian, lane_a, lane_b));
+  };
+  const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried) {
+    const Vec3 t1 = first_tangent(n, l.dv, carried);
+    const std::array<Vec3, 2> tangents{t1, cross(n, t1)};
+    for (std::size_t j = 0; j < 2; ++j) {
+      // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
+      spec.cone = model == FrictionModel::cone && j == 0;
+      spec.lambda = dot(carried, tangents[j]) * settings.warm_scale;
+      Lanes direction;
+      to_lanes(tangents[j], direction);
+      write_row(contact_jacobian(direction, l.ra, l.rb));
+    }
   };
   // Friction rows first, then the normal rows: the normal impulses, solved last in each pass,
   // are the ones that must hold.
-  for (int k = 0; k < count; ++k) {
-    const ContactState& c = manifold.points[std::size_t(k)];
-    const Lever& l = levers[std::size_t(k)];
-    const Vec3 t1 = first_tangent(n, l.dv, c.friction_impulse);
-    const std::array<Vec3, 2> tangents{t1, cross(n, t1)};
-    for (std::size_t j = 0; j < 2; ++j) {
-      const Vec3& t = tangents[j];
-      if (constant_model) {  // a fixed bound: the normal impulse does not matter (seed 001)
-        spec.lo = -constant_bound;
+  if (model == FrictionModel::patch) {
+    // Bounded by mu times the manifold's normal impulse; the twist by that times the points' mean
+    // distance from the centre (their torque arm when the load is even). The carried impulse is
+    // the points' friction impulses summed, and their moment about the centre the twist.
+    const Patch patch = patch_of(manifold);
+    Vec3 carried = Vec3::zero();
+    Real carried_twist = 0, mean_distance = 0;
+    for (int k = 0; k < count; ++k) {
+      const Vec3& f = manifold.points[std::size_t(k)].friction_impulse;
+      const Vec3& offset = patch.offsets[std::size_t(k)];
+      carried += f;
+      carried_twist += dot(n, cross(offset, f));
+      mean_distance += length(offset) / Real(count);
+    }
+    spec.normal_row = std::int32_t(first + friction_rows);
+    spec.normal_count = std::uint8_t(count);
+    spec.mu = material.friction;
+    write_tangent_rows(lever_at(patch.centre, a, b, va, vb), carried);
+    if (patch_twists(count)) {
+      spec.mu = material.friction * mean_distance;
+      spec.lambda = carried_twist * settings.warm_scale;
+      Lanes twist;
+      to_lanes(n, twist);
+      write_row({Lanes{}, -twist, Lanes{}, twist});
+    }
+  } else {
+    for (int k = 0; k < count; ++k) {
+      if (model == FrictionModel::constant) {  // a fixed bound: the normal impulse does not matter
+        spec.lo = -constant_bound;             // (seed 001)
         spec.hi = constant_bound;
       } else {  // coulomb and cone: bounded by mu times the point's normal impulse
-        spec.normal_row = std::int32_t(first) + 2 * count + k;
+        spec.normal_row = std::int32_t(first + friction_rows) + k;
         spec.mu = material.friction;
-        // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
-        spec.cone = cone_model && j == 0;
       }
-      spec.lambda = dot(c.friction_impulse, t) * settings.warm_scale;
-      Lanes direction;
-      to_lanes(t, direction);
-      write_row(direction, l);
+      write_tangent_rows(levers[std::size_t(k)], manifold.points[std::size_t(k)].friction_impulse);
     }
   }
   Lanes normal;
@@ -149,6 +231,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   spec.lo = 0;
   spec.hi = k_infinity;
   spec.normal_row = -1;
+  spec.normal_count = 1;
   spec.mu = 0;
   spec.cone = false;
   for (int k = 0; k < count; ++k) {
@@ -159,12 +242,19 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
                             spec.bias == push_out_velocity(c.point.depth, settings);
     spec.position_bias = pushes_out ? spec.bias : 0;
     spec.lambda = c.normal_impulse * settings.warm_scale;
-    write_row(normal, l);
+    write_row(contact_jacobian(normal, l.ra, l.rb));
   }
 }
 
+std::size_t manifold_row_count(const ContactManifold& manifold, FrictionModel model) {
+  const auto count = std::size_t(manifold.count);
+  if (model != FrictionModel::patch) return 3 * count;
+  return count + (patch_twists(manifold.count) ? 3 : 2);
+}
+
 void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
-                            std::span<ContactManifold> manifolds, TaskPool* pool) {
+                            std::span<ContactManifold> manifolds, FrictionModel model,
+                            TaskPool* pool) {
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
@@ -172,13 +262,21 @@ void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRang
                  if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
                  const std::size_t first = ranges[k].first_row;
                  const auto count = std::size_t(m.count);
-                 for (std::size_t j = 0; j < count; ++j) {
-                   ContactState& c = m.points[j];
-                   const std::size_t t1 = first + 2 * j, t2 = t1 + 1;
-                   c.friction_impulse =
-                       rows.j_lin_b(t1) * rows.lambda[t1] + rows.j_lin_b(t2) * rows.lambda[t2];
-                   c.normal_impulse = rows.lambda[first + 2 * count + j];
+                 const std::size_t normals =
+                     first + manifold_row_count(m, model) - count;  // the first normal row
+                 const auto tangent_impulse = [&](std::size_t t1) {
+                   return rows.j_lin_b(t1) * rows.lambda[t1] +
+                          rows.j_lin_b(t1 + 1) * rows.lambda[t1 + 1];
+                 };
+                 for (std::size_t j = 0; j < count; ++j)
+                   m.points[j].normal_impulse = rows.lambda[normals + j];
+                 if (model != FrictionModel::patch) {
+                   for (std::size_t j = 0; j < count; ++j)
+                     m.points[j].friction_impulse = tangent_impulse(first + 2 * j);
+                   continue;
                  }
+                 store_patch_impulses(m, tangent_impulse(first),
+                                      patch_twists(m.count) ? rows.lambda[first + 2] : 0);
                }
              });
 }

@@ -2,7 +2,8 @@
 // Contact manifolds into constraint rows (seed 001 sections 4.2 and 5, seed 004): per point a
 // normal row, lambda >= 0, whose target velocity pushes out the penetration beyond the slop
 // (Baumgarte, capped), lets a speculative contact close its gap and no more, and reflects a fast
-// approach by the restitution; and two friction rows bounded by mu times the normal impulse.
+// approach by the restitution; and two friction rows bounded by mu times the normal impulse, or
+// under the patch model three friction rows for the whole manifold (FrictionModel).
 // Impulses from the contact cache are the warm start; solved ones go back to the cache.
 
 #include <impulse/settings.h>
@@ -40,7 +41,8 @@ struct ContactRowSettings {
   const SolverSettings* solver = nullptr;
 };
 
-/// Where each manifold's rows start: friction rows of its points, then their normal rows.
+/// Where each manifold's rows start: its friction rows (a pair per point, or the patch's), then
+/// the normal rows of its points.
 struct ContactRowRange {
   static constexpr std::uint32_t k_no_rows = ~std::uint32_t(0);  // an inactive manifold
   std::uint32_t first_row = k_no_rows;
@@ -68,10 +70,9 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         const ContactRowSettings& settings, RowStore& rows,
                         std::vector<ContactRowRange>& ranges, TaskPool* pool = nullptr);
 
-/// The rows of one manifold: 3 per point.
-inline std::size_t manifold_row_count(const ContactManifold& manifold) {
-  return 3 * std::size_t(manifold.count);
-}
+/// The rows of one manifold: 3 per point, or under the patch model one normal row per point and
+/// 3 friction rows (2 for one point, which has no twist row).
+std::size_t manifold_row_count(const ContactManifold& manifold, FrictionModel model);
 
 /// Writes the rows of one manifold into rows [first, first + manifold_row_count), appended for
 /// them, prepared from the bodies' solver masses (see write_contact_rows).
@@ -86,10 +87,13 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
 ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, const BodyMotion& b,
                                    std::size_t points_b);
 
-/// Copies the solved impulses back into the manifolds: the next step's warm start. In the chunks
-/// write_contact_rows writes them in, on the pool's threads when given.
+/// Copies the solved impulses back into the manifolds: the next step's warm start. A patch's
+/// friction goes to its points as the least point impulses of the same sum and the same moment
+/// about its centre. In the chunks write_contact_rows writes them in, on the pool's threads when
+/// given; model is the one the rows were written with.
 void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
-                            std::span<ContactManifold> manifolds, TaskPool* pool = nullptr);
+                            std::span<ContactManifold> manifolds, FrictionModel model,
+                            TaskPool* pool = nullptr);
 
 /// The deepest penetration over all points, m (0 when none overlaps).
 Real max_penetration(std::span<const ContactManifold> manifolds);
@@ -106,13 +110,14 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
   for (std::size_t k = 0; k < manifolds.size(); ++k) {
     if (!active(manifolds[k])) continue;
     ranges[k].first_row = next;
-    next += std::uint32_t(manifold_row_count(manifolds[k]));
+    next += std::uint32_t(manifold_row_count(manifolds[k], settings.solver->friction_model));
   }
   rows.append_rows(next - rows.size());
   for (std::size_t k = 0; k < manifolds.size(); ++k) {
     if (ranges[k].first_row != ContactRowRange::k_no_rows)
-      rows.end_appended_block(ranges[k].first_row +
-                              std::uint32_t(manifold_row_count(manifolds[k])));
+      rows.end_appended_block(
+          ranges[k].first_row +
+          std::uint32_t(manifold_row_count(manifolds[k], settings.solver->friction_model)));
   }
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,

@@ -47,12 +47,15 @@ std::uint32_t RowStore::add(const RowSpec& row) {
   // leaves them inert like any row with non-finite data.
   require(!(row.softness < 0), "a row's softness must not be negative");
   require(row.softness == 0 || row.normal_row < 0, "a friction row cannot be soft");
+  require(row.normal_row < 0 || (row.normal_count >= 1 && row.normal_count <= k_max_normal_count),
+          "a friction row is bounded by 1 to 4 normal rows (normal_count)");
   if (pair_open_) {
     const std::size_t first = size() - 1;
     require(!row.cone && row.body_a == body_a[first] && row.body_b == body_b[first] &&
-                row.normal_row == normal_row[first] && row.mu == mu[first],
-            "the row after a cone row must be its partner: same bodies, normal_row and mu, and no "
-            "cone flag");
+                row.normal_row == normal_row[first] && row.normal_count == normal_count[first] &&
+                row.mu == mu[first],
+            "the row after a cone row must be its partner: same bodies, normal rows and mu, and "
+            "no cone flag");
   }
   const auto index = static_cast<std::uint32_t>(size());
   resize(size() + 1);

@@ -8,9 +8,11 @@
 //   J_i v = dot(j_lin_a, v_a) + dot(j_ang_a, w_a) + dot(j_lin_b, v_b) + dot(j_ang_b, w_b).
 // A soft row (softness > 0, constraint force mixing) yields like a spring (soft_row below); the
 // assembled solvers see A + diag(softness). A rigid row has softness 0.
-// A friction row (normal_row >= 0) has bounds that follow its normal row's impulse:
-// [-mu lambda_n, mu lambda_n] (the box, or `coulomb`, friction model). Static bodies and the world
-// are bodies of zero inverse mass.
+// A friction row (normal_row >= 0) has bounds that follow its normal rows' impulse: with lambda_n
+// the sum of the impulses of rows [normal_row, normal_row + normal_count), [-mu lambda_n,
+// mu lambda_n] (the box, or `coulomb`, friction model: one normal row; the `patch` model bounds a
+// manifold's friction by all its normal rows). Static bodies and the world are bodies of zero
+// inverse mass.
 //
 // The cone friction model (seed 003: clamp the tangent impulse vector to the friction disc): a row
 // added with RowSpec::cone and the row added right after it are the two tangent rows of one
@@ -50,6 +52,9 @@ struct SolverBodyMass {
   }
 };
 
+/// The most normal rows one friction row's bound sums (a manifold's points).
+constexpr std::uint8_t k_max_normal_count = 4;
+
 /// One row as a user or a constraint writes it.
 struct RowSpec {
   std::uint32_t body_a = 0, body_b = 0;  ///< solver body indices
@@ -62,9 +67,12 @@ struct RowSpec {
   /// row; see soft_row()
   Real softness = 0;
   Real lo = -k_infinity, hi = k_infinity;
-  std::int32_t normal_row = -1;  ///< friction: the row whose impulse bounds this one
-  Real mu = 0;                   ///< friction: coefficient applied to the normal impulse
-  Real lambda = 0;               ///< initial (warm-start) impulse
+  std::int32_t normal_row = -1;  ///< friction: the first row whose impulse bounds this one
+  /// friction: how many rows from normal_row bound it (their impulses summed), 1 to
+  /// k_max_normal_count
+  std::uint8_t normal_count = 1;
+  Real mu = 0;      ///< friction: coefficient applied to the normal impulse
+  Real lambda = 0;  ///< initial (warm-start) impulse
   /// friction: this row and the next are one contact's tangent pair, bounded by the disc (above)
   bool cone = false;
 };
@@ -191,13 +199,17 @@ class RowStore {
   void clear();
   std::size_t size() const { return body_a.size(); }
   std::size_t degenerate_rows() const { return degenerate_rows_; }
-  /// The bounds of row i given the current impulses (friction rows follow their normal row).
-  Real lower(std::size_t i) const {
-    return normal_row[i] < 0 ? lo[i] : -mu[i] * lambda[std::size_t(normal_row[i])];
+  /// The impulse that bounds friction row i: its normal rows' impulses summed.
+  Real normal_load(std::size_t i) const {
+    const auto first = std::size_t(normal_row[i]);
+    Real load = lambda[first];
+    for (std::size_t k = 1; k < normal_count[i]; ++k)
+      load += lambda[first + k];
+    return load;
   }
-  Real upper(std::size_t i) const {
-    return normal_row[i] < 0 ? hi[i] : mu[i] * lambda[std::size_t(normal_row[i])];
-  }
+  /// The bounds of row i given the current impulses (friction rows follow their normal rows).
+  Real lower(std::size_t i) const { return normal_row[i] < 0 ? lo[i] : -mu[i] * normal_load(i); }
+  Real upper(std::size_t i) const { return normal_row[i] < 0 ? hi[i] : mu[i] * normal_load(i); }
   /// Whether row i is the first row of a disc pair (prepared). A cone pair with a degenerate row
   /// is no disc pair: its one usable row's box is the 1D disc.
   bool disc_first(std::size_t i) const { return disc_step[i] > 0; }
@@ -231,6 +243,7 @@ class RowStore {
   RowColumn<Real> softness;  // CFM gamma (RowSpec::softness)
   RowColumn<Real> lo, hi;
   RowColumn<std::int32_t> normal_row;
+  RowColumn<std::uint8_t> normal_count;
   RowColumn<Real> mu;
   RowColumn<Real> lambda;        // accumulated impulse
   RowColumn<std::uint8_t> cone;  // 1 on the first row of a cone pair (RowSpec::cone)
@@ -255,6 +268,7 @@ class RowStore {
     lo.resize(n);
     hi.resize(n);
     normal_row.resize(n);
+    normal_count.resize(n);
     mu.resize(n);
     lambda.resize(n);
     cone.resize(n);
@@ -270,6 +284,7 @@ class RowStore {
     lo[i] = row.lo;
     hi[i] = row.hi;
     normal_row[i] = row.normal_row;
+    normal_count[i] = row.normal_count;
     mu[i] = row.mu;
     lambda[i] = row.lambda;
     cone[i] = row.cone ? 1 : 0;

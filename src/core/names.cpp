@@ -22,9 +22,10 @@ constexpr NameTable<SolverType, 6> k_solver_names{{{SolverType::pgs, "pgs"},
                                                    {SolverType::jacobi, "jacobi"},
                                                    {SolverType::block, "block"},
                                                    {SolverType::pivoting, "pivoting"}}};
-constexpr NameTable<FrictionModel, 3> k_friction_names{{{FrictionModel::coulomb, "coulomb"},
+constexpr NameTable<FrictionModel, 4> k_friction_names{{{FrictionModel::coulomb, "coulomb"},
                                                         {FrictionModel::cone, "cone"},
-                                                        {FrictionModel::constant, "constant"}}};
+                                                        {FrictionModel::constant, "constant"},
+                                                        {FrictionModel::patch, "patch"}}};
 constexpr NameTable<JointType, 8> k_joint_names{{{JointType::ball, "ball"},
                                                  {JointType::nail, "nail"},
                                                  {JointType::distance, "distance"},

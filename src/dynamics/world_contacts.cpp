@@ -102,7 +102,8 @@ void write_contact_rows(World::Impl& impl, Real dt) {
 }
 
 void store_contact_impulses(World::Impl& impl) {
-  store_contact_impulses(impl.rows, impl.contact_ranges, impl.contacts.manifolds(), &*impl.pool);
+  store_contact_impulses(impl.rows, impl.contact_ranges, impl.contacts.manifolds(),
+                         impl.settings.solver.friction_model, &*impl.pool);
 }
 
 }  // namespace impulse

@@ -20,6 +20,7 @@ void assemble_block(const RowStore& rows, std::size_t begin, std::size_t end, Ml
   problem.lo.resize(k);
   problem.hi.resize(k);
   problem.normal_index.assign(std::size_t(k), -1);
+  problem.normal_count.assign(std::size_t(k), 1);
   problem.mu.setZero(k);
   guess.resize(k);
   disc_pairs.clear();
@@ -30,8 +31,9 @@ void assemble_block(const RowStore& rows, std::size_t begin, std::size_t end, Ml
       problem.a(r, c) = rows.coupling(i, begin + std::size_t(c));
     problem.a(r, r) += rows.softness[i];
     const std::int32_t n = rows.normal_row[i];
-    if (n >= std::int32_t(begin) && n < std::int32_t(end)) {
+    if (n >= std::int32_t(begin) && n + rows.normal_count[i] <= std::int32_t(end)) {
       problem.normal_index[std::size_t(r)] = int(n - std::int32_t(begin));
+      problem.normal_count[std::size_t(r)] = rows.normal_count[i];
       problem.mu[r] = rows.mu[i];
     }
   }

@@ -72,13 +72,18 @@ Index normal_of(const MlcpProblem& problem, Index i) {
   return problem.normal_index[std::size_t(i)];
 }
 
+Index normal_count_of(const MlcpProblem& problem, Index i) {
+  return problem.normal_count.empty() ? 1 : problem.normal_count[std::size_t(i)];
+}
+
 // Everything but the size limit and definiteness, which only the solver checks. Empty when the
 // problem is usable.
 std::string check_problem(const MlcpProblem& p) {
   const Index n = p.a.rows();
   const bool sizes_match = p.a.cols() == n && p.b.size() == n && p.lo.size() == n &&
                            p.hi.size() == n &&
-                           (p.normal_index.empty() || Index(p.normal_index.size()) == n);
+                           (p.normal_index.empty() || Index(p.normal_index.size()) == n) &&
+                           (p.normal_count.empty() || Index(p.normal_count.size()) == n);
   if (!sizes_match) {  // (a stream costs a locale: built only when needed)
     std::ostringstream why;
     if (p.a.cols() != n) {
@@ -90,6 +95,9 @@ std::string check_problem(const MlcpProblem& p) {
           << " rows";
     } else if (!p.normal_index.empty() && Index(p.normal_index.size()) != n) {
       why << "normal_index has " << p.normal_index.size() << " entries for " << n
+          << " rows (expected 0 or " << n << ")";
+    } else if (!p.normal_count.empty() && Index(p.normal_count.size()) != n) {
+      why << "normal_count has " << p.normal_count.size() << " entries for " << n
           << " rows (expected 0 or " << n << ")";
     }
     return why.str();
@@ -137,18 +145,24 @@ std::string check_problem(const MlcpProblem& p) {
   for (Index i = 0; i < n; ++i) {
     const std::string row = std::to_string(i);
     if (is_friction(p, i)) {
-      const Index k = normal_of(p, i);
-      if (k >= n || k == i || is_friction(p, k)) {
-        return "normal_index[" + row + "] = " + std::to_string(k) +
-               " must name another row that is not a friction row itself";
+      const Index first = normal_of(p, i), count = normal_count_of(p, i);
+      const std::string naming = "normal_index[" + row + "] = " + std::to_string(first) +
+                                 " with normal_count " + std::to_string(count);
+      if (count < 1 || first > n - count)
+        return naming + " must name 1 or more of the " + std::to_string(n) + " rows";
+      for (Index k = first; k < first + count; ++k) {
+        if (k == i || is_friction(p, k)) {
+          return naming + " names row " + std::to_string(k) +
+                 ": it must be another row that is not a friction row itself";
+        }
+        if (!(p.lo(k) >= 0)) {
+          return "friction row " + row + " follows row " + std::to_string(k) +
+                 ", whose lo = " + number(p.lo(k)) +
+                 " allows a negative normal impulse (lo >= 0 required)";
+        }
       }
       if (!std::isfinite(p.mu(i)) || p.mu(i) < 0) {
         return "mu(" + row + ") = " + number(p.mu(i)) + " must be finite and non-negative";
-      }
-      if (!(p.lo(k) >= 0)) {
-        return "friction row " + row + " follows row " + std::to_string(k) +
-               ", whose lo = " + number(p.lo(k)) +
-               " allows a negative normal impulse (lo >= 0 required)";
       }
       continue;  // its own lo and hi are not used
     }
@@ -175,7 +189,7 @@ std::string check_problem(const MlcpProblem& p) {
 VectorXd implied_limits(const MlcpProblem& p, const VectorXd& x) {
   VectorXd limits = VectorXd::Zero(x.size());
   for (Index i = 0; i < x.size(); ++i) {
-    if (is_friction(p, i)) limits(i) = p.mu(i) * std::max(x(normal_of(p, i)), 0.0);
+    if (is_friction(p, i)) limits(i) = p.mu(i) * normal_load(p, x, i);
   }
   return limits;
 }
@@ -444,11 +458,13 @@ class DenseMlcpSolver {
       const RowState s = state[std::size_t(i)];
       if (s == RowState::free || !is_friction(p_, i)) continue;
       const double slope = s == RowState::lower ? -p_.mu(i) : p_.mu(i);
-      const Index k = normal_of(p_, i);
-      if (column[std::size_t(k)] >= 0) {
-        e(i, column[std::size_t(k)]) = slope;
-      } else {
-        c(i) = slope * c(k);
+      const Index first = normal_of(p_, i);
+      for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
+        if (column[std::size_t(k)] >= 0) {
+          e(i, column[std::size_t(k)]) += slope;
+        } else {
+          c(i) += slope * c(k);
+        }
       }
     }
     if (unknowns.empty()) return c;
@@ -561,6 +577,11 @@ class DenseMlcpSolver {
 };
 
 }  // namespace
+
+double normal_load(const MlcpProblem& problem, const VectorXd& x, Index i) {
+  const Index first = normal_of(problem, i);
+  return std::max(x.segment(first, normal_count_of(problem, i)).sum(), 0.0);
+}
 
 MlcpSpectrum mlcp_spectrum(const MatrixXd& a) {
   const MatrixXd symmetric = 0.5 * (a + a.transpose());

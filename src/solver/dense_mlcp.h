@@ -46,15 +46,17 @@ struct MlcpSpectrum {
 
 /// w = A lambda - b, lo <= lambda <= hi, and per row: lambda_i = lo_i => w_i >= 0;
 /// lambda_i = hi_i => w_i <= 0; lo_i < lambda_i < hi_i => w_i = 0 (seed 001 section 7.3).
-/// A friction row (normal_index[i] >= 0) has lo_i = -mu_i * lambda[normal_index[i]] and
-/// hi_i = +mu_i * lambda[normal_index[i]] instead of its own lo/hi (which are then ignored).
-/// The normal row of a friction row must have its own bounds and lo >= 0, so its impulse is never
-/// negative; mu_i must be finite and >= 0.
+/// A friction row (normal_index[i] >= 0) has lo_i = -mu_i * lambda_n and hi_i = +mu_i * lambda_n
+/// instead of its own lo/hi (which are then ignored), lambda_n the sum of lambda over its normal
+/// rows normal_index[i] to normal_index[i] + normal_count[i] - 1 (one row when normal_count is
+/// empty). The normal rows of a friction row must have their own bounds and lo >= 0, so their
+/// impulses are never negative; mu_i must be finite and >= 0.
 struct MlcpProblem {
   Eigen::MatrixXd a;  // symmetric positive semi-definite (J M^-1 J^T)
   Eigen::VectorXd b;
   Eigen::VectorXd lo, hi;         // may hold -inf / +inf
   std::vector<int> normal_index;  // -1 for rows with their own bounds; empty = none coupled
+  std::vector<int> normal_count;  // per row, >= 1 where normal_index >= 0; empty = all 1
   Eigen::VectorXd mu;  // used only where normal_index >= 0 (may be empty when none coupled)
   /// mlcp_spectrum(a) when the caller has it (an O(n^3) eigensolve a caller solving many problems
   /// with one A, like the block solver, makes once); empty: solve_dense_mlcp computes it.
@@ -79,12 +81,16 @@ MlcpSpectrum mlcp_spectrum(const Eigen::MatrixXd& a);
 /// The dense factorizations cost O(n^3) per pivot; beyond this, use an iterative solver.
 inline constexpr int k_max_direct_mlcp_rows = 1000;
 
+/// Friction row i's normal impulse: x summed over its normal rows (MlcpProblem), never below 0.
+double normal_load(const MlcpProblem& problem, const Eigen::VectorXd& x, Eigen::Index i);
+
 /// Solves the MLCP. The initial guess (if any) is clamped into the bounds and its rows at a bound
 /// start in the active set, so a guess near the solution needs few pivots.
 /// Rejected (solved = false) with the offending entry named: mismatched sizes, more than
 /// k_max_direct_mlcp_rows rows, non-finite entries in A, b, mu or the guess, NaN bounds, lo > hi,
 /// a zero or negative diagonal entry of A, A asymmetric by more than 1e-5 sqrt(a_ii a_jj) or with
-/// an eigenvalue below -1e-5 times its largest (more than rounding), a bad normal_index.
+/// an eigenvalue below -1e-5 times its largest (more than rounding), a bad normal_index or
+/// normal_count.
 /// Fails (solved = false) on: no solution (rows whose impulses can grow without bound while
 /// lowering the objective: A singular and b outside its range there), the pivot limit or the
 /// friction round limit reached, or a result that does not pass the final check.

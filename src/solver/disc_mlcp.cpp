@@ -22,7 +22,7 @@ constexpr double k_inf = std::numeric_limits<double>::infinity();
 
 double radius_of(const MlcpProblem& p, const VectorXd& x, int first) {
   const int normal = p.normal_index.empty() ? -1 : p.normal_index[std::size_t(first)];
-  return normal >= 0 ? p.mu[first] * std::max(x[normal], 0.0) : p.hi[first];
+  return normal >= 0 ? p.mu[first] * normal_load(p, x, first) : p.hi[first];
 }
 
 // argmin 1/2 x'Kx - g'x over |x| <= r, K symmetric positive semi-definite 2 x 2 (the trust-region
@@ -88,7 +88,7 @@ void disc_sweeps(const MlcpProblem& problem, const std::vector<int>& role, Vecto
       const double a_ii = problem.a(i, i);
       if (!(a_ii > 0)) continue;
       const int normal = problem.normal_index.empty() ? -1 : problem.normal_index[std::size_t(i)];
-      const double limit = normal >= 0 ? problem.mu[i] * std::max(x[normal], 0.0) : 0;
+      const double limit = normal >= 0 ? problem.mu[i] * normal_load(problem, x, i) : 0;
       const double lo = normal >= 0 ? -limit : problem.lo[i];
       const double hi = normal >= 0 ? limit : problem.hi[i];
       x[i] = std::clamp(x[i] + (problem.b[i] - problem.a.row(i).dot(x)) / a_ii, lo, hi);

@@ -27,11 +27,11 @@ namespace impulse {
 inline constexpr int k_max_disc_rounds = 50;
 
 /// Solves the MLCP of dense_mlcp.h where, for each p in disc_pairs, rows p and p + 1 are a disc
-/// pair: |(lambda_p, lambda_p+1)| <= r with r = mu_p lambda[normal_index[p]] when the pair is
-/// coupled to a normal row of the problem, else r = hi_p (a fixed radius; lo_p = -hi_p). Both rows
-/// of a pair must have the same normal_index, mu and bounds. Solved means the box conditions for
-/// the other rows and the disc conditions for the pairs hold, each pair within its disc to a
-/// relative 1e-10.
+/// pair: |(lambda_p, lambda_p+1)| <= r with r = mu_p lambda_n (its normal rows' impulse,
+/// MlcpProblem) when the pair is coupled to normal rows of the problem, else r = hi_p (a fixed
+/// radius; lo_p = -hi_p). Both rows of a pair must have the same normal rows, mu and bounds. Solved
+/// means the box conditions for the other rows and the disc conditions for the pairs hold, each
+/// pair within its disc to a relative 1e-10.
 MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<const int> disc_pairs,
                                        const Eigen::VectorXd* initial_guess = nullptr);
 

@@ -30,7 +30,7 @@ struct StoreAccess {
   Real& lambda(std::size_t i) const { return rows.lambda[i]; }
   Real inv_eff_mass(std::size_t i) const { return rows.inv_eff_mass[i]; }
   std::pair<Real, Real> friction_bounds(std::size_t i) const {
-    const Real bound = rows.mu[i] * rows.lambda[std::size_t(rows.normal_row[i])];
+    const Real bound = rows.mu[i] * rows.normal_load(i);
     return {-bound, bound};
   }
 };
@@ -42,7 +42,11 @@ struct StoreAccess {
 // that does not move is not written, so units of one colour may share it while they run at once),
 // the bits above say what the visit is.
 namespace row_visit {
-constexpr std::uint8_t a_moves = 1, b_moves = 2, moves_mask = 3;
+constexpr std::uint8_t a_moves = 1, b_moves = 2;
+// Bits 2 to 4: the kind of visit (below); bits 5 to 7: how many normal rows bound a friction row
+// (RowStore::normal_count, at most Manifold::k_max_points).
+constexpr std::uint8_t kind_mask = 7 << 2;
+constexpr unsigned normal_count_shift = 5;
 constexpr std::uint8_t fixed_bounds = 0 << 2;  // a row alone, bounds lo and hi
 constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times its normal impulse
 constexpr std::uint8_t disc_pair = 2 << 2;     // the first row of a disc pair: both rows
@@ -56,8 +60,12 @@ constexpr std::uint8_t friction_run = 5 << 2;   // the first row of a run: all o
 constexpr std::uint8_t friction_more = 6 << 2;  // a later row of a run
 // Whether a row visited so is a later row of a friction run.
 constexpr bool later_in_run(std::uint8_t visit) {
-  return (visit & ~moves_mask) == friction_more;
+  return (visit & kind_mask) == friction_more;
 }
+constexpr std::size_t normal_count(std::uint8_t visit) {
+  return visit >> normal_count_shift;
+}
+static_assert(k_max_normal_count < 1 << (8 - normal_count_shift));
 }  // namespace row_visit
 
 // J v of a packed row given its bodies' velocity lanes: summed lane by lane per body, then across
@@ -107,9 +115,17 @@ struct PackedAccess {
       b[1] += delta * r[3];
     }
   }
+  // The impulse of row i's normal rows (RowStore::normal_load).
+  [[gnu::always_inline]] Real normal_load(std::size_t i) const {
+    const Real* normal = lambdas + rows[i].normal_row;
+    Real load = normal[0];
+    for (std::size_t k = 1; k < row_visit::normal_count(visits[i]); ++k)
+      load += normal[k];
+    return load;
+  }
   [[gnu::always_inline]] std::pair<Real, Real> friction_bounds(std::size_t i) const {
     const PackedRow& row = rows[i];
-    const Real normal = lambdas[std::size_t(row.normal_row)];
+    const Real normal = normal_load(i);
     return {row.lo * normal, row.hi * normal};  // -(mu n) and mu n exactly
   }
 };
@@ -502,7 +518,7 @@ template <class Access>
 [[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
                                                       std::uint32_t& next, Real sor) {
   const auto idle = [&](std::uint32_t k) {
-    return access.lambda(k) == 0 && access.lambda(std::size_t(access.row(k).normal_row)) == 0;
+    return access.lambda(k) == 0 && access.normal_load(k) == 0;
   };
   const auto later_in_run = [&](std::uint32_t k) {
     return row_visit::later_in_run(access.visits[k]);
@@ -566,7 +582,7 @@ template <bool k_runs>
                                                 std::uint32_t i, std::uint32_t& next,
                                                 const std::uint32_t* group_of,
                                                 const RowGroup* groups, Real sor) {
-  switch (access.visits[i] & ~row_visit::moves_mask) {
+  switch (access.visits[i] & row_visit::kind_mask) {
     case row_visit::fixed_bounds: {
       next = i + 1;
       const PackedRow& row = access.row(i);
@@ -712,7 +728,7 @@ void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
 }
 
 void PgsSolver::find_friction_runs(const RowStore& rows) {
-  const auto kind = [&](std::size_t i) { return visits_[i] & ~row_visit::moves_mask; };
+  const auto kind = [&](std::size_t i) { return visits_[i] & row_visit::kind_mask; };
   for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
     const std::size_t end = rows.block_begin[block + 1];
     for (std::size_t i = rows.block_begin[block]; i < end;) {
@@ -723,10 +739,12 @@ void PgsSolver::find_friction_runs(const RowStore& rows) {
           ++run;
       }
       if (run - i >= 2 && rows.body_a[i] != rows.body_b[i]) {
-        visits_[i] = std::uint8_t((visits_[i] & row_visit::moves_mask) | row_visit::friction_run);
+        const auto mark = [&](std::size_t k, std::uint8_t visit) {
+          visits_[k] = std::uint8_t((visits_[k] & ~row_visit::kind_mask) | visit);
+        };
+        mark(i, row_visit::friction_run);
         for (std::size_t k = i + 1; k < run; ++k)
-          visits_[k] =
-              std::uint8_t((visits_[k] & row_visit::moves_mask) | row_visit::friction_more);
+          mark(k, row_visit::friction_more);
       }
       i = run;
     }
@@ -744,6 +762,8 @@ std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::size_t i) const {
   } else if (group != k_row_in_block && groups_[group].first == i) {
     visit = row_visit::group;
   }
+  if (rows.normal_row[i] >= 0)
+    visit |= std::uint8_t(rows.normal_count[i] << row_visit::normal_count_shift);
   return std::uint8_t(visit | (layout_.movable(rows.body_a[i]) ? row_visit::a_moves : 0) |
                       (layout_.movable(rows.body_b[i]) ? row_visit::b_moves : 0));
 }
@@ -754,7 +774,7 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
                  packed_[i].bias = rows.bias[i];
-                 if ((visits_[i] & ~row_visit::moves_mask) != row_visit::group) continue;
+                 if ((visits_[i] & row_visit::kind_mask) != row_visit::group) continue;
                  RowGroup& group = groups_[group_of_[i]];
                  group.bias = Lanes{};
                  for (std::size_t r = 0; r < group.count; ++r)

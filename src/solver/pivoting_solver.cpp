@@ -36,6 +36,7 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
   problem.lo.resize(m);
   problem.hi.resize(m);
   problem.normal_index.assign(std::size_t(m), -1);
+  problem.normal_count.assign(std::size_t(m), 1);
   problem.mu = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd guess(m);
   std::vector<int> disc_pairs;  // both rows of a disc pair are usable, so adjacent here too
@@ -45,11 +46,19 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
     problem.lo[k] = rows.lo[i];
     problem.hi[k] = rows.hi[i];
     const std::int32_t normal = rows.normal_row[i];
-    if (normal >= 0 && index_of[std::size_t(normal)] >= 0) {
-      problem.normal_index[std::size_t(k)] = index_of[std::size_t(normal)];
+    // The usable ones of its normal rows follow each other here too (nothing lies between them in
+    // the store); a degenerate normal row carries nothing.
+    int first = -1, count = 0;
+    for (std::int32_t n = normal; normal >= 0 && n < normal + rows.normal_count[i]; ++n) {
+      if (index_of[std::size_t(n)] < 0) continue;
+      if (count++ == 0) first = index_of[std::size_t(n)];
+    }
+    if (count > 0) {
+      problem.normal_index[std::size_t(k)] = first;
+      problem.normal_count[std::size_t(k)] = count;
       problem.mu[k] = rows.mu[i];
     } else if (normal >= 0) {
-      problem.lo[k] = problem.hi[k] = 0;  // friction under a degenerate normal row carries nothing
+      problem.lo[k] = problem.hi[k] = 0;  // friction under degenerate normal rows carries nothing
     }
     guess[k] = rows.lambda[i];
   }

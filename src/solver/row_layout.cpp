@@ -7,13 +7,16 @@ namespace impulse {
 
 namespace {
 
-// Row i's kind: its bounds (lo 0, lo -infinity, hi infinity), cone and disc flags, usability.
+// Row i's kind: its bounds (lo 0, lo -infinity, hi infinity), cone and disc flags, usability, and
+// how many normal rows bound it (1 to k_max_normal_count, in two bits).
+static_assert(k_max_normal_count <= 4);
 [[gnu::always_inline]] inline std::uint8_t kind_of(const RowStore& rows, std::size_t i) {
   const Real lo = rows.lo[i], hi = rows.hi[i];
   return std::uint8_t(std::uint32_t(lo == 0) | std::uint32_t(lo == -k_infinity) << 1 |
                       std::uint32_t(hi == k_infinity) << 2 | std::uint32_t(rows.cone[i] != 0) << 3 |
                       std::uint32_t(rows.disc_step[i] > 0) << 4 |
-                      std::uint32_t(rows.inv_eff_mass[i] > 0) << 5);
+                      std::uint32_t(rows.inv_eff_mass[i] > 0) << 5 |
+                      std::uint32_t((rows.normal_count[i] - 1) & 3) << 6);
 }
 
 }  // namespace

@@ -29,8 +29,8 @@ class RowLayout {
 
  private:
   // Per row, as last taken: its bodies and friction link (compared a chunk of rows at a time, as
-  // memory) and its kind of bounds, cone, disc and usability (row_layout.cpp). Whether its bodies
-  // move is theirs: movable_.
+  // memory) and its kind of bounds, cone, disc, usability and count of normal rows
+  // (row_layout.cpp). Whether its bodies move is theirs: movable_.
   std::vector<std::uint32_t> body_a_, body_b_;
   std::vector<std::int32_t> normal_row_;
   std::vector<std::uint8_t> kinds_;

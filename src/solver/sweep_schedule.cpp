@@ -9,7 +9,7 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   units_.clear();
   const auto in_unit = [&](std::size_t i) { return group_of[i] != k_row_in_block; };
   // The open unit: rows [begin, end), which must reach `needed` to hold its friction rows' normal
-  // rows.
+  // rows (all of them: a friction row's normal rows follow each other).
   std::uint32_t begin = 0, end = 0, needed = 0;
   bool open = false;
   for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
@@ -23,7 +23,7 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
       const std::int32_t normal = rows.normal_row[i];
       if (!in_unit(i) || normal < 0) continue;
       const auto row = std::uint32_t(normal);
-      needed = std::max(needed, row + 1);
+      needed = std::max(needed, row + rows.normal_count[i]);
       if (row >= begin) continue;
       while (!units_.empty() && units_.back().end > row) {  // take earlier units back in
         begin = std::min(begin, units_.back().begin);

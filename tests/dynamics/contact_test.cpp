@@ -223,9 +223,13 @@ TEST(Contacts, BoxDraggedAcrossAMeshFloorDoesNotBumpAtInnerEdges) {
 }
 
 TEST(Contacts, FrictionHoldsABoxOnASlopeAndLetsItSlideWhenLow) {
-  for (const Real mu : {Real(0.7), Real(0.3)}) {
+  for (const auto& [mu, model] :
+       {std::pair{Real(0.7), FrictionModel::coulomb}, std::pair{Real(0.3), FrictionModel::coulomb},
+        std::pair{Real(0.7), FrictionModel::patch}, std::pair{Real(0.3), FrictionModel::patch}}) {
+    SCOPED_TRACE(friction_model_name(model));
     WorldSettings settings;
     settings.sleeping = false;
+    settings.solver.friction_model = model;
     World world(settings);
     const Quat tilt = about({0, 0, 1}, 30);
     BodySettings slope = body_of(Box{{20, Real(0.5), 5}}, {}, BodyType::static_body);
@@ -273,13 +277,42 @@ Real sliding_speed_after(FrictionModel model, bool shuffle = false) {
 TEST(Contacts, EveryFrictionModelDeceleratesASlidingBoxByMuG) {
   // mu = 0.5 (both bodies' default): 10 m/s - 0.5 * 9.81 m/s^2 * 1 s. The cone clamps the
   // friction vector to mu N, and the first tangent following the slip keeps the box model from
-  // its sqrt(2) corner; the constant model bounds each point by mu times its share of m g.
+  // its sqrt(2) corner; the constant model bounds each point by mu times its share of m g; the
+  // patch model bounds the face's friction by mu times its whole load.
   const Real expected = 10 - Real(0.5 * 9.81);
-  for (const FrictionModel model :
-       {FrictionModel::coulomb, FrictionModel::cone, FrictionModel::constant}) {
+  for (const FrictionModel model : {FrictionModel::coulomb, FrictionModel::cone,
+                                    FrictionModel::constant, FrictionModel::patch}) {
     for (const bool shuffle : {false, true})
       EXPECT_NEAR(sliding_speed_after(model, shuffle), expected, Real(0.02) * expected)
           << friction_model_name(model) << (shuffle ? ", shuffled" : "");
+  }
+}
+
+// A unit cube of 1000 kg spinning flat on the ground at 10 rad/s about the vertical: the friction
+// of its four corners (mu m g / 4 each at h sqrt(2) from the axis, h = 0.5 m) gives the torque
+// mu m g h sqrt(2), so the spin falls at mu m g h sqrt(2) / I = 1.5 sqrt(2) mu g / h with
+// I = m (2h)^2 / 6 (20.8 rad/s^2), until it stops after about 0.48 s: the per-point models by each
+// corner's friction, the patch model by its twist row.
+TEST(Contacts, ASpinningBoxSlowsAtTheTorqueOfItsCornersFriction) {
+  const Real rate = Real(1.5 * std::sqrt(2.0) * 0.5 * 9.81 / 0.5);
+  for (const FrictionModel model :
+       {FrictionModel::coulomb, FrictionModel::cone, FrictionModel::patch}) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    settings.solver.friction_model = model;
+    World world(settings);
+    world.create_body(ground_box());
+    BodySettings box = body_of(Box{}, {0, Real(0.5), 0});
+    box.angular_velocity = {0, 10, 0};
+    const BodyId id = world.create_body(box);
+    for (int i = 0; i < 12; ++i)
+      world.step(Real(1) / 60);
+    EXPECT_NEAR(world.angular_velocity(id).y, 10 - rate * Real(0.2), Real(0.03) * rate * Real(0.2))
+        << friction_model_name(model);
+    EXPECT_LT(length(world.linear_velocity(id)), Real(1e-3)) << friction_model_name(model);
+    for (int i = 0; i < 30; ++i)
+      world.step(Real(1) / 60);
+    EXPECT_LT(std::abs(world.angular_velocity(id).y), Real(1e-3)) << friction_model_name(model);
   }
 }
 

@@ -168,6 +168,15 @@ TEST(SceneJsonErrors, IterationsMustBeAnInteger) {
   EXPECT_EQ(parse_scene(with("/solver/iterations", 12.0)).settings.solver.iterations, 12);
 }
 
+TEST(SceneJson, EveryFrictionModelIsReadByItsName) {
+  for (const FrictionModel model : {FrictionModel::coulomb, FrictionModel::cone,
+                                    FrictionModel::constant, FrictionModel::patch}) {
+    EXPECT_EQ(parse_scene(with("/solver/friction_model", friction_model_name(model)))
+                  .settings.solver.friction_model,
+              model);
+  }
+}
+
 TEST(SceneJsonErrors, UnknownKeyIsAtTheKey) {
   EXPECT_EQ(error_path(with("/gravty", {0, -1, 0})), "/gravty");
   EXPECT_EQ(error_path(with("/bodies/1/densty", 500)), "/bodies/1/densty");
