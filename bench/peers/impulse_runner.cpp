@@ -29,8 +29,8 @@ impulse::ShapeGeometry geometry(const Shape& shape) {
 
 class ImpulseRunner : public Runner {
  public:
-  ImpulseRunner(const Scene& scene, const CommonSettings& common)
-      : world_(world_settings(common)), dt_(impulse::Real(common.dt)) {
+  ImpulseRunner(const Scene& scene, const CommonSettings& common, ImpulseFriction friction)
+      : world_(world_settings(common, friction)), dt_(impulse::Real(common.dt)) {
     world_.set_threads(common.threads);
     for (const Body& b : scene.bodies) {
       impulse::BodySettings body;
@@ -80,13 +80,15 @@ class ImpulseRunner : public Runner {
   }
 
  private:
-  static impulse::WorldSettings world_settings(const CommonSettings& common) {
+  static impulse::WorldSettings world_settings(const CommonSettings& common,
+                                               ImpulseFriction friction) {
     impulse::WorldSettings s;
     s.gravity = {0, impulse::Real(-common.gravity), 0};
     s.timestep = impulse::Real(common.dt);
     s.sleeping = false;
     s.solver.iterations = common.iterations;
-    s.solver.friction_model = *impulse::friction_model_from_name(common.impulse_friction);
+    s.solver.friction_model = friction == ImpulseFriction::patch ? impulse::FrictionModel::patch
+                                                                 : impulse::FrictionModel::coulomb;
     return s;
   }
 
@@ -97,8 +99,9 @@ class ImpulseRunner : public Runner {
 
 }  // namespace
 
-std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings) {
-  return std::make_unique<ImpulseRunner>(scene, settings);
+std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings,
+                                            ImpulseFriction friction) {
+  return std::make_unique<ImpulseRunner>(scene, settings, friction);
 }
 
 }  // namespace peers

@@ -1,5 +1,5 @@
-// impulse_peers: the same scenes in Impulse, Bullet and ODE with the same settings; ms per step
-// and quality figures side by side (docs/performance.md).
+// impulse_peers: the same scenes in Impulse (its two friction models), Bullet and ODE with the same
+// settings; ms per step and quality figures side by side (docs/performance.md).
 
 #include "quality.h"
 #include "report.h"
@@ -25,7 +25,10 @@ using peers::Scene;
 
 std::unique_ptr<Runner> make_runner(const std::string& engine, const Scene& scene,
                                     const CommonSettings& settings) {
-  if (engine == "impulse") return peers::make_impulse_runner(scene, settings);
+  if (engine == "impulse")
+    return peers::make_impulse_runner(scene, settings, peers::ImpulseFriction::coulomb);
+  if (engine == "impulse_patch")
+    return peers::make_impulse_runner(scene, settings, peers::ImpulseFriction::patch);
   if (engine == "bullet") return peers::make_bullet_runner(scene, settings);
   return peers::make_ode_runner(scene, settings);
 }
@@ -109,7 +112,7 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
 int main(int argc, char** argv) {
   CLI::App app{"Impulse beside Bullet and ODE on the same scenes: ms per step and quality"};
   std::vector<std::string> scenes = peers::scene_names();
-  std::vector<std::string> engines{"impulse", "bullet", "ode"};
+  std::vector<std::string> engines{"impulse", "impulse_patch", "bullet", "ode"};
   int steps = 600;
   bool json = false;
   CommonSettings settings;
@@ -118,7 +121,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(peers::scene_names()));
   app.add_option("--engines", engines, "Engines to run, comma separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"impulse", "bullet", "ode"}));
+      ->check(CLI::IsMember({"impulse", "impulse_patch", "bullet", "ode"}));
   app.add_option("--steps", steps, "Steps per scene")->check(CLI::PositiveNumber);
   app.add_flag("--json", json, "Print one JSON object instead of the table");
   app.add_option("--iterations", settings.iterations,
@@ -127,10 +130,6 @@ int main(int argc, char** argv) {
   app.add_option("--threads", settings.threads,
                  "Impulse's thread count (World::set_threads; Bullet and ODE run on one)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--impulse-friction", settings.impulse_friction,
-                 "Impulse's friction model: coulomb (a pair of rows per point) or patch (three "
-                 "rows per manifold)")
-      ->check(CLI::IsMember({"coulomb", "patch"}));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Result> results;

@@ -31,7 +31,7 @@ void add_ratios(std::vector<Result>& results) {
 }
 
 void print_table(std::ostream& out, const std::vector<Result>& results) {
-  const char* header = "%-10s %-8s %10s %10s %9s %10s %9s %10s %11s %12s %14s\n";
+  const char* header = "%-10s %-13s %10s %10s %9s %10s %9s %10s %11s %12s %14s\n";
   char line[200];
   std::snprintf(line, sizeof line, header, "scene", "engine", "median ms", "mean ms", "x bullet",
                 "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m", "angle err rad");

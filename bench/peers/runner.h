@@ -17,7 +17,12 @@ class Runner {
   virtual Pose pose(std::size_t body) const = 0;
 };
 
-std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings);
+/// Impulse's friction: its default (coulomb, two rows per contact point) or its patch model (three
+/// rows per manifold), run as two engines, `impulse` and `impulse_patch`.
+enum class ImpulseFriction { coulomb, patch };
+
+std::unique_ptr<Runner> make_impulse_runner(const Scene& scene, const CommonSettings& settings,
+                                            ImpulseFriction friction);
 std::unique_ptr<Runner> make_bullet_runner(const Scene& scene, const CommonSettings& settings);
 std::unique_ptr<Runner> make_ode_runner(const Scene& scene, const CommonSettings& settings);
 

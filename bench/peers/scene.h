@@ -17,8 +17,7 @@ struct CommonSettings {
   int iterations = 10;     // solver iterations per step
   double friction = 0.5;   // of a pair, after each engine's combine rule
   double restitution = 0;
-  int threads = 1;                           // Impulse only, when it has such a setting
-  std::string impulse_friction = "coulomb";  // Impulse's friction model (settings.h)
+  int threads = 1;  // Impulse only, when it has such a setting
 };
 
 enum class ShapeKind { box, sphere, capsule };
