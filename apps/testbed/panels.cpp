@@ -16,8 +16,8 @@ constexpr float k_panel_width = 300;
 constexpr std::array<SolverType, 6> k_solvers{SolverType::pgs,           SolverType::global_dense,
                                               SolverType::global_sparse, SolverType::jacobi,
                                               SolverType::block,         SolverType::pivoting};
-constexpr std::array<FrictionModel, 3> k_friction_models{
-    FrictionModel::coulomb, FrictionModel::cone, FrictionModel::constant};
+constexpr std::array<FrictionModel, 4> k_friction_models{
+    FrictionModel::coulomb, FrictionModel::cone, FrictionModel::constant, FrictionModel::patch};
 
 // A combo over an enum's values by their scene-format names; true when the choice changed.
 template <typename Enum, std::size_t N, typename NameOf>
