@@ -55,6 +55,21 @@ struct SolverBodyMass {
 /// The most normal rows one friction row's bound sums (a manifold's points).
 constexpr std::uint8_t k_max_normal_count = 4;
 
+/// The impulse bounding a friction row: its count normal rows' impulses from `first`, summed in
+/// order (unrolled: the sweeps call it for every friction row, most often with one row).
+[[gnu::always_inline]] inline Real sum_normal_impulses(const Real* first, std::size_t count) {
+  Real sum = first[0];
+  if (count > 1) {
+    sum += first[1];
+    if (count > 2) {
+      sum += first[2];
+      if (count > 3) sum += first[3];
+    }
+  }
+  return sum;
+}
+static_assert(k_max_normal_count == 4, "sum_normal_impulses sums at most four");
+
 /// One row as a user or a constraint writes it.
 struct RowSpec {
   std::uint32_t body_a = 0, body_b = 0;  ///< solver body indices
@@ -201,11 +216,7 @@ class RowStore {
   std::size_t degenerate_rows() const { return degenerate_rows_; }
   /// The impulse that bounds friction row i: its normal rows' impulses summed.
   Real normal_load(std::size_t i) const {
-    const auto first = std::size_t(normal_row[i]);
-    Real load = lambda[first];
-    for (std::size_t k = 1; k < normal_count[i]; ++k)
-      load += lambda[first + k];
-    return load;
+    return sum_normal_impulses(&lambda[std::size_t(normal_row[i])], normal_count[i]);
   }
   /// The bounds of row i given the current impulses (friction rows follow their normal rows).
   Real lower(std::size_t i) const { return normal_row[i] < 0 ? lo[i] : -mu[i] * normal_load(i); }

@@ -117,11 +117,7 @@ struct PackedAccess {
   }
   // The impulse of row i's normal rows (RowStore::normal_load).
   [[gnu::always_inline]] Real normal_load(std::size_t i) const {
-    const Real* normal = lambdas + rows[i].normal_row;
-    Real load = normal[0];
-    for (std::size_t k = 1; k < row_visit::normal_count(visits[i]); ++k)
-      load += normal[k];
-    return load;
+    return sum_normal_impulses(lambdas + rows[i].normal_row, row_visit::normal_count(visits[i]));
   }
   [[gnu::always_inline]] std::pair<Real, Real> friction_bounds(std::size_t i) const {
     const PackedRow& row = rows[i];
