@@ -70,9 +70,18 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         const ContactRowSettings& settings, RowStore& rows,
                         std::vector<ContactRowRange>& ranges, TaskPool* pool = nullptr);
 
+/// Whether a patch of this many points has a twist row: one point cannot resist turning.
+constexpr bool patch_has_twist_row(int points) {
+  return points >= 2;
+}
+
 /// The rows of one manifold: 3 per point, or under the patch model one normal row per point and
-/// 3 friction rows (2 for one point, which has no twist row).
-std::size_t manifold_row_count(const ContactManifold& manifold, FrictionModel model);
+/// 3 friction rows (2 without a twist row).
+inline std::size_t manifold_row_count(const ContactManifold& manifold, FrictionModel model) {
+  const auto count = std::size_t(manifold.count);
+  if (model != FrictionModel::patch) return 3 * count;
+  return count + (patch_has_twist_row(manifold.count) ? 3 : 2);
+}
 
 /// Writes the rows of one manifold into rows [first, first + manifold_row_count), appended for
 /// them, prepared from the bodies' solver masses (see write_contact_rows).

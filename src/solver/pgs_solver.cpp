@@ -52,10 +52,10 @@ constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times i
 constexpr std::uint8_t disc_pair = 2 << 2;     // the first row of a disc pair: both rows
 constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all of it
 constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
-// Consecutive friction rows of one block between the same two bodies (a manifold's) are visited as
-// a run in stored order, the bodies' velocities held in registers from the first row to the last:
-// the same iteration as one by one, rounded differently (visit_friction_run). A shuffled sweep
-// visits them one by one.
+// Consecutive friction rows of one block between the same two bodies with as many normal rows each
+// (a manifold's) are visited as a run in stored order, the bodies' velocities held in registers
+// from the first row to the last: the same iteration as one by one, rounded differently
+// (visit_friction_run). A shuffled sweep visits them one by one.
 constexpr std::uint8_t friction_run = 5 << 2;   // the first row of a run: all of it
 constexpr std::uint8_t friction_more = 6 << 2;  // a later row of a run
 // Whether a row visited so is a later row of a friction run.
@@ -115,14 +115,18 @@ struct PackedAccess {
       b[1] += delta * r[3];
     }
   }
-  // The impulse of row i's normal rows (RowStore::normal_load).
-  [[gnu::always_inline]] Real normal_load(std::size_t i) const {
-    return sum_normal_impulses(lambdas + rows[i].normal_row, row_visit::normal_count(visits[i]));
+  // The impulse of row i's normal rows (RowStore::normal_load), given their count.
+  [[gnu::always_inline]] Real normal_load(std::size_t i, std::size_t count) const {
+    return sum_normal_impulses(lambdas + rows[i].normal_row, count);
+  }
+  [[gnu::always_inline]] std::pair<Real, Real> friction_bounds(std::size_t i,
+                                                               std::size_t count) const {
+    const PackedRow& row = rows[i];
+    const Real normal = normal_load(i, count);
+    return {row.lo * normal, row.hi * normal};  // -(mu n) and mu n exactly
   }
   [[gnu::always_inline]] std::pair<Real, Real> friction_bounds(std::size_t i) const {
-    const PackedRow& row = rows[i];
-    const Real normal = normal_load(i);
-    return {row.lo * normal, row.hi * normal};  // -(mu n) and mu n exactly
+    return friction_bounds(i, row_visit::normal_count(visits[i]));
   }
 };
 
@@ -510,11 +514,15 @@ template <class Access>
 // u = lambda - step (J v - bias), is found two rows ahead, from the velocities before the changes
 // of the two rows in between, and corrected by those changes times the rows' couplings
 // (RunCoupling): the dot products run beside the clamps, and the chain from one row to the next is
-// a multiply-add and a clamp (the same iteration; only the rounding differs).
+// a multiply-add and a clamp (the same iteration; only the rounding differs). k_one_normal: each
+// row has one normal row (the per-point models' runs), known at compile time; else the run's rows
+// share their count (find_friction_runs).
+template <bool k_one_normal>
 [[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
                                                       std::uint32_t& next, Real sor) {
+  const std::size_t normals = k_one_normal ? 1 : row_visit::normal_count(access.visits[i]);
   const auto idle = [&](std::uint32_t k) {
-    return access.lambda(k) == 0 && access.normal_load(k) == 0;
+    return access.lambda(k) == 0 && access.normal_load(k, normals) == 0;
   };
   const auto later_in_run = [&](std::uint32_t k) {
     return row_visit::later_in_run(access.visits[k]);
@@ -547,7 +555,7 @@ template <class Access>
     const PackedRow& row = access.row(k);
     const RunCoupling& coupling = access.run_coupling[k];
     Real& lambda = access.lambda(k);
-    const auto [lo, hi] = access.friction_bounds(k);
+    const auto [lo, hi] = access.friction_bounds(k, normals);
     const Real step = step_of(k);
     const Real early = u - step * coupling.before_last * delta_before;
     const Real new_lambda = std::clamp(early - step * coupling.last * delta_last, lo, hi);
@@ -585,7 +593,11 @@ template <bool k_runs>
       return visit_bounded_row(access, i, sor, row.lo, row.hi);
     }
     case row_visit::friction_run:
-      if constexpr (k_runs) return visit_friction_run(access, i, next, sor);
+      if constexpr (k_runs) {
+        return row_visit::normal_count(access.visits[i]) == 1
+                   ? visit_friction_run<true>(access, i, next, sor)
+                   : visit_friction_run<false>(access, i, next, sor);
+      }
       [[fallthrough]];
     case row_visit::friction_more:
     case row_visit::friction:
@@ -731,7 +743,8 @@ void PgsSolver::find_friction_runs(const RowStore& rows) {
       std::size_t run = i + 1;
       if (kind(i) == row_visit::friction) {
         while (run < end && kind(run) == row_visit::friction &&
-               rows.body_a[run] == rows.body_a[i] && rows.body_b[run] == rows.body_b[i])
+               rows.body_a[run] == rows.body_a[i] && rows.body_b[run] == rows.body_b[i] &&
+               rows.normal_count[run] == rows.normal_count[i])
           ++run;
       }
       if (run - i >= 2 && rows.body_a[i] != rows.body_b[i]) {

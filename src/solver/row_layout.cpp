@@ -7,16 +7,13 @@ namespace impulse {
 
 namespace {
 
-// Row i's kind: its bounds (lo 0, lo -infinity, hi infinity), cone and disc flags, usability, and
-// how many normal rows bound it (1 to k_max_normal_count, in two bits).
-static_assert(k_max_normal_count <= 4);
+// Row i's kind: its bounds (lo 0, lo -infinity, hi infinity), cone and disc flags, usability.
 [[gnu::always_inline]] inline std::uint8_t kind_of(const RowStore& rows, std::size_t i) {
   const Real lo = rows.lo[i], hi = rows.hi[i];
   return std::uint8_t(std::uint32_t(lo == 0) | std::uint32_t(lo == -k_infinity) << 1 |
                       std::uint32_t(hi == k_infinity) << 2 | std::uint32_t(rows.cone[i] != 0) << 3 |
                       std::uint32_t(rows.disc_step[i] > 0) << 4 |
-                      std::uint32_t(rows.inv_eff_mass[i] > 0) << 5 |
-                      std::uint32_t((rows.normal_count[i] - 1) & 3) << 6);
+                      std::uint32_t(rows.inv_eff_mass[i] > 0) << 5);
 }
 
 }  // namespace
@@ -35,6 +32,7 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
   body_a_.resize(n);
   body_b_.resize(n);
   normal_row_.resize(n);
+  normal_count_.resize(n);
   kinds_.resize(n);
   constexpr std::size_t k_chunks = 16, k_parallel_rows = 2048;
   std::array<bool, k_chunks> chunk_same{};
@@ -53,6 +51,7 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
                keep(body_a_, rows.body_a);
                keep(body_b_, rows.body_b);
                keep(normal_row_, rows.normal_row);
+               keep(normal_count_, rows.normal_count);
                std::uint32_t differ = 0;
                for (std::size_t i = begin; i < end; ++i) {
                  const std::uint8_t kind = kind_of(rows, i);

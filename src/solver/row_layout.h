@@ -28,11 +28,12 @@ class RowLayout {
   std::size_t bodies() const { return movable_.size(); }
 
  private:
-  // Per row, as last taken: its bodies and friction link (compared a chunk of rows at a time, as
-  // memory) and its kind of bounds, cone, disc, usability and count of normal rows
-  // (row_layout.cpp). Whether its bodies move is theirs: movable_.
+  // Per row, as last taken: its bodies and friction links (compared a chunk of rows at a time, as
+  // memory) and its kind of bounds, cone, disc and usability (row_layout.cpp). Whether its bodies
+  // move is theirs: movable_.
   std::vector<std::uint32_t> body_a_, body_b_;
   std::vector<std::int32_t> normal_row_;
+  std::vector<std::uint8_t> normal_count_;
   std::vector<std::uint8_t> kinds_;
   std::vector<std::uint32_t> block_begin_;
   std::vector<std::uint8_t> movable_;  // per body
