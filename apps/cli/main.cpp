@@ -24,6 +24,7 @@ struct RunOptions {
   std::string scene;
   int steps = 600;
   std::string solver;
+  std::string friction_model;
   int iterations = 0;  // 0: the scene's own
   int substeps = 0;    // 0: the scene's own
   int threads = 1;
@@ -61,6 +62,14 @@ void apply_overrides(impulse::Scene& scene, const RunOptions& options, const std
       throw impulse::SceneError(source, "/solver/type",
                                 "unknown solver '" + options.solver + "' (--solver)");
     scene.settings.solver.type = *type;
+  }
+  if (!options.friction_model.empty()) {
+    const auto model = impulse::friction_model_from_name(options.friction_model);
+    if (!model)
+      throw impulse::SceneError(
+          source, "/solver/friction_model",
+          "unknown friction model '" + options.friction_model + "' (--friction-model)");
+    scene.settings.solver.friction_model = *model;
   }
   apply_solver_overrides(scene.settings.solver, options);
 }
@@ -126,6 +135,8 @@ int run_command_line(int argc, char** argv) {
   run_cmd->add_option("scene", options.scene, "A built-in scene name or a scene file")->required();
   run_cmd->add_option("--steps", options.steps, "Number of steps")->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--solver", options.solver, "Solver type (overrides the scene's)");
+  run_cmd->add_option("--friction-model", options.friction_model,
+                      "Friction model: coulomb, cone, constant or patch (overrides the scene's)");
   run_cmd
       ->add_option("--iterations", options.iterations, "Solver iterations (overrides the scene's)")
       ->check(CLI::PositiveNumber);

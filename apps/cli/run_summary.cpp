@@ -57,6 +57,7 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
   out["timestep"] = json_number<Json>(world.settings().timestep);
   out["solver"] = {{"type", solver_type_name(world.settings().solver.type)},
                    {"iterations", world.settings().solver.iterations},
+                   {"friction_model", friction_model_name(world.settings().solver.friction_model)},
                    {"final_residual", stats.solve.final_residual},
                    {"iterations_last_step", stats.solve.iterations},
                    {"rows", stats.solve.rows},

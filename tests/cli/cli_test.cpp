@@ -148,9 +148,21 @@ TEST(Cli, OverridesAreAppliedAndBadOnesRefused) {
       run_cli("run free-fall --steps 1 --solver jacobi --iterations 7 --json").out);
   EXPECT_EQ(j["solver"]["type"], "jacobi");
   EXPECT_EQ(j["solver"]["iterations"], 7);
+  EXPECT_EQ(j["solver"]["friction_model"], "coulomb");
+  // The patch model writes 3 friction rows a manifold instead of 2 a point: the pyramid's 400
+  // manifolds of four points take 2800 rows rather than 4800.
+  for (const auto& [model, rows] : {std::pair{"coulomb", 4800}, std::pair{"patch", 2800}}) {
+    const auto run = nlohmann::json::parse(
+        run_cli(std::string("run pyramid --steps 2 --json --friction-model ") + model).out);
+    EXPECT_EQ(run["solver"]["friction_model"], model);
+    EXPECT_EQ(run["contacts"]["manifolds"], 400);
+    EXPECT_EQ(run["contacts"]["points"], 1600);
+    EXPECT_EQ(run["solver"]["rows"], rows) << model;
+  }
   for (const char* args : {"run free-fall --solver nonsense", "run free-fall --iterations 0",
-                           "run free-fall --steps -3", "run free-fall --threads 0",
-                           "run no-such-scene", "frobnicate", "export no-such-scene /tmp/x.json"}) {
+                           "run free-fall --friction-model sticky", "run free-fall --steps -3",
+                           "run free-fall --threads 0", "run no-such-scene", "frobnicate",
+                           "export no-such-scene /tmp/x.json"}) {
     const CommandResult r = run_cli(args);
     EXPECT_EQ(r.exit_status, 2) << args;
     EXPECT_FALSE(r.signalled) << args;
