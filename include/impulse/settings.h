@@ -10,7 +10,8 @@
 namespace impulse {
 
 enum class SolverType : std::uint8_t { pgs, global_dense, global_sparse, jacobi, block, pivoting };
-/// How contacts resist sliding (docs/solvers.md, "Friction models"): coulomb, two tangent rows
+/// How contacts resist sliding (docs/solvers.md, "Friction models: box and cone" and "Friction
+/// model: patch"): coulomb, two tangent rows
 /// per contact point, each within mu times the point's normal impulse (a box round the cone);
 /// cone, the same pair clamped to the disc; constant, fixed bounds from the bodies' weight
 /// (seed 001); patch, per manifold two tangent rows at the points' centre and a twist row about

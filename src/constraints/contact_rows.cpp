@@ -9,6 +9,9 @@
 namespace impulse {
 namespace {
 
+// A patch's normal rows are all of its points': RowStore::normal_count must hold them.
+static_assert(Manifold::k_max_points <= k_max_normal_count);
+
 // Below this tangential speed (m/s) a contact counts as sticking: its tangent basis then follows
 // the friction impulse it carries rather than the (noise-dominated) sliding direction.
 constexpr Real k_sliding_speed = Real(1e-3);
@@ -156,6 +159,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       material.friction * constant.point_mass * settings.gravity * settings.dt;
   const Vec3 n = manifold.normal;
   const int count = manifold.count;
+  if (count == 0) return;  // no rows (manifold_row_count)
   const auto friction_rows =
       std::uint32_t(manifold_row_count(manifold, model)) - std::uint32_t(count);
   std::uint32_t next = first;
@@ -255,6 +259,7 @@ void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRang
                  if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
                  const std::size_t first = ranges[k].first_row;
                  const auto count = std::size_t(m.count);
+                 if (count == 0) continue;
                  const std::size_t normals =
                      first + manifold_row_count(m, model) - count;  // the first normal row
                  const auto tangent_impulse = [&](std::size_t t1) {

@@ -79,7 +79,7 @@ constexpr bool patch_has_twist_row(int points) {
 /// 3 friction rows (2 without a twist row).
 inline std::size_t manifold_row_count(const ContactManifold& manifold, FrictionModel model) {
   const auto count = std::size_t(manifold.count);
-  if (model != FrictionModel::patch) return 3 * count;
+  if (model != FrictionModel::patch || count == 0) return 3 * count;
   return count + (patch_has_twist_row(manifold.count) ? 3 : 2);
 }
 

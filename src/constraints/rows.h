@@ -17,7 +17,7 @@
 // The cone friction model (seed 003: clamp the tangent impulse vector to the friction disc): a row
 // added with RowSpec::cone and the row added right after it are the two tangent rows of one
 // contact point, and their impulse vector is bounded by the disc |(lambda_1, lambda_2)| <= mu
-// lambda_n instead of the box. Both rows must share the bodies, normal_row and mu; the second has
+// lambda_n instead of the box. Both rows must share the bodies, normal rows and mu; the second has
 // no cone flag of its own. Outside an explicit block the pair forms a block of two, so no solver
 // ever splits it. lower() and upper() of a disc row still give its box, which circumscribes the
 // disc. The disc conditions (maximal dissipation) are: inside the disc, both tangent velocities
@@ -167,8 +167,9 @@ class RowStore {
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
   /// (the rows of one joint) that the block solver treats together. Throws std::invalid_argument
   /// for a cone row that is not a friction row, a row after a cone row that is not its partner
-  /// (same bodies, normal_row and mu, no cone flag), a negative softness, or a soft friction row
-  /// (the disc and friction bounds assume rigid tangent rows).
+  /// (same bodies, normal rows and mu, no cone flag), a negative softness, a soft friction row
+  /// (the disc and friction bounds assume rigid tangent rows), or a friction row's normal_count
+  /// outside 1 to k_max_normal_count.
   std::uint32_t add(const RowSpec& row);
   /// Appends count rows, to be filled by set (on several threads at once, each writing its own
   /// rows) and cut into blocks by end_appended_block; returns the first row's index. Not inside

@@ -148,8 +148,9 @@ std::string check_problem(const MlcpProblem& p) {
       const Index first = normal_of(p, i), count = normal_count_of(p, i);
       const std::string naming = "normal_index[" + row + "] = " + std::to_string(first) +
                                  " with normal_count " + std::to_string(count);
-      if (count < 1 || first > n - count)
-        return naming + " must name 1 or more of the " + std::to_string(n) + " rows";
+      if (count < 1) return naming + ": a friction row needs at least one normal row";
+      if (first > n - count)
+        return naming + " runs past the last row (" + std::to_string(n - 1) + ")";
       for (Index k = first; k < first + count; ++k) {
         if (k == i || is_friction(p, k)) {
           return naming + " names row " + std::to_string(k) +
@@ -185,7 +186,8 @@ std::string check_problem(const MlcpProblem& p) {
   return {};
 }
 
-// mu_i max(lambda_normal, 0) for the friction rows, 0 for the others: the limits x implies.
+// mu_i times the friction rows' normal impulse (normal_load), 0 for the others: the limits x
+// implies.
 VectorXd implied_limits(const MlcpProblem& p, const VectorXd& x) {
   VectorXd limits = VectorXd::Zero(x.size());
   for (Index i = 0; i < x.size(); ++i) {

@@ -48,7 +48,7 @@ constexpr std::uint8_t a_moves = 1, b_moves = 2;
 constexpr std::uint8_t kind_mask = 7 << 2;
 constexpr unsigned normal_count_shift = 5;
 constexpr std::uint8_t fixed_bounds = 0 << 2;  // a row alone, bounds lo and hi
-constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times its normal impulse
+constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times its normal rows
 constexpr std::uint8_t disc_pair = 2 << 2;     // the first row of a disc pair: both rows
 constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all of it
 constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
@@ -149,7 +149,7 @@ template <class Access>
   return std::abs(delta);
 }
 
-// A friction row's bounds: mu times its normal row's impulse, read once.
+// A friction row's bounds: mu times its normal rows' impulse, read once.
 template <class Access>
 [[gnu::always_inline]] inline Real visit_friction_row(const Access& access, std::size_t i,
                                                       Real sor) {

@@ -54,7 +54,7 @@ struct PackedRow {
   std::array<Lanes, 4> response;  // B = M^-1 J^T, in the same order
   std::uint32_t body_a, body_b;
   Real bias, softness, inv_eff_mass;
-  Real lo, hi;  // a friction row's per unit of its normal row's impulse: -mu and mu
+  Real lo, hi;  // a friction row's per unit of its normal rows' impulse: -mu and mu
   std::int32_t normal_row;
 };
 

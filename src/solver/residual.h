@@ -118,7 +118,7 @@ ResidualMeasure measure_rows(const RowStore& rows, VelocityError w_of, Real b_no
             add(r.t2, 0);
             continue;
           }
-          // Bounds read once: a friction row's follow its normal row's impulse.
+          // Bounds read once: a friction row's follow its normal rows' impulse.
           const Real lambda = rows.lambda[i], lo = rows.lower(i), hi = rows.upper(i);
           const Real outside = std::max({lambda - hi, lo - lambda, Real(0)});
           const Real r =

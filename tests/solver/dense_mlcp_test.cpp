@@ -655,11 +655,13 @@ TEST(DenseMlcp, RejectsBadFrictionCoupling) {
   expect_rejected(negative_normal, "negative normal impulse");
   MlcpProblem past_the_end = small_contact_problem();
   past_the_end.normal_index = {-1, 0};
-  past_the_end.normal_count = {1, 2};  // rows 0 and 1: the friction row itself
+  past_the_end.normal_count = {1, 2};  // rows 0 and 1: the second is the friction row itself
   past_the_end.mu = VectorXd::Constant(2, 0.5);
   expect_rejected(past_the_end, "names row 1");
-  past_the_end.normal_count = {1, 3};
-  expect_rejected(past_the_end, "must name 1 or more of the 2 rows");
+  past_the_end.normal_count = {1, 3};  // rows 0 to 2 of two
+  expect_rejected(past_the_end, "runs past the last row (1)");
+  past_the_end.normal_count = {1, 0};
+  expect_rejected(past_the_end, "needs at least one normal row");
 }
 
 TEST(DenseMlcp, RejectsIndefiniteMatrix) {

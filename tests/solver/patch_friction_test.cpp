@@ -3,8 +3,9 @@
 // centre and a twist row about the normal, bounded by mu times the four normal impulses' sum (the
 // twist by that times the corners' distance from the centre). The laws checked are Coulomb's for
 // the whole face: a push or a spin the friction can absorb sticks; a larger slide loses exactly
-// mu g dt of speed, a larger spin exactly mu g dt d m / I of turning rate; every solver agrees
-// with the pivoting reference; the impulses stored back for the warm start are the same.
+// mu g dt of speed, a larger spin exactly mu g dt d m / I of turning rate, on every solver; the
+// impulses stored back for the warm start are the same, and keep their sum and moment on any
+// patch.
 
 #include <gtest/gtest.h>
 
@@ -99,12 +100,19 @@ TEST(PatchFriction, AManifoldOfFourPointsIsSevenRowsBoundedByAllItsNormals) {
   }
   EXPECT_FLOAT_EQ(s.p.rows.mu[k_t1], k_mu);
   EXPECT_FLOAT_EQ(s.p.rows.mu[k_twist], k_mu * k_corner_distance);
-  // The twist row turns the box about the normal only.
+  // The twist row turns the bodies against each other about the normal only.
+  EXPECT_EQ(s.p.rows.j_lin_a(k_twist), Vec3::zero());
   EXPECT_EQ(s.p.rows.j_lin_b(k_twist), Vec3::zero());
+  EXPECT_EQ(s.p.rows.j_ang_a(k_twist), -Vec3::unit_y());
   EXPECT_EQ(s.p.rows.j_ang_b(k_twist), Vec3::unit_y());
-  // One point: no twist row.
+  // One point: a tangent pair at the point, no twist row.
   s.manifold.count = 1;
   EXPECT_EQ(manifold_row_count(s.manifold, FrictionModel::patch), 3u);
+  write_rows(s, patch_settings(SolverType::pgs));
+  ASSERT_EQ(s.p.rows.size(), 3u);
+  EXPECT_EQ(s.p.rows.normal_row[k_t1], 2);
+  EXPECT_EQ(s.p.rows.normal_count[k_t2], 1);
+  EXPECT_EQ(s.p.rows.normal_row[2], -1);
 }
 
 // Sliding at three times what one step's friction can take: the face loses mu g dt of speed, the
@@ -191,6 +199,49 @@ TEST(PatchFriction, StoredImpulsesWarmStartTheSameRows) {
   write_rows(next, settings);  // still sliding along x: the same first tangent
   for (std::uint32_t row = 0; row < 7; ++row)
     EXPECT_NEAR(next.p.rows.lambda[row], s.p.rows.lambda[row], 1e-6) << "row " << row;
+}
+
+// A lopsided patch of three points on a tilted plane: the point impulses stored for a tangent
+// impulse and a twist keep their sum and their moment about the points' centre, and are the
+// least such (their differences from the even share are all of the twist's form, n x d_k).
+TEST(PatchFriction, StoredImpulsesKeepSumAndMomentOnALopsidedPatch) {
+  const Vec3 n = normalize(Vec3{Real(0.2), 1, Real(-0.3)});
+  const Vec3 u = normalize(cross(n, Vec3::unit_x())), w = cross(n, u);
+  PatchBox s = patch_box(3 * k_mu * k_gravity_dv, 2);
+  s.manifold.normal = n;
+  s.manifold.count = 3;
+  const Real at[3][2] = {{Real(0.9), Real(0.1)}, {Real(-0.2), Real(0.4)}, {Real(-0.3), -1}};
+  for (std::size_t k = 0; k < 3; ++k) {
+    s.manifold.points[k].point.position = u * at[k][0] + w * at[k][1];
+    s.manifold.points[k].point.depth = Real(0.01) * Real(k);  // the rows act midway
+  }
+  const SolverSettings settings = patch_settings(SolverType::pgs);
+  write_rows(s, settings);
+  ASSERT_EQ(s.p.rows.size(), 6u);  // a tangent pair, a twist row, three normal rows
+  s.p.solve(SolverType::pgs, settings);
+  std::vector<ContactManifold> manifolds{s.manifold};
+  store_contact_impulses(s.p.rows, s.ranges, manifolds, FrictionModel::patch);
+  Vec3 centre = Vec3::zero();
+  for (std::size_t k = 0; k < 3; ++k) {
+    const ContactPoint& p = manifolds[0].points[k].point;
+    centre += (p.position + n * (p.depth / 2)) / Real(3);
+  }
+  const Vec3 tangent = s.p.rows.j_lin_b(k_t1) * s.p.rows.lambda[k_t1] +
+                       s.p.rows.j_lin_b(k_t2) * s.p.rows.lambda[k_t2];
+  Vec3 sum = Vec3::zero();
+  Real moment = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const ContactState& c = manifolds[0].points[k];
+    const Vec3 offset = reject(c.point.position + n * (c.point.depth / 2) - centre, n);
+    sum += c.friction_impulse;
+    moment += dot(n, cross(offset, c.friction_impulse));
+    // Least: what is left after the even share lies along n x offset.
+    const Vec3 rest = c.friction_impulse - tangent / Real(3);
+    EXPECT_LT(length(cross(rest, cross(n, offset))), 1e-6) << "point " << k;
+  }
+  EXPECT_LT(length(sum - tangent), 1e-6);
+  EXPECT_GT(std::abs(s.p.rows.lambda[k_twist]), 1e-4);  // a twist to keep
+  EXPECT_NEAR(moment, s.p.rows.lambda[k_twist], 1e-6);
 }
 
 }  // namespace
