@@ -23,4 +23,9 @@ for scene in pyramid tower700 ragdolls soak pile; do
   TSAN_OPTIONS=halt_on_error=1 build/tsan/bench/impulse_threads --scene "$scene" --threads 3 \
     --steps 10 --warm-up 5
 done
+# The same with patch friction, whose friction rows read several normal rows.
+for scene in pyramid ragdolls; do
+  TSAN_OPTIONS=halt_on_error=1 build/tsan/bench/impulse_threads --scene "$scene" --threads 3 \
+    --steps 10 --warm-up 5 --friction-model patch
+done
 bash scripts/fuzz.sh 180 fixed

@@ -65,11 +65,14 @@ int main(int argc, char** argv) {
   std::string name = "pyramid";
   int threads = 2, steps = 300, warm_up = 30;
   bool sleeping = false;
+  std::string friction;
   app.add_option("--scene", name, "Built-in scene (impulse scenes lists them) or scene file");
   app.add_option("--threads", threads, "Threads of the second world")->check(CLI::Range(1, 256));
   app.add_option("--steps", steps, "Timed steps")->check(CLI::PositiveNumber);
   app.add_option("--warm-up", warm_up, "Untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_flag("--sleeping", sleeping, "Keep the scene's sleeping on");
+  app.add_option("--friction-model", friction, "Friction model (overrides the scene's)")
+      ->check(CLI::IsMember({"coulomb", "cone", "constant", "patch"}));
   CLI11_PARSE(app, argc, argv);
 
   std::optional<Scene> found = builtin_scene(name);
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
   }
   Scene scene = *found;
   scene.settings.sleeping = scene.settings.sleeping && sleeping;
+  if (!friction.empty()) scene.settings.solver.friction_model = *friction_model_from_name(friction);
   World one = build_world(scene, name), many = build_world(scene, name);
   many.set_threads(threads);
   const Real dt = scene.settings.timestep;
