@@ -44,7 +44,7 @@ struct StoreAccess {
 namespace row_visit {
 constexpr std::uint8_t a_moves = 1, b_moves = 2;
 // Bits 2 to 4: the kind of visit (below); bits 5 to 7: how many normal rows bound a friction row
-// (RowStore::normal_count, at most Manifold::k_max_points).
+// (RowStore::normal_count, at most k_max_normal_count).
 constexpr std::uint8_t kind_mask = 7 << 2;
 constexpr unsigned normal_count_shift = 5;
 constexpr std::uint8_t fixed_bounds = 0 << 2;  // a row alone, bounds lo and hi
