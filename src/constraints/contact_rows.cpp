@@ -106,28 +106,35 @@ struct Lever {
   return l;
 }
 
-// Point k of a manifold midway between the surfaces: where its rows act.
-Vec3 contact_midpoint(const ContactManifold& m, int k) {
-  const ContactPoint& point = m.points[std::size_t(k)].point;
-  return point.position + m.normal * (point.depth / 2);
+using Points = std::array<Vec3, Manifold::k_max_points>;
+
+// A manifold's points midway between the surfaces: where its rows act.
+Points contact_midpoints(const ContactManifold& m) {
+  Points midpoints;
+  for (int k = 0; k < m.count; ++k) {
+    const ContactPoint& point = m.points[std::size_t(k)].point;
+    midpoints[std::size_t(k)] = point.position + m.normal * (point.depth / 2);
+  }
+  return midpoints;
 }
 
 // The patch model's view of a manifold: its points' centre and each point's offset from it in
 // the contact plane.
 struct Patch {
   Vec3 centre;
-  std::array<Vec3, Manifold::k_max_points> offsets;
+  Points offsets;
   Real spread = 0;  // the sum of the offsets' squared lengths, m^2
 };
 
-Patch patch_of(const ContactManifold& m) {
+// The patch of manifold m, whose midpoints (contact_midpoints) are given.
+Patch patch_of(const ContactManifold& m, const Points& midpoints) {
   Patch patch;
   Vec3 sum = Vec3::zero();
   for (int k = 0; k < m.count; ++k)
-    sum += contact_midpoint(m, k);
+    sum += midpoints[std::size_t(k)];
   patch.centre = sum / Real(m.count);
   for (int k = 0; k < m.count; ++k) {
-    const Vec3 offset = reject(contact_midpoint(m, k) - patch.centre, m.normal);
+    const Vec3 offset = reject(midpoints[std::size_t(k)] - patch.centre, m.normal);
     patch.offsets[std::size_t(k)] = offset;
     patch.spread += length_squared(offset);
   }
@@ -138,7 +145,7 @@ Patch patch_of(const ContactManifold& m) {
 // impulses of that sum and of that moment about the centre (the twist's shares grow with the
 // distance), so that the cache, the queries and the other models read them alike.
 void store_patch_impulses(ContactManifold& m, const Vec3& tangent, Real twist) {
-  const Patch patch = patch_of(m);
+  const Patch patch = patch_of(m, contact_midpoints(m));
   const Vec3 share = tangent / Real(m.count);
   const Real twist_per_spread = patch.spread > 0 ? twist / patch.spread : 0;
   for (int k = 0; k < m.count; ++k) {
@@ -166,9 +173,10 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   // Each row's response is computed in lanes from the bodies' masses converted once (the same
   // bits as the scalar products).
   const LaneMass lane_a(mass_a), lane_b(mass_b);
+  const Points midpoints = contact_midpoints(manifold);
   std::array<Lever, Manifold::k_max_points> levers;
   for (int k = 0; k < count; ++k)
-    levers[std::size_t(k)] = lever_at(contact_midpoint(manifold, k), a, b, va, vb);
+    levers[std::size_t(k)] = lever_at(midpoints[std::size_t(k)], a, b, va, vb);
   RowSpec spec;
   spec.body_a = manifold.body_a;
   spec.body_b = manifold.body_b;
@@ -196,7 +204,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     // Bounded by mu times the manifold's normal impulse; the twist by that times the points' mean
     // distance from the centre (their torque arm when the load is even). The carried impulse is
     // the points' friction impulses summed, and their moment about the centre the twist.
-    const Patch patch = patch_of(manifold);
+    const Patch patch = patch_of(manifold, midpoints);
     Vec3 carried = Vec3::zero();
     Real carried_twist = 0, mean_distance = 0;
     for (int k = 0; k < count; ++k) {
