@@ -249,19 +249,26 @@ void invert_group(RowGroup& group) {
   }
 }
 
+// The four entries of an array in lanes.
+[[gnu::always_inline]] inline Lanes lanes_of(const SmallVector& v) {
+  Lanes out;
+  __builtin_memcpy(&out, v.data(), sizeof(Lanes));
+  return out;
+}
+
 // Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
 // other rows carry none: A_SS x = -(w_S - A_SN lambda_N). Returns the new impulses of the set in
-// x; false if the factorisation fails.
+// x; false if the factorisation fails. The right-hand side is formed for every row at once in
+// lanes (row r's lane summed in column order, as row by row), then read at the set's rows.
 bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set, std::size_t m,
                   const std::array<bool, k_g>& in_set, const SmallVector& lambda,
                   const SmallVector& w, SmallVector& x) {
-  for (std::size_t i = 0; i < m; ++i) {
-    const std::size_t r = set[i];
-    x[i] = -w[r];
-    for (std::size_t c = 0; c < group.count; ++c) {
-      if (!in_set[c]) x[i] += group.a[c][r] * lambda[c];  // the others' impulses removed
-    }
+  Lanes rhs = -lanes_of(w);
+  for (std::size_t c = 0; c < group.count; ++c) {
+    if (!in_set[c]) rhs += group.a[c] * splat(lambda[c]);  // the others' impulses removed
   }
+  for (std::size_t i = 0; i < m; ++i)
+    x[i] = rhs[set[i]];
   // One or two rows (a box on a corner or an edge: most calls) in closed form, with the diagonal
   // raised as factor_small raises it and refused where its factorisation would fail.
   const auto diagonal = [&](std::size_t i) {
@@ -307,12 +314,12 @@ bool solve_active(const RowGroup& group, const std::array<bool, k_g>& in_set,
     if (!(x[i] >= 0)) return false;  // (NaN too)
     next[set[i]] = x[i];
   }
+  // The errors with the new impulses, every row at once: the others must not be closing.
+  Lanes separating = lanes_of(w);
+  for (std::size_t c = 0; c < k; ++c)
+    separating += group.a[c] * splat(next[c] - lambda[c]);
   for (std::size_t r = 0; r < k; ++r) {
-    if (in_set[r]) continue;
-    Real separating = w[r];  // the error with the new impulses: it must not be closing
-    for (std::size_t c = 0; c < k; ++c)
-      separating += group.a[c][r] * (next[c] - lambda[c]);
-    if (separating < 0) return false;
+    if (!in_set[r] && separating[r] < 0) return false;
   }
   lambda = next;
   return true;
