@@ -88,7 +88,7 @@ int run(const RunOptions& options) {
   impulse::World world = impulse::build_world(scene, options.scene);
   world.set_threads(options.threads);
 
-  impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}};
+  impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}, {}};
   result.step_ms.reserve(std::size_t(options.steps));
   std::optional<impulse::cli::TraceWriter> trace;
   if (!options.trace_file.empty()) trace.emplace(options.trace_file);
@@ -103,6 +103,7 @@ int run(const RunOptions& options) {
     result.step_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
+    result.stage_ms += impulse::StageTimes::of(world.last_step_stats());
     if (trace) trace->write(i + 1, world.last_step_stats().solve);
     if (replay) replay->write(i + 1, world);
     for (const impulse::JointBreakEvent& event : world.joint_events())

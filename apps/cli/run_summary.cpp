@@ -39,6 +39,11 @@ std::string hex(std::uint64_t value) {
   return text;
 }
 
+// Each stage's mean time over the run's steps.
+StageTimes mean_stages(const RunResult& run) {
+  return run.steps > 0 ? run.stage_ms / double(run.steps) : StageTimes{};
+}
+
 // Unnamed bodies and joints are reported by their index (scene-format.md).
 std::string name_or_index(const std::string& name, std::size_t index) {
   return name.empty() ? std::to_string(index) : name;
@@ -63,6 +68,10 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"rows", stats.solve.rows},
                    {"complementarity_error", stats.solve.complementarity_error}};
   out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
+  Json stages = Json::object();
+  for (const auto& [name, ms] : mean_stages(run).named())
+    stages[name] = ms;
+  out["timing"]["stages_ms_mean"] = std::move(stages);
   out["energy"] = {{"kinetic", world.kinetic_energy()}, {"potential", world.potential_energy()}};
   out["max_penetration"] = stats.max_penetration;
   out["contacts"] = {{"pairs", stats.contact_pairs},
@@ -126,6 +135,10 @@ std::string summary_text(const RunResult& run) {
       << "solver      " << solver_type_name(world.settings().solver.type) << ", "
       << world.settings().solver.iterations << " iterations\n"
       << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
+      << "stages      ";
+  for (const auto& [name, ms] : mean_stages(run).named())
+    out << name << " " << ms << " ";
+  out << "(ms, mean)\n"
       << "energy      kinetic " << world.kinetic_energy() << " J, potential "
       << world.potential_energy() << " J\n"
       << "contacts    " << stats.contact_points << " points in " << stats.contact_manifolds

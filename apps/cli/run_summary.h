@@ -15,6 +15,7 @@ struct RunResult {
   const World* world = nullptr;
   int steps = 0;
   std::vector<double> step_ms;  // wall time of each step
+  StageTimes stage_ms;          // each stage's time summed over the steps
   struct JointBreak {
     int step = 0;  // 1-based: the step in which it broke
     JointBreakEvent event;

@@ -14,19 +14,17 @@ void History::record(const World& world) {
   potential_energy.push(float(world.potential_energy()));
   max_penetration.push(float(stats.max_penetration));
   max_joint_error.push(float(stats.max_joint_error));
-  broadphase_ms.push(float(stats.broadphase_ms));
-  narrowphase_ms.push(float(stats.narrowphase_ms));
-  integrate_velocities_ms.push(float(stats.integrate_velocities_ms));
-  solve_ms.push(float(stats.solve_ms));
-  integrate_positions_ms.push(float(stats.integrate_positions_ms));
+  const auto stages = StageTimes::of(stats).named();
+  for (std::size_t k = 0; k < stages.size(); ++k)
+    stage_ms[k].push(float(stages[k].second));
   residuals.assign(stats.solve.residuals.begin(), stats.solve.residuals.end());
 }
 
 void History::clear() {
-  for (Series* s :
-       {&kinetic_energy, &potential_energy, &max_penetration, &max_joint_error, &broadphase_ms,
-        &narrowphase_ms, &integrate_velocities_ms, &solve_ms, &integrate_positions_ms})
+  for (Series* s : {&kinetic_energy, &potential_energy, &max_penetration, &max_joint_error})
     s->clear();
+  for (Series& s : stage_ms)
+    s.clear();
   residuals.clear();
 }
 

@@ -30,11 +30,11 @@ class Series {
 };
 
 struct History {
-  Series kinetic_energy, potential_energy;  // J
-  Series max_penetration;                   // m
-  Series max_joint_error;                   // m
-  Series broadphase_ms, narrowphase_ms, integrate_velocities_ms, solve_ms, integrate_positions_ms;
-  std::vector<float> residuals;  // of the last solve, one per iteration
+  Series kinetic_energy, potential_energy;           // J
+  Series max_penetration;                            // m
+  Series max_joint_error;                            // m
+  std::array<Series, StageTimes::k_count> stage_ms;  // in StageTimes::named()'s order
+  std::vector<float> residuals;                      // of the last solve, one per iteration
 
   /// Adds the figures of the step just taken.
   void record(const World& world);

@@ -180,11 +180,9 @@ void plots_panel(const History& history, const World& world) {
                    ImVec2(0, 60));
   ImGui::Separator();
   ImGui::TextUnformatted("step time split");
-  plot("broadphase", history.broadphase_ms, "ms");
-  plot("narrowphase", history.narrowphase_ms, "ms");
-  plot("integrate v", history.integrate_velocities_ms, "ms");
-  plot("solve", history.solve_ms, "ms");
-  plot("integrate x", history.integrate_positions_ms, "ms");
+  const auto stages = StageTimes{}.named();
+  for (std::size_t k = 0; k < stages.size(); ++k)
+    plot(stages[k].first, history.stage_ms[k], "ms");
   const StepStats& stats = world.last_step_stats();
   ImGui::Text("%zu rows, %zu contacts, cache hits %.0f%%, %zu pairs reused", stats.solve.rows,
               stats.contact_points, 100 * stats.cache_hit_rate(), stats.reused_pairs);

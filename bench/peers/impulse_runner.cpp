@@ -73,6 +73,10 @@ class ImpulseRunner : public Runner {
 
   void step() override { world_.step(dt_); }
 
+  std::optional<impulse::StageTimes> stages() const override {
+    return impulse::StageTimes::of(world_.last_step_stats());
+  }
+
   Pose pose(std::size_t body) const override {
     const impulse::Transform t = world_.transform(bodies_[body]);
     return {{t.position.x, t.position.y, t.position.z},

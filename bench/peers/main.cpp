@@ -67,12 +67,13 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     std::unique_ptr<Runner> runner;
     std::vector<peers::Pose> start;
     std::vector<double> wall, cpu;
+    std::optional<impulse::StageTimes> stages;  // summed over the steps
   };
   std::vector<Timed> timed;
   for (const std::string& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
-    timed.push_back({std::move(runner), std::move(start), {}, {}});
+    timed.push_back({std::move(runner), std::move(start), {}, {}, {}});
   }
   for (int first = 0; first < steps; first += k_turn_steps) {
     for (Timed& t : timed) {
@@ -83,6 +84,8 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
         const auto stop = std::chrono::steady_clock::now();
         t.cpu.push_back(cpu_ms() - cpu_begin);
         t.wall.push_back(std::chrono::duration<double, std::milli>(stop - begin).count());
+        if (const std::optional<impulse::StageTimes> step = t.runner->stages())
+          t.stages = t.stages.value_or(impulse::StageTimes{}) += *step;
       }
     }
   }
@@ -96,6 +99,7 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     result.mean_ms = std::accumulate(t.wall.begin(), t.wall.end(), 0.0) / double(t.wall.size());
     result.median_ms = median(t.wall);
     result.cpu_median_ms = median(t.cpu);
+    if (t.stages) result.stages_ms = *t.stages / double(t.wall.size());
     result.max_penetration = peers::max_penetration(scene, end);
     if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);
     if (!scene.joints.empty()) result.joint_error = peers::max_joint_error(scene, t.start, end);
@@ -114,7 +118,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> scenes = peers::scene_names();
   std::vector<std::string> engines{"impulse", "impulse_patch", "bullet", "ode"};
   int steps = 600;
-  bool json = false;
+  bool json = false, stages = false;
   CommonSettings settings;
   app.add_option("--scenes", scenes, "Scenes to run, comma separated")
       ->delimiter(',')
@@ -124,6 +128,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"impulse", "impulse_patch", "bullet", "ode"}));
   app.add_option("--steps", steps, "Steps per scene")->check(CLI::PositiveNumber);
   app.add_flag("--json", json, "Print one JSON object instead of the table");
+  app.add_flag("--stages", stages,
+               "Also print where Impulse's steps went, mean ms per stage (always in --json)");
   app.add_option("--iterations", settings.iterations,
                  "Solver iterations per step, every engine (the issue's contract: 10)")
       ->check(CLI::PositiveNumber);
@@ -148,6 +154,7 @@ int main(int argc, char** argv) {
     std::cout << out.dump(2) << '\n';
   } else {
     peers::print_table(std::cout, results);
+    if (stages) peers::print_stages(std::cout, results);
     if (settings.iterations != CommonSettings{}.iterations)
       std::cout << "(" << settings.iterations << " iterations per step, every engine)\n";
   }

@@ -2,7 +2,9 @@
 
 #include "report.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace peers {
 namespace {
@@ -11,6 +13,20 @@ std::string format(const char* spec, double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, spec, value);
   return buffer;
+}
+
+std::string format_cell(const char* spec, const char* text) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, spec, text);
+  return buffer;
+}
+
+nlohmann::json stages_json(const std::optional<impulse::StageTimes>& stages) {
+  if (!stages) return nullptr;
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, ms] : stages->named())
+    out[name] = ms;
+  return out;
 }
 
 template <typename T>
@@ -53,6 +69,24 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
   }
 }
 
+void print_stages(std::ostream& out, const std::vector<Result>& results) {
+  out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean)\n";
+  out << format_cell("%-10s ", "scene") << format_cell("%-13s", "engine");
+  for (const auto& [name, ms] : impulse::StageTimes{}.named())
+    out << ' ' << name;
+  out << '\n';
+  for (const Result& r : results) {
+    if (!r.stages_ms) continue;
+    out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-13s", r.engine.c_str());
+    for (const auto& [name, ms] : r.stages_ms->named()) {
+      const std::string value = format("%.4f", ms);  // right-aligned under its name
+      out << ' ' << std::string(std::max(std::strlen(name), value.size()) - value.size(), ' ')
+          << value;
+    }
+    out << '\n';
+  }
+}
+
 nlohmann::json to_json(const std::vector<Result>& results) {
   nlohmann::json rows = nlohmann::json::array();
   for (const Result& r : results) {
@@ -67,7 +101,8 @@ nlohmann::json to_json(const std::vector<Result>& results) {
                     {"moved", r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr)},
                     {"fell", r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr)},
                     {"joint_error_m", optional_json(r.joint_error)},
-                    {"angle_error_rad", optional_json(r.angle_error)}});
+                    {"angle_error_rad", optional_json(r.angle_error)},
+                    {"stages_ms_mean", stages_json(r.stages_ms)}});
   }
   return rows;
 }

@@ -3,6 +3,8 @@
 
 #include "quality.h"
 
+#include <impulse/stats.h>
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -20,13 +22,17 @@ struct Result {
   double max_penetration = 0;                                  // m
   std::optional<Moved> moved;                                  // resting scenes only
   std::optional<double> joint_error;                           // scenes with joints only, m
-  std::optional<double> angle_error;  // scenes with hinges or cone-twists only, rad
+  std::optional<double> angle_error;             // scenes with hinges or cone-twists only, rad
+  std::optional<impulse::StageTimes> stages_ms;  // mean per step, for an engine that reports it
 };
 
 /// Fills each row's ratios from the Bullet row of its scene, where there is one.
 void add_ratios(std::vector<Result>& results);
 
 void print_table(std::ostream& out, const std::vector<Result>& results);
+
+/// Where each step's time went (mean ms per stage), for the engines that report it.
+void print_stages(std::ostream& out, const std::vector<Result>& results);
 
 nlohmann::json to_json(const std::vector<Result>& results);
 

@@ -3,8 +3,11 @@
 
 #include "scene.h"
 
+#include <impulse/stats.h>
+
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 namespace peers {
 
@@ -15,6 +18,8 @@ class Runner {
   virtual void step() = 0;
   /// The pose of the scene's body of that index.
   virtual Pose pose(std::size_t body) const = 0;
+  /// Where the last step's time went, for an engine that reports it (Impulse); else nothing.
+  virtual std::optional<impulse::StageTimes> stages() const { return std::nullopt; }
 };
 
 /// Impulse's friction: its default (coulomb, two rows per contact point) or its patch model (three

@@ -3,8 +3,10 @@
 
 #include <impulse/math.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impulse {
@@ -44,7 +46,14 @@ struct StepStats {
   double broadphase_ms = 0;   ///< moving the shapes' fat boxes and finding new pairs
   double narrowphase_ms = 0;  ///< manifolds, the cache, and waking what they touch
   double integrate_velocities_ms = 0;
-  double solve_ms = 0;
+  double solve_ms = 0;  ///< the constraint solve: the sum of its four parts below
+  /// The solve's parts. rows_ms: the rows written and prepared (the contacts' impact pass, the
+  /// bodies' solver masses, the contact, joint and custom rows, RowStore::prepare).
+  double rows_ms = 0;
+  double solver_ms = 0;  ///< the solver's solve of the rows, its own preparation included
+  /// The positions moved and the relax solve (SolverSettings::relax_iterations); 0 without it.
+  double relax_ms = 0;
+  double store_ms = 0;  ///< the impulses stored back into the contacts, joints and custom rows
   double integrate_positions_ms = 0;
   double total_ms = 0;
   SolveStats solve;
@@ -62,6 +71,22 @@ struct StepStats {
   double cache_hit_rate() const {
     return contact_points == 0 ? 1.0 : double(cache_hits) / double(contact_points);
   }
+};
+
+/// Where a step's time went, ms: each stage once, the solve by its parts, in the step's order, so
+/// the stages add up to the step's work. Summed over steps and divided, a run's mean profile.
+struct StageTimes {
+  double broadphase = 0, narrowphase = 0, integrate_velocities = 0, rows = 0, solver = 0, relax = 0,
+         store = 0, integrate_positions = 0;
+  static constexpr std::size_t k_count = 8;
+
+  /// The stages of a step's stats.
+  static StageTimes of(const StepStats& stats);
+  /// Each stage's name (its member's) and time, in the step's order.
+  std::array<std::pair<const char*, double>, k_count> named() const;
+  StageTimes& operator+=(const StageTimes& other);
+  /// Every stage divided by n (a mean over n steps).
+  StageTimes operator/(double n) const;
 };
 
 }  // namespace impulse

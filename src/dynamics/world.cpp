@@ -27,8 +27,12 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int k_max_threads = 256;
 
+double milliseconds_between(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
 double milliseconds_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return milliseconds_between(start, Clock::now());
 }
 
 void require_finite(const Vec3& v, const char* what) {
@@ -543,6 +547,12 @@ void substep(World::Impl& w, Real dt) {
   stats.integrate_velocities_ms += milliseconds_since(stage);
 
   stage = Clock::now();
+  auto part = stage;  // of the solve (StepStats::rows_ms and the three after it)
+  const auto end_part = [&](double& ms) {
+    const auto now = Clock::now();
+    ms += milliseconds_between(part, now);
+    part = now;
+  };
   resolve_contact_impacts(w, dt);
   w.rows.clear();
   bool relax = w.settings.solver.relax_iterations > 0;
@@ -561,18 +571,25 @@ void substep(World::Impl& w, Real dt) {
     w.rows.prepare(w.solver_masses, &*w.pool, prepared);
     report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
+    end_part(stats.rows_ms);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,
                     stats.solve);
     guard_bodies(w, StepStage::solve);
-    if (relax) move_and_relax(w, dt);
+    end_part(stats.solver_ms);
+    if (relax) {
+      move_and_relax(w, dt);
+      end_part(stats.relax_ms);
+    }
     store_contact_impulses(w);
     store_joint_impulses(w, dt);
     store_custom_impulses(w);
+    end_part(stats.store_ms);
   } else {
     stats.solve.reset();
     relax = false;
+    end_part(stats.rows_ms);
   }
-  stats.solve_ms += milliseconds_since(stage);
+  stats.solve_ms += milliseconds_between(stage, part);
 
   stage = Clock::now();
   clamp_and_report(w, StepStage::positions);
@@ -595,6 +612,7 @@ void World::step(Real dt) {
   StepStats& stats = w.stats;
   stats.broadphase_ms = stats.narrowphase_ms = stats.collide_ms = 0;
   stats.integrate_velocities_ms = stats.solve_ms = stats.integrate_positions_ms = 0;
+  stats.rows_ms = stats.solver_ms = stats.relax_ms = stats.store_ms = 0;
   stats.max_penetration = 0;
   w.joint_events.clear();
   w.diagnostics.clear();

@@ -100,6 +100,25 @@ TEST(Cli, RunJsonHoldsEveryFieldOfTheContract) {
   EXPECT_NEAR(j["bodies"][1]["position"][1].get<double>(), 10 - 9.81 * 61 / 120.0, 1e-4);
 }
 
+// The summary's profile: every stage's mean, which together take no more than the mean step.
+TEST(Cli, RunJsonGivesEachStagesMeanTimeWithinTheStepsMean) {
+  const CommandResult r = run_cli("run pyramid --steps 20 --json");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json timing = nlohmann::json::parse(r.out)["timing"];
+  ASSERT_TRUE(timing.contains("stages_ms_mean"));
+  const nlohmann::json& stages = timing["stages_ms_mean"];
+  double sum = 0;
+  for (const char* key : {"broadphase", "narrowphase", "integrate_velocities", "rows", "solver",
+                          "relax", "store", "integrate_positions"}) {
+    ASSERT_TRUE(stages.contains(key)) << key;
+    EXPECT_GE(stages[key].get<double>(), 0) << key;
+    sum += stages[key].get<double>();
+  }
+  EXPECT_EQ(stages.size(), 8u);
+  EXPECT_GT(stages["solver"].get<double>(), 0);  // 4800 rows a step
+  EXPECT_LE(sum, timing["ms_per_step_mean"].get<double>());
+}
+
 TEST(Cli, SameRunTwiceGivesTheSameStateHash) {
   const auto hash = [](const std::string& args) {
     return nlohmann::json::parse(run_cli(args).out)["state_hash"].get<std::string>();

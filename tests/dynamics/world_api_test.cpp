@@ -169,6 +169,61 @@ TEST(WorldApi, SolveFiguresAreMeasuredOnlyWhenAskedAndChangeNothing) {
   EXPECT_GT(measured.max_abs_lambda, Real(0.5) * Real(9.81) / 60);  // the top box's weight, a step
 }
 
+// A step's stage times: the solve is its four parts, the relax part is there only with a relax
+// solve, and StageTimes lists each stage once, in the step's order.
+TEST(WorldApi, TheSolveStageIsTheSumOfItsPartsAndTheRelaxPartIsThereOnlyWithRelaxIterations) {
+  const auto last_stats = [](int relax_iterations) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    settings.solver.relax_iterations = relax_iterations;
+    World world(settings);
+    world.create_body(testing::ground_box(5));
+    for (int i = 0; i < 3; ++i)
+      world.create_body(testing::body_of(Box{}, {0, Real(0.6) + Real(1.1) * Real(i), 0}));
+    for (int i = 0; i < 30; ++i)
+      world.step(Real(1.0 / 60));
+    return world.last_step_stats();
+  };
+  for (const int relax : {0, 2}) {
+    const StepStats stats = last_stats(relax);
+    SCOPED_TRACE(relax);
+    EXPECT_GT(stats.rows_ms, 0);
+    EXPECT_GT(stats.solver_ms, 0);
+    EXPECT_GE(stats.store_ms, 0);
+    EXPECT_NEAR(stats.solve_ms, stats.rows_ms + stats.solver_ms + stats.relax_ms + stats.store_ms,
+                1e-9);
+    if (relax == 0) {
+      EXPECT_EQ(stats.relax_ms, 0);
+    } else {
+      EXPECT_GT(stats.relax_ms, 0);
+    }
+    const StageTimes stages = StageTimes::of(stats);
+    double sum = 0;
+    for (const auto& [name, ms] : stages.named())
+      sum += ms;
+    EXPECT_NEAR(sum,
+                stats.broadphase_ms + stats.narrowphase_ms + stats.integrate_velocities_ms +
+                    stats.solve_ms + stats.integrate_positions_ms,
+                1e-9);
+    EXPECT_LE(sum, stats.total_ms);
+    EXPECT_EQ(stages.named()[5].first, std::string("relax"));
+    EXPECT_EQ(stages.named()[5].second, stats.relax_ms);
+  }
+}
+
+TEST(WorldApi, StageTimesAddUpAndDivideStageByStage) {
+  StageTimes a{1, 2, 3, 4, 5, 6, 7, 8};
+  a += StageTimes{1, 1, 1, 1, 1, 1, 1, 1};
+  const StageTimes mean = a / 2;
+  const std::array<const char*, StageTimes::k_count> names{
+      "broadphase", "narrowphase", "integrate_velocities", "rows", "solver",
+      "relax",      "store",       "integrate_positions"};
+  for (std::size_t k = 0; k < StageTimes::k_count; ++k) {
+    EXPECT_EQ(mean.named()[k].first, std::string(names[k]));
+    EXPECT_EQ(mean.named()[k].second, (double(k) + 2) / 2);
+  }
+}
+
 // Reading a body's transform and setting it back is a no-op to the bit, whatever rounding the
 // integrated orientation carries (normalising a unit quaternion again may move its last bits).
 TEST(WorldApi, SettingABodysOwnTransformBackChangesNothing) {
