@@ -37,6 +37,7 @@ std::uint32_t ContactManager::add_shape(CookedShape shape, std::uint32_t body,
   record.pose = pose;
   record.body = body;
   record.sweep = 0;
+  record.rounding = rounding_radius(record.shape);
   record.proxy = broadphase_.create_proxy(shape_bounds(record.shape, pose), handle);
   return handle;
 }
@@ -131,9 +132,9 @@ void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     for (int k = 0; k < found.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
       state.point = found.points[std::size_t(k)];
-      state.local_b = apply_inverse(b.pose, state.point.position);
-      state.local_a =
-          apply_inverse(a.pose, state.point.position + state.point.depth * found.normal);
+      state.local_b = apply_inverse(b.pose, state.point.position + b.rounding * found.normal);
+      state.local_a = apply_inverse(
+          a.pose, state.point.position + (state.point.depth - a.rounding) * found.normal);
     }
     match(m, pair);
   }
@@ -151,15 +152,17 @@ bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real mar
   // |q1 . q2| is the cosine of half the turn between two orientations.
   if (std::abs(dot(relative.orientation, pair.relative.orientation)) < reuse_half_angle_cosine_)
     return false;
-  const Transform& pose_a = shapes_[pair.shape_a].pose;
-  const Transform& pose_b = shapes_[pair.shape_b].pose;
+  const ShapeRecord& a = shapes_[pair.shape_a];
+  const ShapeRecord& b = shapes_[pair.shape_b];
   for (const ContactManifold& old : std::span(previous_).subspan(pair.first, pair.count)) {
     ContactManifold& m = out.manifolds.emplace_back(old);
-    m.normal = rotate(pose_a.orientation, m.local_normal);
+    m.normal = rotate(a.pose.orientation, m.local_normal);
     for (int k = 0; k < m.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
-      state.point.position = apply(pose_b, state.local_b);
-      state.point.depth = dot(apply(pose_a, state.local_a) - state.point.position, m.normal);
+      // The surfaces' points out from the cores along the normal (0 for unrounded shapes).
+      state.point.position = apply(b.pose, state.local_b) - b.rounding * m.normal;
+      const Vec3 on_a = apply(a.pose, state.local_a) + a.rounding * m.normal;
+      state.point.depth = dot(on_a - state.point.position, m.normal);
       state.warm = true;  // last step's point, with its impulses
     }
   }

@@ -24,8 +24,10 @@ struct ContactState {
   Vec3 friction_impulse;    // N s, world vector in the contact plane: survives a new tangent basis
   bool warm = false;        // matched a point of the last step, whose impulses it carries
   // The point's two ends in their shapes' frames when the narrowphase found it: on B's surface
-  // (point.position) and on A's (position + depth * normal). A reused pair rebuilds the point
-  // from them (ContactManager, "reuse").
+  // (point.position) and on A's (position + depth * normal), each moved in to its shape's core
+  // along the normal by the shape's rounding_radius (a rounded surface's point is not the body's:
+  // it moves as the body rolls; its core point does not). A reused pair rebuilds the point from
+  // them (ContactManager, "reuse").
   Vec3 local_b, local_a;
 };
 
@@ -115,7 +117,8 @@ class ContactManager {
     Transform pose;
     std::uint32_t body = 0;
     std::int32_t proxy = AabbTree::k_null;
-    Real sweep = 0;  // m, length of the coming step's displacement
+    Real sweep = 0;     // m, length of the coming step's displacement
+    Real rounding = 0;  // m, rounding_radius(shape)
   };
   struct Pair {
     std::uint32_t shape_a = 0, shape_b = 0;  // shape_a < shape_b

@@ -16,6 +16,12 @@ CookedShape cook_shape(const ShapeGeometry& geometry) {
                     geometry);
 }
 
+Real rounding_radius(const CookedShape& shape) {
+  if (const auto* sphere = std::get_if<Sphere>(&shape)) return sphere->radius;
+  if (const auto* capsule = std::get_if<Capsule>(&shape)) return capsule->radius;
+  return 0;
+}
+
 AABB shape_bounds(const CookedShape& shape, const Transform& pose) {
   return std::visit(
       Overloaded{

@@ -29,6 +29,12 @@ CookedShape cook_shape(const ShapeGeometry& geometry);
 MassProperties cooked_mass_properties(const std::vector<ShapeSettings>& shapes,
                                       const std::vector<CookedShape>& cooked, Real density);
 
+/// How far the shape's surface lies out from its core, m: a sphere's radius about its centre, a
+/// capsule's about its segment; 0 for shapes whose surface is their own (boxes, hulls, planes,
+/// meshes). A contact point on a rounded surface is not a point of the body: where it touches
+/// moves over the surface as the body rolls, while its core point stays.
+Real rounding_radius(const CookedShape& shape);
+
 /// The world box around the shape at pose.
 AABB shape_bounds(const CookedShape& shape, const Transform& pose);
 

@@ -118,6 +118,71 @@ TEST(ContactReuse, APairSkippedForAStepRunsTheNarrowphaseWhenItComesBack) {
   EXPECT_EQ(contacts.counts().points, 4u);
 }
 
+// A rounded shape's contact point is no point of its body: rolled a little, the ball touches the
+// ground at its new lowest point, not where the old one went. The reused point is rebuilt from the
+// ball's centre, so it is the point the narrowphase finds.
+TEST(ContactReuse, ARolledBallsPointIsItsLowestPointNotTheOneThatRolledAway) {
+  ContactManager reusing, fresh;
+  TaskPool pool;
+  fresh.set_reuse({0, 0});
+  std::uint32_t ball = 0;
+  const Sphere sphere{Real(0.5)};
+  for (ContactManager* m : {&reusing, &fresh}) {
+    m->add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
+    ball = m->add_shape(sphere, 1, at({0, Real(0.499), 0}));
+    m->update(0, collide_all, pool);
+  }
+  // Rolled 0.05 degrees about x without slipping: the centre moves r theta = 0.44 mm along z,
+  // within the limits.
+  const Real degrees = Real(0.05);
+  const Real travel = sphere.radius * degrees * k_pi / 180;
+  for (ContactManager* m : {&reusing, &fresh}) {
+    m->move_shape(ball, at({0, Real(0.499), travel}, about({1, 0, 0}, degrees)), {});
+    m->update(0, collide_all, pool);
+  }
+  ASSERT_EQ(reusing.counts().reused, 1u);
+  ASSERT_EQ(reusing.manifolds().size(), 1u);
+  ASSERT_EQ(fresh.manifolds().size(), 1u);
+  const ContactPoint& got = reusing.manifolds()[0].points[0].point;
+  const ContactPoint& want = fresh.manifolds()[0].points[0].point;
+  testing::expect_vec_near(got.position, want.position, Real(1e-6));
+  EXPECT_NEAR(got.depth, want.depth, Real(1e-6));
+  EXPECT_NEAR(got.position.z, travel, Real(1e-6));  // under the centre, not behind it
+}
+
+// Rolling on a level floor takes no work: a ball and a capsule rolling slowly (their contacts
+// reused step after step) keep their kinetic energy. With the rolled-away point reused, the
+// ground's push behind the centre drove them up to the speed at which reuse stops, 0.5 mm a step:
+// 9 times the energy in 4 s.
+TEST(ContactReuse, SlowlyRollingBallsAndCapsulesKeepTheirEnergy) {
+  const auto rolled = [](const ShapeGeometry& shape, Real radius, bool reuse) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    settings.reuse_contacts = reuse;
+    World world(settings);
+    world.create_body(testing::ground_box());
+    BodySettings body = testing::body_of(shape, {0, radius, 0});
+    body.orientation = about({0, 0, 1}, 90);  // a capsule lies along x
+    body.linear_velocity = {0, 0, Real(0.01)};
+    body.angular_velocity = {Real(0.01) / radius, 0, 0};  // rolling, no slip
+    const BodyId id = world.create_body(body);
+    const Real start = world.kinetic_energy();
+    std::size_t reused = 0;
+    for (int step = 0; step < 240; ++step) {
+      world.step(Real(1) / 60);
+      reused += world.last_step_stats().reused_pairs;
+    }
+    EXPECT_EQ(reused > 0, reuse);
+    EXPECT_NEAR(world.linear_velocity(id).z, Real(0.01), Real(1e-4));
+    return world.kinetic_energy() / start;
+  };
+  for (const bool reuse : {true, false}) {
+    SCOPED_TRACE(reuse);
+    EXPECT_NEAR(rolled(Sphere{Real(0.1)}, Real(0.1), reuse), 1, 1e-3);
+    EXPECT_NEAR(rolled(Capsule{Real(0.1), Real(0.3)}, Real(0.1), reuse), 1, 1e-3);
+  }
+}
+
 // A column of boxes settles to the same heights whether resting pairs reuse their contacts or
 // not, and once at rest every pair reuses them.
 TEST(ContactReuse, AStackRestsWhereTheNarrowphaseAloneLeavesIt) {
