@@ -127,7 +127,7 @@ void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     m.shape_a = pair.shape_a;
     m.shape_b = pair.shape_b;
     m.normal = found.normal;
-    m.local_normal = inverse_rotate(a.pose.orientation, found.normal);
+    m.local_normal = inverse_rotate(normal_frame(a, b).orientation, found.normal);
     m.count = found.count;
     for (int k = 0; k < found.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
@@ -146,23 +146,29 @@ void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
 bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real margin,
                            Chunk& out) const {
   const Real distance = reuse_.distance;
+  const ShapeRecord& a = shapes_[pair.shape_a];
+  const ShapeRecord& b = shapes_[pair.shape_b];
+  // Two rounded shapes touch along the line joining their cores, which turns as either rolls:
+  // no frame keeps their normal (and their narrowphase is a closed form).
+  if (a.rounding > 0 && b.rounding > 0) return false;
   if (!pair.found || !(distance > 0) || margin > pair.margin + distance ||
       length_squared(relative.position - pair.relative.position) > distance * distance)
     return false;
   // |q1 . q2| is the cosine of half the turn between two orientations.
   if (std::abs(dot(relative.orientation, pair.relative.orientation)) < reuse_half_angle_cosine_)
     return false;
-  const ShapeRecord& a = shapes_[pair.shape_a];
-  const ShapeRecord& b = shapes_[pair.shape_b];
   for (const ContactManifold& old : std::span(previous_).subspan(pair.first, pair.count)) {
     ContactManifold& m = out.manifolds.emplace_back(old);
-    m.normal = rotate(a.pose.orientation, m.local_normal);
+    m.normal = rotate(normal_frame(a, b).orientation, m.local_normal);
     for (int k = 0; k < m.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
       // The surfaces' points out from the cores along the normal (0 for unrounded shapes).
-      state.point.position = apply(b.pose, state.local_b) - b.rounding * m.normal;
+      const Vec3 on_b = apply(b.pose, state.local_b) - b.rounding * m.normal;
       const Vec3 on_a = apply(a.pose, state.local_a) + a.rounding * m.normal;
-      state.point.depth = dot(on_a - state.point.position, m.normal);
+      state.point.depth = dot(on_a - on_b, m.normal);
+      // Where a rounded shape touches follows its core; a flat surface gives only the depth.
+      state.point.position =
+          a.rounding > 0 && b.rounding == 0 ? on_a - state.point.depth * m.normal : on_b;
       state.warm = true;  // last step's point, with its impulses
     }
   }

@@ -36,7 +36,9 @@ struct ContactManifold {
   std::uint32_t body_a = 0, body_b = 0;
   std::uint32_t shape_a = 0, shape_b = 0;
   Vec3 normal;
-  Vec3 local_normal;  // in shape_a's frame when the narrowphase found it
+  // The normal when the narrowphase found it, in shape_a's frame, or in shape_b's when only
+  // shape_a is rounded (a rolling ball's frame turns under the contact; the ground's does not).
+  Vec3 local_normal;
   int count = 0;
   std::array<ContactState, Manifold::k_max_points> points;
 };
@@ -145,6 +147,10 @@ class ContactManager {
   static constexpr std::size_t k_parallel_pairs = 128;
 
   bool fat_boxes_overlap(const Pair& pair) const;
+  // The pose whose frame keeps a pair's normal (ContactManifold::local_normal).
+  static const Transform& normal_frame(const ShapeRecord& a, const ShapeRecord& b) {
+    return a.rounding > 0 && b.rounding == 0 ? b.pose : a.pose;
+  }
   void collide_chunk(std::size_t chunk, Real margin);
   void collide_pair(Pair& pair, Real margin, Chunk& out) const;
   /// Rebuilds the pair's contacts from last step's into out, if they may be (ContactReuse).

@@ -118,18 +118,18 @@ TEST(ContactReuse, APairSkippedForAStepRunsTheNarrowphaseWhenItComesBack) {
   EXPECT_EQ(contacts.counts().points, 4u);
 }
 
-// A rounded shape's contact point is no point of its body: rolled a little, the ball touches the
-// ground at its new lowest point, not where the old one went. The reused point is rebuilt from the
-// ball's centre, so it is the point the narrowphase finds.
-TEST(ContactReuse, ARolledBallsPointIsItsLowestPointNotTheOneThatRolledAway) {
+// A ball rolled a little (0.05 degrees, 0.44 mm: within the reuse limits) in two managers, one that
+// reuses contacts and one that always runs the narrowphase: the reused point is the narrowphase's.
+void expect_rolled_ball_touches_below_its_centre(bool ball_first) {
   ContactManager reusing, fresh;
   TaskPool pool;
   fresh.set_reuse({0, 0});
   std::uint32_t ball = 0;
   const Sphere sphere{Real(0.5)};
   for (ContactManager* m : {&reusing, &fresh}) {
+    if (ball_first) ball = m->add_shape(sphere, 1, at({0, Real(0.499), 0}));
     m->add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
-    ball = m->add_shape(sphere, 1, at({0, Real(0.499), 0}));
+    if (!ball_first) ball = m->add_shape(sphere, 1, at({0, Real(0.499), 0}));
     m->update(0, collide_all, pool);
   }
   // Rolled 0.05 degrees about x without slipping: the centre moves r theta = 0.44 mm along z,
@@ -150,22 +150,37 @@ TEST(ContactReuse, ARolledBallsPointIsItsLowestPointNotTheOneThatRolledAway) {
   EXPECT_NEAR(got.position.z, travel, Real(1e-6));  // under the centre, not behind it
 }
 
+// A rounded shape's contact point is no point of its body: rolled a little, the ball touches the
+// ground at its new lowest point, not where the old one went. The reused point is rebuilt from the
+// ball's centre, so it is the point the narrowphase finds.
+TEST(ContactReuse, ARolledBallsPointIsItsLowestPointNotTheOneThatRolledAway) {
+  for (const bool ball_first : {false, true}) {  // the ball as the pair's shape b, then a
+    SCOPED_TRACE(ball_first);
+    expect_rolled_ball_touches_below_its_centre(ball_first);
+  }
+}
+
 // Rolling on a level floor takes no work: a ball and a capsule rolling slowly (their contacts
 // reused step after step) keep their kinetic energy. With the rolled-away point reused, the
 // ground's push behind the centre drove them up to the speed at which reuse stops, 0.5 mm a step:
 // 9 times the energy in 4 s.
 TEST(ContactReuse, SlowlyRollingBallsAndCapsulesKeepTheirEnergy) {
-  const auto rolled = [](const ShapeGeometry& shape, Real radius, bool reuse) {
+  // body_first: the rolling shape is the pair's shape a, else b.
+  const auto rolled = [](const ShapeGeometry& shape, Real radius, bool reuse, bool body_first) {
     WorldSettings settings;
     settings.sleeping = false;
     settings.reuse_contacts = reuse;
     World world(settings);
-    world.create_body(testing::ground_box());
     BodySettings body = testing::body_of(shape, {0, radius, 0});
     body.orientation = about({0, 0, 1}, 90);  // a capsule lies along x
     body.linear_velocity = {0, 0, Real(0.01)};
     body.angular_velocity = {Real(0.01) / radius, 0, 0};  // rolling, no slip
-    const BodyId id = world.create_body(body);
+    BodyId id;
+    if (body_first) id = world.create_body(body);
+    // Thin: as the pair's shape b, the ground's centre must stay within the reuse limits in the
+    // rolling body's frame (its motion there is its distance below the contact times the turn).
+    world.create_body(testing::ground_box(50, Real(0.05)));
+    if (!body_first) id = world.create_body(body);
     const Real start = world.kinetic_energy();
     std::size_t reused = 0;
     for (int step = 0; step < 240; ++step) {
@@ -177,10 +192,28 @@ TEST(ContactReuse, SlowlyRollingBallsAndCapsulesKeepTheirEnergy) {
     return world.kinetic_energy() / start;
   };
   for (const bool reuse : {true, false}) {
-    SCOPED_TRACE(reuse);
-    EXPECT_NEAR(rolled(Sphere{Real(0.1)}, Real(0.1), reuse), 1, 1e-3);
-    EXPECT_NEAR(rolled(Capsule{Real(0.1), Real(0.3)}, Real(0.1), reuse), 1, 1e-3);
+    for (const bool body_first : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "reuse " << reuse << ", body first " << body_first);
+      EXPECT_NEAR(rolled(Sphere{Real(0.1)}, Real(0.1), reuse, body_first), 1, 1e-3);
+      EXPECT_NEAR(rolled(Capsule{Real(0.1), Real(0.3)}, Real(0.1), reuse, body_first), 1, 1e-3);
+    }
   }
+}
+
+// Two rounded shapes touch along the line joining their cores, which turns as either rolls: no
+// shape's frame keeps their normal, so their pair runs its narrowphase every step.
+TEST(ContactReuse, TwoRoundedShapesNeverReuseTheirContacts) {
+  ContactManager contacts;
+  TaskPool pool;
+  contacts.add_shape(Sphere{Real(0.5)}, 0, at({0, 0, 0}));
+  const std::uint32_t capsule = contacts.add_shape(Capsule{Real(0.2), Real(0.5)}, 1,
+                                                   at({0, Real(0.699), 0}, about({0, 0, 1}, 90)));
+  contacts.update(0, collide_all, pool);
+  ASSERT_EQ(contacts.manifolds().size(), 1u);
+  contacts.move_shape(capsule, at({0, Real(0.699), 0}, about({0, 0, 1}, 90)), {});  // unmoved
+  contacts.update(0, collide_all, pool);
+  EXPECT_EQ(contacts.manifolds().size(), 1u);
+  EXPECT_EQ(contacts.counts().reused, 0u);
 }
 
 // A column of boxes settles to the same heights whether resting pairs reuse their contacts or
