@@ -137,8 +137,8 @@ std::string summary_text(const RunResult& run) {
       << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
       << "stages      ";
   for (const auto& [name, ms] : mean_stages(run).named())
-    out << name << " " << ms << " ";
-  out << "(ms, mean)\n"
+    out << name << " " << ms << ", ";
+  out << "ms, mean\n"
       << "energy      kinetic " << world.kinetic_energy() << " J, potential "
       << world.potential_energy() << " J\n"
       << "contacts    " << stats.contact_points << " points in " << stats.contact_manifolds

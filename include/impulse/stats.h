@@ -4,6 +4,7 @@
 #include <impulse/math.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
