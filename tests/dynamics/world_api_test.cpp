@@ -141,6 +141,15 @@ TEST(WorldApi, StateHashIsBitExactAndSensitive) {
   EXPECT_NE(run(3), run(std::nextafter(Real(3), Real(4))));
 }
 
+// Three unit boxes dropped in a column on a ground box, stepped n times at 60 Hz.
+void step_a_column(World& world, int steps) {
+  world.create_body(testing::ground_box(5));
+  for (int i = 0; i < 3; ++i)
+    world.create_body(testing::body_of(Box{}, {0, Real(0.6) + Real(1.1) * Real(i), 0}));
+  for (int i = 0; i < steps; ++i)
+    world.step(Real(1.0 / 60));
+}
+
 // The solve's final figures cost a pass over the rows: measured only when asked for, and measuring
 // changes no result.
 TEST(WorldApi, SolveFiguresAreMeasuredOnlyWhenAskedAndChangeNothing) {
@@ -149,11 +158,7 @@ TEST(WorldApi, SolveFiguresAreMeasuredOnlyWhenAskedAndChangeNothing) {
     settings.solver.measure_residuals = measure;
     settings.sleeping = false;  // a sleeping stack has no solve
     World world(settings);
-    world.create_body(testing::ground_box(5));
-    for (int i = 0; i < 3; ++i)
-      world.create_body(testing::body_of(Box{}, {0, Real(0.6) + Real(1.1) * Real(i), 0}));
-    for (int i = 0; i < 60; ++i)
-      world.step(Real(1.0 / 60));
+    step_a_column(world, 60);
     return std::pair{world.state_hash(), world.last_step_stats().solve};
   };
   const auto [plain_hash, plain] = run(false);
@@ -177,11 +182,7 @@ TEST(WorldApi, TheSolveStageIsTheSumOfItsPartsAndTheRelaxPartIsThereOnlyWithRela
     settings.sleeping = false;
     settings.solver.relax_iterations = relax_iterations;
     World world(settings);
-    world.create_body(testing::ground_box(5));
-    for (int i = 0; i < 3; ++i)
-      world.create_body(testing::body_of(Box{}, {0, Real(0.6) + Real(1.1) * Real(i), 0}));
-    for (int i = 0; i < 30; ++i)
-      world.step(Real(1.0 / 60));
+    step_a_column(world, 30);
     return world.last_step_stats();
   };
   for (const int relax : {0, 2}) {
