@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -30,17 +31,17 @@ double quarter(std::vector<double> times, int k) {
   return times[times.size() * std::size_t(k) / 4];
 }
 
-// One world's times per step: the whole step, then each stage as StepStats reports it.
+// One world's times per step: the whole step, then each stage (StageTimes: the solve by its
+// parts, so that which part does not scale shows).
 struct StepTimes {
-  std::vector<double> step, broadphase, narrowphase, velocities, solve, positions;
+  std::vector<double> step;
+  std::array<std::vector<double>, StageTimes::k_count> stages;
 
   void add(double step_ms, const StepStats& s) {
     step.push_back(step_ms);
-    broadphase.push_back(s.broadphase_ms);
-    narrowphase.push_back(s.narrowphase_ms);
-    velocities.push_back(s.integrate_velocities_ms);
-    solve.push_back(s.solve_ms);
-    positions.push_back(s.integrate_positions_ms);
+    const auto named = StageTimes::of(s).named();
+    for (std::size_t k = 0; k < named.size(); ++k)
+      stages[k].push_back(named[k].second);
   }
 };
 
@@ -54,7 +55,7 @@ double timed_step(World& world, Real dt) {
 
 void print_stage(const char* stage, const std::vector<double>& one,
                  const std::vector<double>& many) {
-  std::printf("  %-12s %8.3f %8.3f ms  %.2fx\n", stage, quarter(one, 2), quarter(many, 2),
+  std::printf("  %-20s %8.3f %8.3f ms  %.2fx\n", stage, quarter(one, 2), quarter(many, 2),
               quarter(one, 2) / std::max(quarter(many, 2), 1e-9));
 }
 
@@ -107,10 +108,8 @@ int main(int argc, char** argv) {
       quarter(one_ms.step, 2) / quarter(many_ms.step, 2),
       quarter(one_ms.step, 1) / quarter(many_ms.step, 1), same ? "the same" : "DIFFERENT");
   std::printf("  stage medians: 1 thread, %d threads\n", threads);
-  print_stage("broadphase", one_ms.broadphase, many_ms.broadphase);
-  print_stage("narrowphase", one_ms.narrowphase, many_ms.narrowphase);
-  print_stage("velocities", one_ms.velocities, many_ms.velocities);
-  print_stage("solve", one_ms.solve, many_ms.solve);
-  print_stage("positions", one_ms.positions, many_ms.positions);
+  const auto names = StageTimes{}.named();
+  for (std::size_t k = 0; k < names.size(); ++k)
+    print_stage(names[k].first, one_ms.stages[k], many_ms.stages[k]);
   return same ? 0 : 1;
 }
