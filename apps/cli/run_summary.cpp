@@ -69,8 +69,9 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"complementarity_error", stats.solve.complementarity_error}};
   out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
   Json stages = Json::object();
-  for (const auto& [name, ms] : mean_stages(run).named())
-    stages[name] = ms;
+  const StageTimes mean = mean_stages(run);
+  for (std::size_t k = 0; k < StageTimes::k_count; ++k)
+    stages[StageTimes::names[k]] = mean.ms[k];
   out["timing"]["stages_ms_mean"] = std::move(stages);
   out["energy"] = {{"kinetic", world.kinetic_energy()}, {"potential", world.potential_energy()}};
   out["max_penetration"] = stats.max_penetration;
@@ -136,8 +137,9 @@ std::string summary_text(const RunResult& run) {
       << world.settings().solver.iterations << " iterations\n"
       << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
       << "stages      ";
-  for (const auto& [name, ms] : mean_stages(run).named())
-    out << name << " " << ms << ", ";
+  const StageTimes mean = mean_stages(run);
+  for (std::size_t k = 0; k < StageTimes::k_count; ++k)
+    out << StageTimes::names[k] << " " << mean.ms[k] << ", ";
   out << "ms, mean\n"
       << "energy      kinetic " << world.kinetic_energy() << " J, potential "
       << world.potential_energy() << " J\n"

@@ -14,9 +14,9 @@ void History::record(const World& world) {
   potential_energy.push(float(world.potential_energy()));
   max_penetration.push(float(stats.max_penetration));
   max_joint_error.push(float(stats.max_joint_error));
-  const auto stages = StageTimes::of(stats).named();
-  for (std::size_t k = 0; k < stages.size(); ++k)
-    stage_ms[k].push(float(stages[k].second));
+  const StageTimes stages = StageTimes::of(stats);
+  for (std::size_t k = 0; k < StageTimes::k_count; ++k)
+    stage_ms[k].push(float(stages.ms[k]));
   residuals.assign(stats.solve.residuals.begin(), stats.solve.residuals.end());
 }
 

@@ -33,7 +33,7 @@ struct History {
   Series kinetic_energy, potential_energy;           // J
   Series max_penetration;                            // m
   Series max_joint_error;                            // m
-  std::array<Series, StageTimes::k_count> stage_ms;  // in StageTimes::named()'s order
+  std::array<Series, StageTimes::k_count> stage_ms;  // in StageTimes::names' order
   std::vector<float> residuals;                      // of the last solve, one per iteration
 
   /// Adds the figures of the step just taken.

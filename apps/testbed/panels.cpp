@@ -180,9 +180,8 @@ void plots_panel(const History& history, const World& world) {
                    ImVec2(0, 60));
   ImGui::Separator();
   ImGui::TextUnformatted("step time split");
-  const auto stages = StageTimes{}.named();
-  for (std::size_t k = 0; k < stages.size(); ++k)
-    plot(stages[k].first, history.stage_ms[k], "ms");
+  for (std::size_t k = 0; k < StageTimes::k_count; ++k)
+    plot(StageTimes::names[k], history.stage_ms[k], "ms");
   const StepStats& stats = world.last_step_stats();
   ImGui::Text("%zu rows, %zu contacts, cache hits %.0f%%, %zu pairs reused", stats.solve.rows,
               stats.contact_points, 100 * stats.cache_hit_rate(), stats.reused_pairs);

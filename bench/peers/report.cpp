@@ -24,8 +24,8 @@ std::string format_cell(const char* spec, const char* text) {
 nlohmann::json stages_json(const std::optional<impulse::StageTimes>& stages) {
   if (!stages) return nullptr;
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [name, ms] : stages->named())
-    out[name] = ms;
+  for (std::size_t k = 0; k < impulse::StageTimes::k_count; ++k)
+    out[impulse::StageTimes::names[k]] = stages->ms[k];
   return out;
 }
 
@@ -72,16 +72,16 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 void print_stages(std::ostream& out, const std::vector<Result>& results) {
   out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean)\n";
   out << format_cell("%-10s ", "scene") << format_cell("%-13s", "engine");
-  for (const auto& [name, ms] : impulse::StageTimes{}.named())
+  for (const char* name : impulse::StageTimes::names)
     out << ' ' << name;
   out << '\n';
   for (const Result& r : results) {
     if (!r.stages_ms) continue;
     out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-13s", r.engine.c_str());
-    for (const auto& [name, ms] : r.stages_ms->named()) {
-      const std::string value = format("%.4f", ms);  // right-aligned under its name
-      out << ' ' << std::string(std::max(std::strlen(name), value.size()) - value.size(), ' ')
-          << value;
+    for (std::size_t k = 0; k < impulse::StageTimes::k_count; ++k) {
+      const std::string value = format("%.4f", r.stages_ms->ms[k]);  // right-aligned under its name
+      const std::size_t width = std::strlen(impulse::StageTimes::names[k]);
+      out << ' ' << std::string(std::max(width, value.size()) - value.size(), ' ') << value;
     }
     out << '\n';
   }

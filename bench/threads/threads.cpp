@@ -39,9 +39,9 @@ struct StepTimes {
 
   void add(double step_ms, const StepStats& s) {
     step.push_back(step_ms);
-    const auto named = StageTimes::of(s).named();
-    for (std::size_t k = 0; k < named.size(); ++k)
-      stages[k].push_back(named[k].second);
+    const StageTimes times = StageTimes::of(s);
+    for (std::size_t k = 0; k < StageTimes::k_count; ++k)
+      stages[k].push_back(times.ms[k]);
   }
 };
 
@@ -108,8 +108,7 @@ int main(int argc, char** argv) {
       quarter(one_ms.step, 2) / quarter(many_ms.step, 2),
       quarter(one_ms.step, 1) / quarter(many_ms.step, 1), same ? "the same" : "DIFFERENT");
   std::printf("  stage medians: 1 thread, %d threads\n", threads);
-  const auto names = StageTimes{}.named();
-  for (std::size_t k = 0; k < names.size(); ++k)
-    print_stage(names[k].first, one_ms.stages[k], many_ms.stages[k]);
+  for (std::size_t k = 0; k < StageTimes::k_count; ++k)
+    print_stage(StageTimes::names[k], one_ms.stages[k], many_ms.stages[k]);
   return same ? 0 : 1;
 }

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace impulse {
@@ -77,14 +76,16 @@ struct StepStats {
 /// Where a step's time went, ms: each stage once, the solve by its parts, in the step's order, so
 /// the stages add up to the step's work. Summed over steps and divided, a run's mean profile.
 struct StageTimes {
-  double broadphase = 0, narrowphase = 0, integrate_velocities = 0, rows = 0, solver = 0, relax = 0,
-         store = 0, integrate_positions = 0;
   static constexpr std::size_t k_count = 8;
+  /// The stages, in the step's order: StepStats' broadphase_ms, narrowphase_ms,
+  /// integrate_velocities_ms, rows_ms, solver_ms, relax_ms, store_ms, integrate_positions_ms.
+  static constexpr std::array<const char*, k_count> names{
+      "broadphase", "narrowphase", "integrate_velocities", "rows", "solver",
+      "relax",      "store",       "integrate_positions"};
+  std::array<double, k_count> ms{};  ///< each stage's time, in names' order
 
   /// The stages of a step's stats.
   static StageTimes of(const StepStats& stats);
-  /// Each stage's name (its member's) and time, in the step's order.
-  std::array<std::pair<const char*, double>, k_count> named() const;
   StageTimes& operator+=(const StageTimes& other);
   /// Every stage divided by n (a mean over n steps).
   StageTimes operator/(double n) const;

@@ -147,9 +147,10 @@ class ContactManager {
   static constexpr std::size_t k_parallel_pairs = 128;
 
   bool fat_boxes_overlap(const Pair& pair) const;
-  // The pose whose frame keeps a pair's normal (ContactManifold::local_normal).
-  static const Transform& normal_frame(const ShapeRecord& a, const ShapeRecord& b) {
-    return a.rounding > 0 && b.rounding == 0 ? b.pose : a.pose;
+  // Whether a pair's shape a is rounded and b not: a rolling a's frame turns under the contact,
+  // so b's keeps the normal (ContactManifold::local_normal), and a's core places the point.
+  static bool rounded_on_flat(const ShapeRecord& a, const ShapeRecord& b) {
+    return a.rounding > 0 && b.rounding == 0;
   }
   void collide_chunk(std::size_t chunk, Real margin);
   void collide_pair(Pair& pair, Real margin, Chunk& out) const;

@@ -35,6 +35,13 @@ inline Vec3 to_vec3(const Lanes& l) {
   return {l[0], l[1], l[2], l[3]};
 }
 
+/// An array's four entries in lanes (to_array's inverse).
+[[gnu::always_inline]] inline Lanes from_array(const std::array<Real, 4>& a) {
+  Lanes out;
+  __builtin_memcpy(&out, a.data(), sizeof(Lanes));
+  return out;
+}
+
 /// The sum of the first three lanes.
 [[gnu::always_inline]] inline Real sum3(const Lanes& l) {
   return l[0] + l[1] + l[2];

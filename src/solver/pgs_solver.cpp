@@ -249,13 +249,6 @@ void invert_group(RowGroup& group) {
   }
 }
 
-// The four entries of an array in lanes.
-[[gnu::always_inline]] inline Lanes lanes_of(const SmallVector& v) {
-  Lanes out;
-  __builtin_memcpy(&out, v.data(), sizeof(Lanes));
-  return out;
-}
-
 // Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
 // other rows carry none: A_SS x = -(w_S - A_SN lambda_N). Returns the new impulses of the set in
 // x; false if the factorisation fails. The right-hand side is formed for every row at once in
@@ -263,7 +256,7 @@ void invert_group(RowGroup& group) {
 bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set, std::size_t m,
                   const std::array<bool, k_g>& in_set, const SmallVector& lambda,
                   const SmallVector& w, SmallVector& x) {
-  Lanes rhs = -lanes_of(w);
+  Lanes rhs = -from_array(w);
   for (std::size_t c = 0; c < group.count; ++c) {
     if (!in_set[c]) rhs += group.a[c] * splat(lambda[c]);  // the others' impulses removed
   }
@@ -315,7 +308,7 @@ bool solve_active(const RowGroup& group, const std::array<bool, k_g>& in_set,
     next[set[i]] = x[i];
   }
   // The errors with the new impulses, every row at once: the others must not be closing.
-  Lanes separating = lanes_of(w);
+  Lanes separating = from_array(w);
   for (std::size_t c = 0; c < k; ++c)
     separating += group.a[c] * splat(next[c] - lambda[c]);
   for (std::size_t r = 0; r < k; ++r) {
@@ -472,7 +465,7 @@ class PairVelocities {
     }
     if (largest <= Real(1e-6) * scale) break;
   }
-  if (!all_rows) target = Lanes{lambda[0], lambda[1], lambda[2], lambda[3]};
+  if (!all_rows) target = from_array(lambda);
   // The change over-relaxed and clamped to lo = 0 (hi is infinite for every groupable row), as
   // std::clamp does, in lanes; applied row by row.
   const Lanes relaxed = before + splat(sor) * (target - before);
