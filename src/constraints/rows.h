@@ -162,6 +162,14 @@ struct LaneRow {
   return r;
 }
 
+/// A row's Jacobian (linear a, angular a, linear b, angular b) and B = M^-1 J^T in the same order,
+/// four 3-vectors in lanes with a zero fourth (core/lanes.h): the form the writers compute them in
+/// and pgs solves in. Side by side, so that a sweep reads a row's coefficients as one stream and
+/// solves from the store without a per-step copy.
+struct RowCoefficients {
+  std::array<Lanes, 4> jacobian, response;
+};
+
 class RowStore {
  public:
   /// Appends a row; returns its index. Rows added with begin_block/end_block form a block
@@ -180,7 +188,7 @@ class RowStore {
   /// Writes row i (of append_rows) without add's checks: for rows written by the engine
   /// (contacts, joints), which meet them by construction.
   void set(std::size_t i, const RowSpec& row) {
-    jacobian[i] = to_lanes({row.j_lin_a, row.j_ang_a, row.j_lin_b, row.j_ang_b});
+    coefficients[i].jacobian = to_lanes({row.j_lin_a, row.j_ang_a, row.j_lin_b, row.j_ang_b});
     set_all_but_jacobian(i, row);
   }
   /// set, then prepare's work on row i, for a writer that has its response at hand (lane_row,
@@ -189,7 +197,7 @@ class RowStore {
   /// other fields spec's. Returns whether the row is usable.
   bool set_prepared(std::size_t i, const RowSpec& spec, const LaneRow& row) {
     set_all_but_jacobian(i, spec);
-    jacobian[i] = padded(row.j);
+    coefficients[i].jacobian = padded(row.j);
     return store_response(i, row, spec.softness);
   }
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
@@ -233,21 +241,18 @@ class RowStore {
   Real coupling(std::size_t i, std::size_t j) const;
 
   // Row i's Jacobian and B by part, as 3-vectors.
-  Vec3 j_lin_a(std::size_t i) const { return to_vec3(jacobian[i][0]); }
-  Vec3 j_ang_a(std::size_t i) const { return to_vec3(jacobian[i][1]); }
-  Vec3 j_lin_b(std::size_t i) const { return to_vec3(jacobian[i][2]); }
-  Vec3 j_ang_b(std::size_t i) const { return to_vec3(jacobian[i][3]); }
-  Vec3 b_lin_a(std::size_t i) const { return to_vec3(response[i][0]); }
-  Vec3 b_ang_a(std::size_t i) const { return to_vec3(response[i][1]); }
-  Vec3 b_lin_b(std::size_t i) const { return to_vec3(response[i][2]); }
-  Vec3 b_ang_b(std::size_t i) const { return to_vec3(response[i][3]); }
+  Vec3 j_lin_a(std::size_t i) const { return to_vec3(coefficients[i].jacobian[0]); }
+  Vec3 j_ang_a(std::size_t i) const { return to_vec3(coefficients[i].jacobian[1]); }
+  Vec3 j_lin_b(std::size_t i) const { return to_vec3(coefficients[i].jacobian[2]); }
+  Vec3 j_ang_b(std::size_t i) const { return to_vec3(coefficients[i].jacobian[3]); }
+  Vec3 b_lin_a(std::size_t i) const { return to_vec3(coefficients[i].response[0]); }
+  Vec3 b_ang_a(std::size_t i) const { return to_vec3(coefficients[i].response[1]); }
+  Vec3 b_lin_b(std::size_t i) const { return to_vec3(coefficients[i].response[2]); }
+  Vec3 b_ang_b(std::size_t i) const { return to_vec3(coefficients[i].response[3]); }
 
   // Structure of arrays, one entry per row.
   RowColumn<std::uint32_t> body_a, body_b;
-  // The Jacobian (linear a, angular a, linear b, angular b) and B = M^-1 J^T in the same order,
-  // four 3-vectors in lanes with a zero fourth (core/lanes.h): the form the writers compute them
-  // in and pgs solves in, stored and packed without conversion.
-  RowColumn<std::array<Lanes, 4>> jacobian, response;
+  RowColumn<RowCoefficients> coefficients;
   RowColumn<Real> diagonal;      // J M^-1 J^T
   RowColumn<Real> inv_eff_mass;  // 1 / (diagonal + softness), or 0 for a degenerate row
   RowColumn<Real> bias;
@@ -270,8 +275,7 @@ class RowStore {
   void resize(std::size_t n) {
     body_a.resize(n);
     body_b.resize(n);
-    jacobian.resize(n);
-    response.resize(n);
+    coefficients.resize(n);
     diagonal.resize(n);
     inv_eff_mass.resize(n);
     bias.resize(n);
@@ -303,10 +307,11 @@ class RowStore {
   }
   /// prepare's work on row i from its Jacobian and softness; false for a degenerate row.
   bool prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b) {
-    return store_response(i, lane_row(jacobian[i], LaneMass(a), LaneMass(b)), softness[i]);
+    return store_response(i, lane_row(coefficients[i].jacobian, LaneMass(a), LaneMass(b)),
+                          softness[i]);
   }
   bool store_response(std::size_t i, const LaneRow& r, Real row_softness) {
-    response[i] = padded(r.b);
+    coefficients[i].response = padded(r.b);
     const Real d = r.diagonal;
     diagonal[i] = d;
     // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or

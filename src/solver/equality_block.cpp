@@ -43,10 +43,10 @@ bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
     const bool b = sides_[s].is_b;
     SideVectors& v = side_vectors_[s];
     const std::size_t side = b ? 2 : 0;  // the lanes of body b's parts follow body a's
-    v.j_lin = rows.jacobian[i][side];
-    v.j_ang = rows.jacobian[i][side + 1];
-    v.b_lin = rows.response[i][side];
-    v.b_ang = rows.response[i][side + 1];
+    v.j_lin = rows.coefficients[i].jacobian[side];
+    v.j_ang = rows.coefficients[i].jacobian[side + 1];
+    v.b_lin = rows.coefficients[i].response[side];
+    v.b_ang = rows.coefficients[i].response[side + 1];
   }
   const std::span<double> values = ldlt_.values();
   std::fill(values.begin(), values.end(), 0.0);

@@ -71,23 +71,27 @@ static_assert(k_max_normal_count < 1 << (8 - normal_count_shift));
 // J v of a packed row given its bodies' velocity lanes: summed lane by lane per body, then across
 // the lanes. One sum across all four products instead rounds a row between two bodies moving
 // together away from zero: seed 001's ten-stack (metre-scale numbers in a 100-unit world) fell.
-[[gnu::always_inline]] inline Real packed_velocity(const PackedRow& row, const Lanes& a0,
+[[gnu::always_inline]] inline Real packed_velocity(const RowCoefficients& row, const Lanes& a0,
                                                    const Lanes& a1, const Lanes& b0,
                                                    const Lanes& b1) {
   const std::array<Lanes, 4>& j = row.jacobian;
   return sum3(j[0] * a0 + j[1] * a1) + sum3(j[2] * b0 + j[3] * b1);
 }
 
-// The packed rows (PackedRow) and the velocities padded to lanes, contiguous per body: one load per
-// 3-vector, and J v as a sum across the lanes per body (two bodies moving together give exactly
-// zero). The impulses stay in the RowStore.
+// The packed rows (PackedRow) beside the store's coefficients, and the velocities padded to lanes,
+// contiguous per body: one load per 3-vector, and J v as a sum across the lanes per body (two
+// bodies moving together give exactly zero). The impulses stay in the RowStore.
 struct PackedAccess {
   const PackedRow* rows;
+  const RowCoefficients* coefficients;
   Real* lambdas;
   Lanes* velocity;                  // 2 per body: linear, angular
   const std::uint8_t* visits;       // per row: row_visit
   const RunCoupling* run_coupling;  // per row: PgsSolver::run_coupling_
   [[gnu::always_inline]] const PackedRow& row(std::size_t i) const { return rows[i]; }
+  [[gnu::always_inline]] const RowCoefficients& coefficients_of(std::size_t i) const {
+    return coefficients[i];
+  }
   [[gnu::always_inline]] Real& lambda(std::size_t i) const { return lambdas[i]; }
   [[gnu::always_inline]] Real inv_eff_mass(std::size_t i) const { return rows[i].inv_eff_mass; }
   // J v of row i.
@@ -95,7 +99,7 @@ struct PackedAccess {
     const PackedRow& row = rows[i];
     const Lanes* a = velocity + 2 * std::size_t(row.body_a);
     const Lanes* b = velocity + 2 * std::size_t(row.body_b);
-    return packed_velocity(row, a[0], a[1], b[0], b[1]);
+    return packed_velocity(coefficients[i], a[0], a[1], b[0], b[1]);
   }
   [[gnu::always_inline]] Real error(std::size_t i) const {
     const PackedRow& row = rows[i];
@@ -103,7 +107,7 @@ struct PackedAccess {
   }
   [[gnu::always_inline]] void apply(std::size_t i, Real delta) const {
     const PackedRow& row = rows[i];
-    const std::array<Lanes, 4>& r = row.response;
+    const std::array<Lanes, 4>& r = coefficients[i].response;
     if (visits[i] & row_visit::a_moves) {
       Lanes* a = velocity + 2 * std::size_t(row.body_a);
       a[0] += delta * r[0];
@@ -332,10 +336,10 @@ class PairVelocities {
         a1_(a_[1]),
         b0_(b_[0]),
         b1_(b_[1]) {}
-  [[gnu::always_inline]] Real velocity(const PackedRow& row) const {
+  [[gnu::always_inline]] Real velocity(const RowCoefficients& row) const {
     return packed_velocity(row, a0_, a1_, b0_, b1_);
   }
-  [[gnu::always_inline]] void apply(const PackedRow& row, Real delta) {
+  [[gnu::always_inline]] void apply(const RowCoefficients& row, Real delta) {
     const std::array<Lanes, 4>& r = row.response;
     const Lanes d = splat(delta);
     a0_ += d * r[0];
@@ -475,7 +479,7 @@ class PairVelocities {
   PairVelocities v(access, first);
   for (std::size_t r = 0; r < k; ++r) {
     access.lambda(first + r) = next[r];
-    v.apply(access.row(first + r), delta[r]);
+    v.apply(access.coefficients_of(first + r), delta[r]);
     largest = std::max(largest, std::abs(delta[r]));
   }
   v.store();
@@ -493,7 +497,7 @@ bool groupable(const RowStore& rows, std::size_t i) {
 // Column c of a group's matrix, J_r M^-1 J_c^T for every row r (lane r) from the group's Jacobian
 // by components and row c's B: RowStore::coupling's products summed in its order (body a's two,
 // then body b's two; the rows of a group join two different bodies).
-Lanes group_column(const std::array<Lanes, 12>& j, const PackedRow& column) {
+Lanes group_column(const std::array<Lanes, 12>& j, const RowCoefficients& column) {
   const std::array<Lanes, 4>& b = column.response;
   const auto dot = [&](std::size_t c, const Lanes& v) {
     return j[c] * splat(v[0]) + j[c + 1] * splat(v[1]) + j[c + 2] * splat(v[2]);
@@ -544,15 +548,14 @@ template <bool k_one_normal>
   const auto step_of = [&](std::uint32_t r) { return sor * access.row(r).inv_eff_mass; };
   // Row r's u from the velocities so far (friction rows are never soft: RowStore::add).
   const auto unclamped = [&](std::uint32_t r) {
-    const PackedRow& row = access.row(r);
-    return access.lambda(r) - (v.velocity(row) - row.bias) * step_of(r);
+    return access.lambda(r) -
+           (v.velocity(access.coefficients_of(r)) - access.row(r).bias) * step_of(r);
   };
   std::uint32_t k = i;
   bool more = later_in_run(k + 1);
   Real u = unclamped(k), u_next = more ? unclamped(k + 1) : 0;
   Real delta_last = 0, delta_before = 0;  // the changes of the last row and of the one before it
   for (;;) {
-    const PackedRow& row = access.row(k);
     const RunCoupling& coupling = access.run_coupling[k];
     Real& lambda = access.lambda(k);
     const auto [lo, hi] = access.friction_bounds(k, normals);
@@ -564,7 +567,7 @@ template <bool k_one_normal>
     largest = std::max(largest, std::abs(delta));
     const bool after_next = more && later_in_run(k + 2);
     const Real u_after_next = after_next ? unclamped(k + 2) : 0;  // before this row's change
-    v.apply(row, delta);
+    v.apply(access.coefficients_of(k), delta);
     if (!more) break;
     u = u_next;
     u_next = u_after_next;
@@ -634,7 +637,8 @@ constexpr std::size_t k_parallel_groups = 128;  // a group's factorisation is a 
 // J_row M^-1 J_earlier^T over the bodies that move (`moves`, row_visit's bits): what an impulse
 // change on `earlier` does to row's J v, for two rows between the same bodies. It must not read a
 // response on a body that does not move (PgsSolver::prepare zeroes those meanwhile).
-Real coupling_in_run(const PackedRow& row, const PackedRow& earlier, std::uint8_t moves) {
+Real coupling_in_run(const RowCoefficients& row, const RowCoefficients& earlier,
+                     std::uint8_t moves) {
   const std::array<Lanes, 4>& b = earlier.response;
   const Lanes none{};
   return packed_velocity(
@@ -643,8 +647,6 @@ Real coupling_in_run(const PackedRow& row, const PackedRow& earlier, std::uint8_
 }
 
 void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
-  row.jacobian = rows.jacobian[i];
-  row.response = rows.response[i];
   row.body_a = rows.body_a[i];
   row.body_b = rows.body_b[i];
   row.softness = rows.softness[i];
@@ -671,8 +673,7 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
   return visit(rows, StoreAccess{rows, v}, i, sor);
 }
 
-void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> masses,
-                        TaskPool* pool) {
+void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool) {
   packed_.resize(rows.size());
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
@@ -691,23 +692,24 @@ void PgsSolver::prepare(const RowStore& rows, std::span<const SolverBodyMass> ma
   }
   run_coupling_.resize(rows.size());
   const auto later_in_run = [&](std::size_t i) { return row_visit::later_in_run(visits_[i]); };
-  // The response on a body that does not move is made zero, even where the row's is not finite,
-  // so that PairVelocities adds it without a test; then the runs' couplings. coupling_in_run reads
+  // The response on a body that does not move is made zero in the store, even where the row's is
+  // not finite (a zero inverse mass gives zero otherwise), so that PairVelocities adds it without a
+  // test; then the runs' couplings. coupling_in_run reads
   // the earlier rows' responses on moving bodies only: those rows may be another chunk's, whose
   // other responses are being zeroed at the same time.
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
-                 std::array<Lanes, 4>& response = packed_[i].response;
+                 std::array<Lanes, 4>& response = rows.coefficients[i].response;
                  if (!(visits_[i] & row_visit::a_moves)) response[0] = response[1] = Lanes{};
                  if (!(visits_[i] & row_visit::b_moves)) response[2] = response[3] = Lanes{};
                  RunCoupling& coupling = run_coupling_[i];
                  coupling = {};  // a run's first row reads its zeros
                  if (i == 0 || !later_in_run(i)) continue;
-                 coupling.last = coupling_in_run(packed_[i], packed_[i - 1], visits_[i]);
+                 const RowCoefficients* c = rows.coefficients.data();
+                 coupling.last = coupling_in_run(c[i], c[i - 1], visits_[i]);
                  coupling.before_last =
-                     later_in_run(i - 1) ? coupling_in_run(packed_[i], packed_[i - 2], visits_[i])
-                                         : 0;
+                     later_in_run(i - 1) ? coupling_in_run(c[i], c[i - 2], visits_[i]) : 0;
                }
              });
   // Each group's matrices from its own rows: on the pool, the same bits.
@@ -827,7 +829,7 @@ void PgsSolver::find_groups(const RowStore& rows) {
 void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
   const std::size_t i = group.first;
   for (std::size_t r = 0; r < group.count; ++r) {
-    const PackedRow& row = packed_[i + r];
+    const RowCoefficients& row = rows.coefficients[i + r];
     for (std::size_t side = 0; side < 4; ++side) {
       for (std::size_t c = 0; c < 3; ++c)
         group.jacobian[3 * side + c][r] = row.jacobian[side][c];
@@ -835,7 +837,7 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
   }
   group.softness = Lanes{};
   for (std::size_t c = 0; c < group.count; ++c) {
-    group.a[c] = group_column(group.jacobian, packed_[i + c]);
+    group.a[c] = group_column(group.jacobian, rows.coefficients[i + c]);
     group.a[c][c] += rows.softness[i + c];
     group.softness[c] = rows.softness[i + c];
   }
@@ -879,8 +881,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   }
   begin_stats(stats, rows);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
-                            run_coupling_.data()};
+  const PackedAccess access{packed_.data(),   rows.coefficients.data(), rows.lambda.data(),
+                            velocity_.data(), visits_.data(),           run_coupling_.data()};
   // From the packed rows at the packed velocities, still the free ones (before the warm start).
   const Real b_norm = measures_residuals(settings)
                           ? rhs_norm_of(
@@ -900,7 +902,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     if (!settings.warm_start || row.inv_eff_mass == 0)
       rows.lambda[i] = 0;
     else
-      v.apply(row, rows.lambda[i]);
+      v.apply(access.coefficients_of(i), rows.lambda[i]);
   };
   // The equality block's rows, one by one in its order (the sweeps solve them on their own).
   const auto warm_start_block = [&] {
@@ -1030,8 +1032,8 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(), rows.lambda.data(), velocity_.data(), visits_.data(),
-                            run_coupling_.data()};
+  const PackedAccess access{packed_.data(),   rows.coefficients.data(), rows.lambda.data(),
+                            velocity_.data(), visits_.data(),           run_coupling_.data()};
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {

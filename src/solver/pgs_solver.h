@@ -47,11 +47,9 @@ struct RowGroup {
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
 constexpr std::uint32_t k_no_row_group = ~std::uint32_t(0);
 
-/// A row as a pgs sweep reads it, in one place (one stream per visit rather than one per field):
-/// the Jacobian and B padded to lanes, and the scalars of a visit.
+/// The scalars of a row as a pgs sweep reads them, in one place (one stream per visit rather than
+/// one per field) beside the store's coefficients (RowCoefficients, the other stream).
 struct PackedRow {
-  std::array<Lanes, 4> jacobian;  // linear a, angular a, linear b, angular b
-  std::array<Lanes, 4> response;  // B = M^-1 J^T, in the same order
   std::uint32_t body_a, body_b;
   Real bias, softness, inv_eff_mass;
   Real lo, hi;  // a friction row's per unit of its normal rows' impulse: -mu and mu
@@ -78,9 +76,10 @@ class PgsSolver final : public Solver {
                    SolveStats& stats) override;
 
  private:
-  /// Packs the rows (PackedRow, all but the bias), factors the equality block and assembles the
-  /// groups' matrices; finds the structure again unless the layout is the last solve's.
-  void prepare(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
+  /// Packs the rows (PackedRow, all but the bias), zeroes their responses on bodies that do not
+  /// move, factors the equality block and assembles the groups' matrices; finds the structure
+  /// again unless the layout is the last solve's.
+  void prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
   /// The structure of the solve that follows from the layout (RowLayout): the groups, the
   /// equality block's rows among them, how each row is visited, the friction runs, the schedule.
   void find_structure(const RowStore& rows, TaskPool* pool);

@@ -143,7 +143,8 @@ TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
 TEST(RowLayout, APgsSolveAfterOneWithABrokenRowEndsInTheSameBitsAsAFreshOne) {
   PgsSolver kept;
   RowProblem broken = column(5, 0, 5);
-  to_lanes(Vec3::splat(std::numeric_limits<Real>::quiet_NaN()), broken.rows.jacobian[24][1]);
+  to_lanes(Vec3::splat(std::numeric_limits<Real>::quiet_NaN()),
+           broken.rows.coefficients[24].jacobian[1]);
   broken = prepared(std::move(broken));
   SolveStats stats;
   kept.solve(broken.rows, broken.bodies(), testing::iterations(10), stats);
