@@ -11,6 +11,7 @@
 
 #include "core/lanes.h"
 #include "solver/residual.h"
+#include "solver/row_visit.h"
 
 #include <algorithm>
 #include <atomic>
@@ -36,37 +37,6 @@ struct StoreAccess {
 };
 
 }  // namespace
-
-// How a sweep visits each row, worked out once per solve so that a visit reads one byte rather
-// than the group, disc and bound tests: bits 0 and 1 say which bodies move (body a, body b; a body
-// that does not move is not written, so units of one colour may share it while they run at once),
-// the bits above say what the visit is.
-namespace row_visit {
-constexpr std::uint8_t a_moves = 1, b_moves = 2;
-// Bits 2 to 4: the kind of visit (below); bits 5 to 7: how many normal rows bound a friction row
-// (RowStore::normal_count, at most k_max_normal_count).
-constexpr std::uint8_t kind_mask = 7 << 2;
-constexpr unsigned normal_count_shift = 5;
-constexpr std::uint8_t fixed_bounds = 0 << 2;  // a row alone, bounds lo and hi
-constexpr std::uint8_t friction = 1 << 2;      // a row alone, bounds mu times its normal rows
-constexpr std::uint8_t disc_pair = 2 << 2;     // the first row of a disc pair: both rows
-constexpr std::uint8_t group = 3 << 2;         // the first row of a group: all of it
-constexpr std::uint8_t none = 4 << 2;          // visited with another row, or in the equality block
-// Consecutive friction rows of one block between the same two bodies with as many normal rows each
-// (a manifold's) are visited as a run in stored order, the bodies' velocities held in registers
-// from the first row to the last: the same iteration as one by one, rounded differently
-// (visit_friction_run). A shuffled sweep visits them one by one.
-constexpr std::uint8_t friction_run = 5 << 2;   // the first row of a run: all of it
-constexpr std::uint8_t friction_more = 6 << 2;  // a later row of a run
-// Whether a row visited so is a later row of a friction run.
-constexpr bool later_in_run(std::uint8_t visit) {
-  return (visit & kind_mask) == friction_more;
-}
-constexpr std::size_t normal_count(std::uint8_t visit) {
-  return visit >> normal_count_shift;
-}
-static_assert(k_max_normal_count < 1 << (8 - normal_count_shift));
-}  // namespace row_visit
 
 // J v of a packed row given its bodies' velocity lanes: summed lane by lane per body, then across
 // the lanes. One sum across all four products instead rounds a row between two bodies moving
@@ -686,6 +656,10 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
     direct_ = direct;
     find_structure(rows, pool);
   }
+  // Batches for a structure that held from the last solve: a layout that changes every step (a
+  // pile still moving) would pay for them each step and use them for one.
+  if (same_layout && !batches_.built())
+    batches_.build(rows, schedule_, visits_, group_of_, groups_, layout_.bodies());
   if (direct_) {
     block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
@@ -718,6 +692,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                for (std::size_t g = begin; g < end; ++g)
                  assemble_group(rows, groups_[g]);
              });
+  batches_.pack(rows, packed_, run_coupling_, groups_, pool);
 }
 
 void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
@@ -735,6 +710,7 @@ void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
              });
   find_friction_runs(rows);
   schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies());
+  batches_.clear();
 }
 
 void PgsSolver::find_friction_runs(const RowStore& rows) {
@@ -792,6 +768,7 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
                    group.bias[r] = rows.bias[i + r];
                }
              });
+  batches_.pack_biases(packed_, groups_, pool);
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
     to_lanes(v[k].linear, velocity_[2 * k]);
@@ -873,6 +850,37 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
   return largest;
 }
 
+// One sweep over a part's steps (UnitBatches): its units alone or four at a time; returns the
+// largest impulse change.
+Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
+                 std::span<const SweepStep> steps, const std::uint32_t* group_of,
+                 const RowGroup* groups, Real sor) {
+  Real largest = 0;
+  const auto visit_units = [&](std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t i = begin; i < end;)
+      largest = std::max(largest, visit_packed<true>(rows, access, i, i, group_of, groups, sor));
+  };
+  for (const SweepStep& step : steps) {
+    if (step.batch == SweepStep::k_alone) {
+      visit_units(step.begin, step.end);
+      continue;
+    }
+    const UnitBatch& batch = batches.batch(step.batch);
+    if (!batches.in_lanes(step.batch)) {
+      for (std::size_t k = 0; k < batch.units; ++k)
+        visit_units(batch.first[k], batch.first[k] + batch.friction_rows + batch.group_rows);
+      continue;
+    }
+    const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);
+    largest = std::max(largest, visit.largest);
+    for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
+      if (visit.groups_left & (1u << k))
+        largest = std::max(largest, visit_group(access, groups[batch.group[k]], sor));
+    }
+  }
+  return largest;
+}
+
 void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats) {
   if (settings.shuffle) {
@@ -894,6 +902,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
                           : Real(1);
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
+  };
+  const auto visit_part = [&](std::size_t p) {
+    return batches_.built() ? sweep_steps(rows, access, batches_, batches_.part(p),
+                                          group_of_.data(), groups_.data(), settings.sor)
+                            : visit_units(schedule_.interior(p));
   };
   // Row i's impulse into v, its bodies' velocities; zeroed if warm starting is off or the row
   // is inert.
@@ -952,11 +965,13 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       });
   };
   const std::size_t pass_phases = 1 + schedule_.colours();
-  // One pass over the schedule from phase `first`: visit(m, units) for each item member m takes.
-  const auto pass = [&](std::size_t first, std::size_t m, const auto& visit) {
+  // One pass over the schedule from phase `first`: visit_interior(m, p) for each part and
+  // visit(m, units) for each slice of a colour that member m takes.
+  const auto pass = [&](std::size_t first, std::size_t m, const auto& visit_interior,
+                        const auto& visit) {
     // Member m starts on its own run of consecutive parts.
     work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
-                         [&](std::size_t p) { visit(m, schedule_.interior(p)); });
+                         [&](std::size_t p) { visit_interior(m, p); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
       const std::span<const RowUnit> units = schedule_.colour(c);
       const std::size_t items = std::clamp(units.size() / k_min_units_per_item, std::size_t(1),
@@ -978,7 +993,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         warm_start_block();
         warm_start_units(schedule_.last());
       });
-      pass(1, m, [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
+      pass(
+          1, m, [&](std::size_t, std::size_t p) { warm_start_units(schedule_.interior(p)); },
+          [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
     });
   }
   const auto measure_on = [&](TaskPool* pool) {
@@ -997,9 +1014,14 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     work_.run_one(0, m == 0, [&] { serial_delta = visit_equalities(rows, access, settings.sor); });
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
       const std::size_t first = 1 + std::size_t(iteration) * iteration_phases;
-      pass(first, m, [&](std::size_t member, std::span<const RowUnit> units) {
-        member_delta_[member].value = std::max(member_delta_[member].value, visit_units(units));
-      });
+      const auto note = [&](std::size_t member, Real delta) {
+        member_delta_[member].value = std::max(member_delta_[member].value, delta);
+      };
+      pass(
+          first, m, [&](std::size_t member, std::size_t p) { note(member, visit_part(p)); },
+          [&](std::size_t member, std::span<const RowUnit> units) {
+            note(member, visit_units(units));
+          });
       work_.run_one(first + pass_phases, m == 0, [&] {
         Real others = visit_units(schedule_.last());  // the largest change outside the block
         for (MemberDelta& delta : member_delta_)

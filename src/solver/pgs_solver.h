@@ -7,6 +7,7 @@
 #include "solver/row_order.h"
 #include "solver/solver.h"
 #include "solver/sweep_schedule.h"
+#include "solver/unit_batches.h"
 
 #include <array>
 
@@ -71,6 +72,8 @@ class PgsSolver final : public Solver {
   bool solves_bilateral_rows_exactly() const override { return true; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
+  /// How the last solve's sweeps visited the parts' units (batches only for a layout that held).
+  const UnitBatches& batches() const { return batches_; }
   /// Keeps the packed Jacobians, the groups' factors and the equality block's factorisation.
   void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                    SolveStats& stats) override;
@@ -114,6 +117,7 @@ class PgsSolver final : public Solver {
   std::vector<std::uint8_t> visits_;       // per row: row_visit (pgs_solver.cpp), then one "none"
   std::vector<RunCoupling> run_coupling_;  // per row of a friction run but its first
   SweepSchedule schedule_;
+  UnitBatches batches_;             // the schedule's parts as a sweep visits them
   RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;

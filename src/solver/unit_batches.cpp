@@ -1,0 +1,428 @@
+#include "solver/unit_batches.h"
+
+#include "solver/pgs_solver.h"
+#include "solver/row_visit.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace impulse {
+namespace {
+
+constexpr std::size_t k_lanes = UnitBatch::k_units;
+// A unit moves back to a batch of its shape at most this many steps: a sweep that jumps across
+// the rows waits on memory (a pile visited level by level, the same visits, took 12% longer).
+constexpr std::size_t k_reach = 32;
+static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane");
+
+// A batch's data in lanes, lane k being unit k's: per friction row, then the group.
+namespace wide {
+// A friction row: J and B by components (linear a x y z, angular a, linear b, angular b), then
+// its scalars.
+constexpr std::size_t jacobian = 0, response = 12, bias = 24, inv_eff_mass = 25, lo = 26, hi = 27,
+                      coupling_last = 28, coupling_before_last = 29, friction_row = 30;
+// The group, padded to four rows as RowGroup is: J by components per row, B per row, the inverse
+// and the matrix by columns (entry c * 4 + r is row r's in column c), then per row.
+constexpr std::size_t group_jacobian = 0, group_response = 48, inverse = 96, matrix = 112,
+                      regularisation = 128, group_bias = 132, softness = 136, factored = 140,
+                      group = 141;
+}  // namespace wide
+
+using LaneMask = decltype(Lanes{} < Lanes{});
+
+[[gnu::always_inline]] inline unsigned lane_bits(const LaneMask& m) {
+  unsigned bits = 0;
+  for (std::size_t k = 0; k < k_lanes; ++k)
+    bits |= (m[k] != 0 ? 1u : 0u) << k;
+  return bits;
+}
+
+[[gnu::always_inline]] inline Lanes lane_max(const Lanes& a, const Lanes& b) {
+  return a < b ? b : a;  // std::max
+}
+
+[[gnu::always_inline]] inline Lanes lane_abs(const Lanes& a) {
+  return a < Lanes{} ? -a : a;
+}
+
+// J v of four units' rows: packed_velocity's products and sums, lane by lane.
+[[gnu::always_inline]] inline Lanes wide_velocity(const Lanes* j, const Lanes* v) {
+  const Lanes a =
+      (j[0] * v[0] + j[3] * v[3]) + (j[1] * v[1] + j[4] * v[4]) + (j[2] * v[2] + j[5] * v[5]);
+  const Lanes b =
+      (j[6] * v[6] + j[9] * v[9]) + (j[7] * v[7] + j[10] * v[10]) + (j[8] * v[8] + j[11] * v[11]);
+  return a + b;
+}
+
+// v += delta B, as PairVelocities::apply adds it.
+[[gnu::always_inline]] inline void wide_apply(const Lanes* response, const Lanes& delta, Lanes* v) {
+  for (std::size_t c = 0; c < 12; ++c)
+    v[c] += delta * response[c];
+}
+
+// Four bodies' 3-vectors (one per lane, padded) by components: x, y and z of the four.
+[[gnu::always_inline]] inline void by_components(const Lanes& r0, const Lanes& r1, const Lanes& r2,
+                                                 const Lanes& r3, Lanes* out) {
+  const Lanes t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
+  const Lanes t1 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
+  const Lanes t2 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+  const Lanes t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+  out[0] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+  out[1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+  out[2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+}
+
+// by_components' inverse: the four padded 3-vectors of x, y and z.
+[[gnu::always_inline]] inline std::array<Lanes, k_lanes> by_lanes(const Lanes* c) {
+  const Lanes zero{};
+  const Lanes t0 = __builtin_shufflevector(c[0], c[1], 0, 4, 1, 5);
+  const Lanes t1 = __builtin_shufflevector(c[2], zero, 0, 4, 1, 5);
+  const Lanes t2 = __builtin_shufflevector(c[0], c[1], 2, 6, 3, 7);
+  const Lanes t3 = __builtin_shufflevector(c[2], zero, 2, 6, 3, 7);
+  return {__builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
+          __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
+}
+
+// The velocities of one side's four bodies (linear, angular) by components.
+[[gnu::always_inline]] inline void gather_side(const Lanes* velocity,
+                                               const std::array<std::uint32_t, k_lanes>& bodies,
+                                               Lanes* out) {
+  const Lanes* b[k_lanes];
+  for (std::size_t k = 0; k < k_lanes; ++k)
+    b[k] = velocity + 2 * std::size_t(bodies[k]);
+  by_components(b[0][0], b[1][0], b[2][0], b[3][0], out);
+  by_components(b[0][1], b[1][1], b[2][1], b[3][1], out + 3);
+}
+
+// Writes one side's velocities back to the bodies that move.
+[[gnu::always_inline]] inline void scatter_side(Lanes* velocity,
+                                                const std::array<std::uint32_t, k_lanes>& bodies,
+                                                const std::array<std::uint8_t, k_lanes>& moves,
+                                                std::uint8_t moves_bit, const Lanes* in) {
+  const std::array<Lanes, k_lanes> linear = by_lanes(in), angular = by_lanes(in + 3);
+  for (std::size_t k = 0; k < k_lanes; ++k) {
+    if (!(moves[k] & moves_bit)) continue;
+    Lanes* b = velocity + 2 * std::size_t(bodies[k]);
+    b[0] = linear[k];
+    b[1] = angular[k];
+  }
+}
+
+[[gnu::always_inline]] inline Lanes gather_lambda(const Real* lambda, const UnitBatch& batch,
+                                                  std::size_t row) {
+  return Lanes{lambda[batch.first[0] + row], lambda[batch.first[1] + row],
+               lambda[batch.first[2] + row], lambda[batch.first[3] + row]};
+}
+
+[[gnu::always_inline]] inline void scatter_lambda(Real* lambda, const UnitBatch& batch,
+                                                  std::size_t row, const Lanes& value) {
+  for (std::size_t k = 0; k < k_lanes; ++k)
+    lambda[batch.first[k] + row] = value[k];
+}
+
+// The shape of unit [begin, end) (0: it is visited alone): a friction run, then a group of
+// normal rows that bound it, all between the same two bodies.
+std::uint64_t shape_of(const RowStore& rows, std::span<const std::uint8_t> visits,
+                       std::span<const std::uint32_t> group_of, std::span<const RowGroup> groups,
+                       std::uint32_t begin, std::uint32_t end) {
+  const auto kind = [&](std::size_t i) { return visits[i] & row_visit::kind_mask; };
+  if (kind(begin) != row_visit::friction_run) return 0;
+  std::uint32_t friction = 1;
+  while (begin + friction < end && kind(begin + friction) == row_visit::friction_more)
+    ++friction;
+  const std::uint32_t head = begin + friction;
+  if (friction > UnitBatch::k_max_friction_rows || head >= end || kind(head) != row_visit::group)
+    return 0;
+  const RowGroup& group = groups[group_of[head]];
+  if (group.first != head || group.first + group.count != end) return 0;
+  const std::size_t normals = row_visit::normal_count(visits[begin]);
+  std::uint64_t shape =
+      std::uint64_t(friction) | std::uint64_t(group.count) << 4 | std::uint64_t(normals) << 7;
+  for (std::uint32_t i = begin; i < end; ++i) {
+    if (rows.body_a[i] != rows.body_a[begin] || rows.body_b[i] != rows.body_b[begin]) return 0;
+  }
+  for (std::uint32_t f = 0; f < friction; ++f) {
+    const std::int64_t normal = std::int64_t(rows.normal_row[begin + f]) - head;
+    if (row_visit::normal_count(visits[begin + f]) != normals || normal < 0 ||
+        normal + std::int64_t(normals) > std::int64_t(group.count))
+      return 0;
+    shape |= std::uint64_t(normal) << (10 + 2 * f);
+  }
+  return shape;
+}
+
+}  // namespace
+
+void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
+                        std::span<const std::uint8_t> visits,
+                        std::span<const std::uint32_t> group_of, std::span<const RowGroup> groups,
+                        std::size_t bodies) {
+  steps_.clear();
+  batches_.clear();
+  placed_.assign(bodies, 0);
+  std::size_t data = 0;
+  // A unit's moving bodies (one may come more than once); every row of a unit with a shape joins
+  // the same two.
+  const auto for_moving = [&](const RowUnit& unit, std::uint64_t shape, const auto& f) {
+    for (std::uint32_t i = unit.begin; i < (shape != 0 ? unit.begin + 1 : unit.end); ++i) {
+      if (visits[i] & row_visit::a_moves) f(rows.body_a[i]);
+      if (visits[i] & row_visit::b_moves) f(rows.body_b[i]);
+    }
+  };
+  for (std::size_t p = 0; p < schedule.parts(); ++p) {
+    part_begin_[p] = std::uint32_t(steps_.size());
+    open_.clear();
+    for (const RowUnit& unit : schedule.interior(p)) {
+      // The step this unit must follow: the last one placed that moves one of its bodies.
+      std::uint32_t after = 0;  // a step's index + 1; 0 for none
+      const std::uint64_t shape = shape_of(rows, visits, group_of, groups, unit.begin, unit.end);
+      for_moving(unit, shape, [&](std::uint32_t body) { after = std::max(after, placed_[body]); });
+      const auto place = [&](std::uint32_t step) {
+        for_moving(unit, shape, [&](std::uint32_t body) { placed_[body] = step + 1; });
+      };
+      if (shape == 0) {
+        place(std::uint32_t(steps_.size()));
+        steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
+        continue;
+      }
+      // Joins the earliest open batch of its shape that it may move back to (no step since then
+      // moves one of its bodies) and that is near (the sweep keeps to the stored order).
+      const auto open = std::find_if(open_.begin(), open_.end(), [&](const OpenBatch& b) {
+        return b.shape == shape && b.step >= after && steps_.size() - b.step <= k_reach;
+      });
+      if (open != open_.end()) {
+        UnitBatch& batch = batches_[steps_[open->step].batch];
+        batch.first[batch.units++] = unit.begin;
+        place(open->step);
+        if (batch.units == k_lanes) {
+          batch.data = std::uint32_t(data);
+          data += batch.friction_rows * wide::friction_row + wide::group;
+          open_.erase(open);
+        }
+        continue;
+      }
+      UnitBatch batch{};
+      batch.first[0] = unit.begin;
+      batch.units = 1;
+      batch.friction_rows = std::uint8_t(shape & 15);
+      batch.group_rows = std::uint8_t(shape >> 4 & 7);
+      batch.normal_count = std::uint8_t(shape >> 7 & 7);
+      for (std::size_t f = 0; f < batch.friction_rows; ++f)
+        batch.normal_of[f] = std::uint8_t(shape >> (10 + 2 * f) & 3);
+      const std::uint32_t step = std::uint32_t(steps_.size());
+      // Batches out of reach stay short.
+      std::erase_if(open_, [&](const OpenBatch& b) { return step - b.step >= k_reach; });
+      open_.push_back({shape, step});
+      place(step);
+      steps_.push_back({0, 0, std::uint32_t(batches_.size())});
+      batches_.push_back(batch);
+    }
+  }
+  for (UnitBatch& batch : batches_) {
+    for (std::size_t k = 0; k < batch.units; ++k) {
+      const std::uint32_t begin = batch.first[k];
+      batch.body_a[k] = rows.body_a[begin];
+      batch.body_b[k] = rows.body_b[begin];
+      batch.moves[k] = visits[begin] & (row_visit::a_moves | row_visit::b_moves);
+      batch.group[k] = group_of[begin + batch.friction_rows];
+    }
+  }
+  part_begin_[schedule.parts()] = std::uint32_t(steps_.size());
+  wide_.resize(data);
+  // A batch left short is visited unit by unit throughout.
+  built_ = true;
+  rest_.resize(batches_.size());
+  for (std::size_t b = 0; b < batches_.size(); ++b)
+    rest_[b] = batches_[b].units < k_lanes ? k_always_alone : 0;
+}
+
+void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
+                       std::span<const RunCoupling> couplings, std::span<const RowGroup> groups,
+                       TaskPool* pool) {
+  run_chunks(pool, batches_.size(), 16, 64, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      const UnitBatch& batch = batches_[b];
+      if (batch.units < k_lanes) continue;
+      Lanes* out = wide_.data() + batch.data;
+      Lanes* group_out = out + batch.friction_rows * wide::friction_row;
+      for (std::size_t k = 0; k < k_lanes; ++k) {
+        for (std::size_t f = 0; f < batch.friction_rows; ++f) {
+          const std::size_t i = batch.first[k] + f;
+          Lanes* row = out + f * wide::friction_row;
+          const RowCoefficients& c = rows.coefficients[i];
+          for (std::size_t side = 0; side < 4; ++side) {
+            for (std::size_t x = 0; x < 3; ++x) {
+              row[wide::jacobian + 3 * side + x][k] = c.jacobian[side][x];
+              row[wide::response + 3 * side + x][k] = c.response[side][x];
+            }
+          }
+          row[wide::inv_eff_mass][k] = packed[i].inv_eff_mass;
+          row[wide::lo][k] = packed[i].lo;
+          row[wide::hi][k] = packed[i].hi;
+          row[wide::coupling_last][k] = couplings[i].last;
+          row[wide::coupling_before_last][k] = couplings[i].before_last;
+        }
+        const RowGroup& group = groups[batch.group[k]];
+        for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+          for (std::size_t x = 0; x < 12; ++x)
+            group_out[wide::group_jacobian + 12 * r + x][k] = group.jacobian[x][r];
+          for (std::size_t x = 0; x < 12; ++x) {
+            group_out[wide::group_response + 12 * r + x][k] =
+                r < group.count ? rows.coefficients[group.first + r].response[x / 3][x % 3] : 0;
+          }
+          for (std::size_t c = 0; c < RowGroup::k_max_rows; ++c) {
+            group_out[wide::inverse + 4 * c + r][k] = group.inverse[c][r];
+            group_out[wide::matrix + 4 * c + r][k] = group.a[c][r];
+          }
+          group_out[wide::regularisation + r][k] = group.regularisation[r];
+          group_out[wide::softness + r][k] = group.softness[r];
+        }
+        group_out[wide::factored][k] = group.factored ? 1 : 0;
+      }
+    }
+  });
+}
+
+void UnitBatches::pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
+                              TaskPool* pool) {
+  run_chunks(pool, batches_.size(), 16, 64, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      const UnitBatch& batch = batches_[b];
+      if (batch.units < k_lanes) continue;
+      Lanes* out = wide_.data() + batch.data;
+      Lanes* group_out = out + batch.friction_rows * wide::friction_row;
+      for (std::size_t k = 0; k < k_lanes; ++k) {
+        for (std::size_t f = 0; f < batch.friction_rows; ++f)
+          out[f * wide::friction_row + wide::bias][k] = packed[batch.first[k] + f].bias;
+        const RowGroup& group = groups[batch.group[k]];
+        for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
+          group_out[wide::group_bias + r][k] = group.bias[r];
+      }
+    }
+  });
+}
+
+BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
+  const UnitBatch& batch = batches_[index];
+  const Lanes* data = wide_.data() + batch.data;
+  const std::size_t friction = batch.friction_rows, group_rows = batch.group_rows;
+  const Lanes relax = splat(sor);
+  const LaneMask all = Lanes{} == Lanes{};
+  Lanes v[12];
+  gather_side(velocity, batch.body_a, v);
+  gather_side(velocity, batch.body_b, v + 6);
+  // The groups' impulses, padded with zeros (group_lambdas); the friction bounds read them.
+  Lanes before[RowGroup::k_max_rows] = {};
+  for (std::size_t r = 0; r < group_rows; ++r)
+    before[r] = gather_lambda(lambda, batch, friction + r);
+  Lanes largest{};
+
+  // The friction runs (visit_friction_run), lane by lane the same arithmetic.
+  {
+    Lanes lambdas[UnitBatch::k_max_friction_rows], normal[UnitBatch::k_max_friction_rows];
+    LaneMask idle = all;
+    for (std::size_t f = 0; f < friction; ++f) {
+      lambdas[f] = gather_lambda(lambda, batch, f);
+      const Lanes* first = before + batch.normal_of[f];
+      Lanes load = first[0];  // sum_normal_impulses
+      for (std::size_t n = 1; n < batch.normal_count; ++n)
+        load += first[n];
+      normal[f] = load;
+      idle &= (lambdas[f] == Lanes{}) & (load == Lanes{});
+    }
+    Lanes start[12];
+    std::copy(v, v + 12, start);
+    const auto row = [&](std::size_t f) { return data + f * wide::friction_row; };
+    const auto unclamped = [&](std::size_t f) {
+      const Lanes* r = row(f);
+      return lambdas[f] - (wide_velocity(r + wide::jacobian, v) - r[wide::bias]) *
+                              (relax * r[wide::inv_eff_mass]);
+    };
+    Lanes u = unclamped(0), u_next = unclamped(1);
+    Lanes delta_last{}, delta_before{}, changed{};
+    for (std::size_t f = 0;; ++f) {
+      const Lanes* r = row(f);
+      const Lanes lo = r[wide::lo] * normal[f], hi = r[wide::hi] * normal[f];
+      const Lanes step = relax * r[wide::inv_eff_mass];
+      const Lanes early = u - step * r[wide::coupling_before_last] * delta_before;
+      const Lanes x = early - step * r[wide::coupling_last] * delta_last;
+      const Lanes next = x < lo ? lo : (hi < x ? hi : x);  // std::clamp
+      const Lanes delta = next - lambdas[f];
+      scatter_lambda(lambda, batch, f, idle ? lambdas[f] : next);
+      changed = lane_max(changed, lane_abs(delta));
+      const Lanes u_after_next = f + 2 < friction ? unclamped(f + 2) : Lanes{};
+      wide_apply(r + wide::response, delta, v);
+      if (f + 1 == friction) break;
+      u = u_next;
+      u_next = u_after_next;
+      delta_before = delta_last;
+      delta_last = delta;
+    }
+    // A run with no impulse on any row nor on its normal rows is not visited.
+    for (std::size_t c = 0; c < 12; ++c)
+      v[c] = idle ? start[c] : v[c];
+    largest = idle ? Lanes{} : changed;
+  }
+
+  // The groups (visit_group): the all-rows solve with its refinement, kept where every row
+  // pushes; the others are visited alone afterwards.
+  const Lanes* g = data + friction * wide::friction_row;
+  Lanes errors[RowGroup::k_max_rows];
+  for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+    errors[r] = (wide_velocity(g + wide::group_jacobian + 12 * r, v) - g[wide::group_bias + r]) +
+                g[wide::softness + r] * before[r];
+  }
+  LaneMask idle = all;
+  for (std::size_t r = 0; r < group_rows; ++r)
+    idle &= (before[r] == Lanes{}) & (errors[r] >= Lanes{});
+  const auto entry = [&](std::size_t at, std::size_t c, std::size_t r) {
+    return g[at + 4 * c + r];
+  };
+  const auto solve = [&](const Lanes* x, Lanes* out) {
+    for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+      out[r] = entry(wide::inverse, 0, r) * x[0] + entry(wide::inverse, 1, r) * x[1] +
+               entry(wide::inverse, 2, r) * x[2] + entry(wide::inverse, 3, r) * x[3];
+    }
+  };
+  Lanes negated[RowGroup::k_max_rows], change[RowGroup::k_max_rows];
+  for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
+    negated[r] = -errors[r];
+  solve(negated, change);
+  Lanes rest[RowGroup::k_max_rows], refined[RowGroup::k_max_rows];
+  for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+    const Lanes moved =
+        entry(wide::matrix, 0, r) * change[0] + entry(wide::matrix, 1, r) * change[1] +
+        entry(wide::matrix, 2, r) * change[2] + entry(wide::matrix, 3, r) * change[3] +
+        g[wide::regularisation + r] * change[r];
+    rest[r] = negated[r] - moved;
+  }
+  solve(rest, refined);
+  LaneMask solved = g[wide::factored] > Lanes{};
+  Lanes target[RowGroup::k_max_rows];
+  for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+    target[r] = before[r] + (change[r] + refined[r]);
+    solved &= target[r] >= Lanes{};
+  }
+  const LaneMask settled = solved & ~idle;
+  Lanes kept[12];
+  std::copy(v, v + 12, kept);
+  for (std::size_t r = 0; r < group_rows; ++r) {
+    const Lanes relaxed = before[r] + relax * (target[r] - before[r]);
+    const Lanes next = relaxed < Lanes{} ? Lanes{} : relaxed;
+    const Lanes delta = next - before[r];
+    scatter_lambda(lambda, batch, friction + r, settled ? next : before[r]);
+    wide_apply(g + wide::group_response + 12 * r, delta, v);
+    largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
+  }
+  for (std::size_t c = 0; c < 12; ++c)
+    v[c] = settled ? v[c] : kept[c];
+  scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
+  scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
+  Real most = 0;
+  for (std::size_t k = 0; k < k_lanes; ++k)
+    most = std::max(most, largest[k]);
+  rest_[index] = std::popcount(lane_bits(~settled)) >= 2 ? k_rest_sweeps : 0;
+  return {most, std::uint8_t(lane_bits(~idle & ~settled))};
+}
+
+}  // namespace impulse
