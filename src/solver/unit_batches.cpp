@@ -30,11 +30,11 @@ constexpr std::size_t group_jacobian = 0, group_response = 48, inverse = 96, mat
 
 using LaneMask = decltype(Lanes{} < Lanes{});
 
+// Bit k set where lane k's mask is. Lane by lane by name: a loop over the lanes set GCC's Debug
+// build warning that its counter may be used uninitialised.
 [[gnu::always_inline]] inline unsigned lane_bits(const LaneMask& m) {
-  unsigned bits = 0;
-  for (std::size_t k = 0; k < k_lanes; ++k)
-    bits |= (m[k] != 0 ? 1u : 0u) << k;
-  return bits;
+  return unsigned(m[0] != 0) | unsigned(m[1] != 0) << 1 | unsigned(m[2] != 0) << 2 |
+         unsigned(m[3] != 0) << 3;
 }
 
 [[gnu::always_inline]] inline Lanes lane_max(const Lanes& a, const Lanes& b) {
@@ -330,8 +330,10 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
       normal[f] = load;
       idle &= (lambdas[f] == Lanes{}) & (load == Lanes{});
     }
+    // Lanes with nothing to do keep their velocities (kept only when some lane has nothing to do).
+    const unsigned idle_lanes = lane_bits(idle);
     Lanes start[12];
-    std::copy(v, v + 12, start);
+    if (idle_lanes != 0) std::copy(v, v + 12, start);
     const auto row = [&](std::size_t f) { return data + f * wide::friction_row; };
     const auto unclamped = [&](std::size_t f) {
       const Lanes* r = row(f);
@@ -359,8 +361,10 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
       delta_last = delta;
     }
     // A run with no impulse on any row nor on its normal rows is not visited.
-    for (std::size_t c = 0; c < 12; ++c)
-      v[c] = idle ? start[c] : v[c];
+    if (idle_lanes != 0) {
+      for (std::size_t c = 0; c < 12; ++c)
+        v[c] = idle ? start[c] : v[c];
+    }
     largest = idle ? Lanes{} : changed;
   }
 
@@ -404,8 +408,9 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     solved &= target[r] >= Lanes{};
   }
   const LaneMask settled = solved & ~idle;
+  const bool all_settled = lane_bits(settled) == (1u << k_lanes) - 1;
   Lanes kept[12];
-  std::copy(v, v + 12, kept);
+  if (!all_settled) std::copy(v, v + 12, kept);
   for (std::size_t r = 0; r < group_rows; ++r) {
     const Lanes relaxed = before[r] + relax * (target[r] - before[r]);
     const Lanes next = relaxed < Lanes{} ? Lanes{} : relaxed;
@@ -414,8 +419,10 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     wide_apply(g + wide::group_response + 12 * r, delta, v);
     largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }
-  for (std::size_t c = 0; c < 12; ++c)
-    v[c] = settled ? v[c] : kept[c];
+  if (!all_settled) {
+    for (std::size_t c = 0; c < 12; ++c)
+      v[c] = settled ? v[c] : kept[c];
+  }
   scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
   Real most = 0;
