@@ -95,4 +95,48 @@ inline LaneMat33 to_lanes(const Mat33& m) {
   return m[0] * splat(v[0]) + m[1] * splat(v[1]) + m[2] * splat(v[2]);
 }
 
+/// A comparison's result in lanes: all bits set where it holds.
+using LaneMask = decltype(Lanes{} < Lanes{});
+
+/// Bit k set where lane k's mask is. The lanes are read by name: a loop over them set GCC's Debug
+/// build warning that its counter may be used uninitialised.
+[[gnu::always_inline]] inline unsigned lane_bits(const LaneMask& m) {
+  return unsigned(m[0] != 0) | unsigned(m[1] != 0) << 1 | unsigned(m[2] != 0) << 2 |
+         unsigned(m[3] != 0) << 3;
+}
+
+/// std::max lane by lane (a where neither is less, NaN included).
+[[gnu::always_inline]] inline Lanes lane_max(const Lanes& a, const Lanes& b) {
+  return a < b ? b : a;
+}
+
+/// |a| lane by lane, but for -0, which stays -0 (only compared, never stored).
+[[gnu::always_inline]] inline Lanes lane_abs(const Lanes& a) {
+  return a < Lanes{} ? -a : a;
+}
+
+/// Four padded 3-vectors (one a register) by components: the four x in out[0], y in out[1], z in
+/// out[2].
+[[gnu::always_inline]] inline void by_components(const Lanes& r0, const Lanes& r1, const Lanes& r2,
+                                                 const Lanes& r3, Lanes* out) {
+  const Lanes t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
+  const Lanes t1 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
+  const Lanes t2 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+  const Lanes t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+  out[0] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+  out[1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+  out[2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+}
+
+/// by_components' inverse: the four padded 3-vectors of c[0] (x), c[1] (y) and c[2] (z).
+[[gnu::always_inline]] inline std::array<Lanes, 4> by_lanes(const Lanes* c) {
+  const Lanes zero{};
+  const Lanes t0 = __builtin_shufflevector(c[0], c[1], 0, 4, 1, 5);
+  const Lanes t1 = __builtin_shufflevector(c[2], zero, 0, 4, 1, 5);
+  const Lanes t2 = __builtin_shufflevector(c[0], c[1], 2, 6, 3, 7);
+  const Lanes t3 = __builtin_shufflevector(c[2], zero, 2, 6, 3, 7);
+  return {__builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
+          __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
+}
+
 }  // namespace impulse

@@ -22,7 +22,8 @@ namespace impulse {
 namespace {
 
 // How a visit reads a row's velocity error and applies an impulse: straight from the RowStore
-// and the bodies' velocities (pgs_visit_row, for the block solver), or from PGS's packed copy.
+// and the bodies' velocities (pgs_visit_row, for the block solver), or from PGS's packed rows
+// beside the store's coefficients (PackedAccess).
 struct StoreAccess {
   RowStore& rows;
   std::span<BodyVelocity> v;
@@ -668,9 +669,9 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   const auto later_in_run = [&](std::size_t i) { return row_visit::later_in_run(visits_[i]); };
   // The response on a body that does not move is made zero in the store, even where the row's is
   // not finite (a zero inverse mass gives zero otherwise), so that PairVelocities adds it without a
-  // test; then the runs' couplings. coupling_in_run reads
-  // the earlier rows' responses on moving bodies only: those rows may be another chunk's, whose
-  // other responses are being zeroed at the same time.
+  // test; then the runs' couplings. coupling_in_run reads the earlier rows' responses on moving
+  // bodies only: those rows may be another chunk's, whose other responses are being zeroed at the
+  // same time.
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
@@ -840,13 +841,23 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
 }
 
 // One sweep over the units given; returns the largest impulse change.
+// Rows [begin, end) of a unit in stored order; returns the largest impulse change.
+[[gnu::always_inline]] inline Real visit_unit(RowStore& rows, const PackedAccess& access,
+                                              std::uint32_t begin, std::uint32_t end,
+                                              const std::uint32_t* group_of, const RowGroup* groups,
+                                              Real sor) {
+  Real largest = 0;
+  for (std::uint32_t i = begin; i < end;)
+    largest = std::max(largest, visit_packed<true>(rows, access, i, i, group_of, groups, sor));
+  return largest;
+}
+
 Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const RowUnit> units,
                  const std::uint32_t* group_of, const RowGroup* groups, Real sor) {
   Real largest = 0;
-  for (const RowUnit unit : units) {
-    for (std::uint32_t i = unit.begin; i < unit.end;)
-      largest = std::max(largest, visit_packed<true>(rows, access, i, i, group_of, groups, sor));
-  }
+  for (const RowUnit unit : units)
+    largest =
+        std::max(largest, visit_unit(rows, access, unit.begin, unit.end, group_of, groups, sor));
   return largest;
 }
 
@@ -856,19 +867,18 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
                  const RowGroup* groups, Real sor) {
   Real largest = 0;
-  const auto visit_units = [&](std::uint32_t begin, std::uint32_t end) {
-    for (std::uint32_t i = begin; i < end;)
-      largest = std::max(largest, visit_packed<true>(rows, access, i, i, group_of, groups, sor));
+  const auto alone = [&](std::uint32_t begin, std::uint32_t end) {
+    largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups, sor));
   };
   for (const SweepStep& step : steps) {
     if (step.batch == SweepStep::k_alone) {
-      visit_units(step.begin, step.end);
+      alone(step.begin, step.end);
       continue;
     }
     const UnitBatch& batch = batches.batch(step.batch);
     if (!batches.in_lanes(step.batch)) {
       for (std::size_t k = 0; k < batch.units; ++k)
-        visit_units(batch.first[k], batch.first[k] + batch.friction_rows + batch.group_rows);
+        alone(batch.first[k], batch.first[k] + batch.friction_rows + batch.group_rows);
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);

@@ -1,6 +1,6 @@
 #include "solver/unit_batches.h"
 
-#include "solver/pgs_solver.h"
+#include "solver/pgs_rows.h"
 #include "solver/row_visit.h"
 
 #include <algorithm>
@@ -13,10 +13,14 @@ constexpr std::size_t k_lanes = UnitBatch::k_units;
 // A unit moves back to a batch of its shape at most this many steps: a sweep that jumps across
 // the rows waits on memory (a pile visited level by level, the same visits, took 12% longer).
 constexpr std::size_t k_reach = 32;
+// The batches are packed in this many chunks, on the pool from this many batches (as
+// PgsSolver::prepare packs its rows: the same bits on any count).
+constexpr std::size_t k_pack_chunks = 16;
+constexpr std::size_t k_parallel_batches = 128;
 static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane");
 
 // A batch's data in lanes, lane k being unit k's: per friction row, then the group.
-namespace wide {
+namespace lane_layout {
 // A friction row: J and B by components (linear a x y z, angular a, linear b, angular b), then
 // its scalars.
 constexpr std::size_t jacobian = 0, response = 12, bias = 24, inv_eff_mass = 25, lo = 26, hi = 27,
@@ -26,24 +30,7 @@ constexpr std::size_t jacobian = 0, response = 12, bias = 24, inv_eff_mass = 25,
 constexpr std::size_t group_jacobian = 0, group_response = 48, inverse = 96, matrix = 112,
                       regularisation = 128, group_bias = 132, softness = 136, factored = 140,
                       group = 141;
-}  // namespace wide
-
-using LaneMask = decltype(Lanes{} < Lanes{});
-
-// Bit k set where lane k's mask is. Lane by lane by name: a loop over the lanes set GCC's Debug
-// build warning that its counter may be used uninitialised.
-[[gnu::always_inline]] inline unsigned lane_bits(const LaneMask& m) {
-  return unsigned(m[0] != 0) | unsigned(m[1] != 0) << 1 | unsigned(m[2] != 0) << 2 |
-         unsigned(m[3] != 0) << 3;
-}
-
-[[gnu::always_inline]] inline Lanes lane_max(const Lanes& a, const Lanes& b) {
-  return a < b ? b : a;  // std::max
-}
-
-[[gnu::always_inline]] inline Lanes lane_abs(const Lanes& a) {
-  return a < Lanes{} ? -a : a;
-}
+}  // namespace lane_layout
 
 // J v of four units' rows: packed_velocity's products and sums, lane by lane.
 [[gnu::always_inline]] inline Lanes wide_velocity(const Lanes* j, const Lanes* v) {
@@ -58,29 +45,6 @@ using LaneMask = decltype(Lanes{} < Lanes{});
 [[gnu::always_inline]] inline void wide_apply(const Lanes* response, const Lanes& delta, Lanes* v) {
   for (std::size_t c = 0; c < 12; ++c)
     v[c] += delta * response[c];
-}
-
-// Four bodies' 3-vectors (one per lane, padded) by components: x, y and z of the four.
-[[gnu::always_inline]] inline void by_components(const Lanes& r0, const Lanes& r1, const Lanes& r2,
-                                                 const Lanes& r3, Lanes* out) {
-  const Lanes t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
-  const Lanes t1 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
-  const Lanes t2 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
-  const Lanes t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
-  out[0] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
-  out[1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
-  out[2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
-}
-
-// by_components' inverse: the four padded 3-vectors of x, y and z.
-[[gnu::always_inline]] inline std::array<Lanes, k_lanes> by_lanes(const Lanes* c) {
-  const Lanes zero{};
-  const Lanes t0 = __builtin_shufflevector(c[0], c[1], 0, 4, 1, 5);
-  const Lanes t1 = __builtin_shufflevector(c[2], zero, 0, 4, 1, 5);
-  const Lanes t2 = __builtin_shufflevector(c[0], c[1], 2, 6, 3, 7);
-  const Lanes t3 = __builtin_shufflevector(c[2], zero, 2, 6, 3, 7);
-  return {__builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
-          __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
 }
 
 // The velocities of one side's four bodies (linear, angular) by components.
@@ -106,6 +70,21 @@ using LaneMask = decltype(Lanes{} < Lanes{});
     b[0] = linear[k];
     b[1] = angular[k];
   }
+}
+
+// One side's velocities read again from the bodies that do not move, in their lanes.
+[[gnu::always_inline]] inline void restore_still(const Lanes* velocity,
+                                                 const std::array<std::uint32_t, k_lanes>& bodies,
+                                                 const std::array<std::uint8_t, k_lanes>& moves,
+                                                 std::uint8_t moves_bit, Lanes* v) {
+  LaneMask still{};
+  for (std::size_t k = 0; k < k_lanes; ++k)
+    still[k] = (moves[k] & moves_bit) != 0 ? 0 : -1;
+  if (lane_bits(still) == 0) return;
+  Lanes fresh[6];
+  gather_side(velocity, bodies, fresh);
+  for (std::size_t c = 0; c < 6; ++c)
+    v[c] = still ? fresh[c] : v[c];
 }
 
 [[gnu::always_inline]] inline Lanes gather_lambda(const Real* lambda, const UnitBatch& batch,
@@ -160,7 +139,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   steps_.clear();
   batches_.clear();
   placed_.assign(bodies, 0);
-  std::size_t data = 0;
+  std::size_t lanes_size = 0;
   // A unit's moving bodies (one may come more than once); every row of a unit with a shape joins
   // the same two.
   const auto for_moving = [&](const RowUnit& unit, std::uint64_t shape, const auto& f) {
@@ -195,8 +174,8 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
         batch.first[batch.units++] = unit.begin;
         place(open->step);
         if (batch.units == k_lanes) {
-          batch.data = std::uint32_t(data);
-          data += batch.friction_rows * wide::friction_row + wide::group;
+          batch.lanes_begin = std::uint32_t(lanes_size);
+          lanes_size += batch.friction_rows * lane_layout::friction_row + lane_layout::group;
           open_.erase(open);
         }
         continue;
@@ -228,83 +207,90 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     }
   }
   part_begin_[schedule.parts()] = std::uint32_t(steps_.size());
-  wide_.resize(data);
-  // A batch left short is visited unit by unit throughout.
+  lanes_.resize(lanes_size);
   built_ = true;
-  rest_.resize(batches_.size());
+  lane_visits_.assign(batches_.size(), 0);
+  // A batch left short is visited unit by unit throughout.
+  alone_sweeps_.resize(batches_.size());
   for (std::size_t b = 0; b < batches_.size(); ++b)
-    rest_[b] = batches_[b].units < k_lanes ? k_always_alone : 0;
+    alone_sweeps_[b] = batches_[b].units < k_lanes ? k_always_alone : 0;
+}
+
+template <class Fill>
+void UnitBatches::for_each_lane(TaskPool* pool, const Fill& fill) {
+  run_chunks(pool, batches_.size(), k_pack_chunks, k_parallel_batches,
+             [&](std::size_t, std::size_t begin, std::size_t end) {
+               for (std::size_t b = begin; b < end; ++b) {
+                 const UnitBatch& batch = batches_[b];
+                 if (batch.units < k_lanes) continue;
+                 Lanes* out = lanes_.data() + batch.lanes_begin;
+                 Lanes* group_out = out + batch.friction_rows * lane_layout::friction_row;
+                 for (std::size_t k = 0; k < k_lanes; ++k)
+                   fill(batch, k, out, group_out);
+               }
+             });
 }
 
 void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
                        std::span<const RunCoupling> couplings, std::span<const RowGroup> groups,
                        TaskPool* pool) {
-  run_chunks(pool, batches_.size(), 16, 64, [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t b = begin; b < end; ++b) {
-      const UnitBatch& batch = batches_[b];
-      if (batch.units < k_lanes) continue;
-      Lanes* out = wide_.data() + batch.data;
-      Lanes* group_out = out + batch.friction_rows * wide::friction_row;
-      for (std::size_t k = 0; k < k_lanes; ++k) {
-        for (std::size_t f = 0; f < batch.friction_rows; ++f) {
-          const std::size_t i = batch.first[k] + f;
-          Lanes* row = out + f * wide::friction_row;
-          const RowCoefficients& c = rows.coefficients[i];
-          for (std::size_t side = 0; side < 4; ++side) {
-            for (std::size_t x = 0; x < 3; ++x) {
-              row[wide::jacobian + 3 * side + x][k] = c.jacobian[side][x];
-              row[wide::response + 3 * side + x][k] = c.response[side][x];
-            }
-          }
-          row[wide::inv_eff_mass][k] = packed[i].inv_eff_mass;
-          row[wide::lo][k] = packed[i].lo;
-          row[wide::hi][k] = packed[i].hi;
-          row[wide::coupling_last][k] = couplings[i].last;
-          row[wide::coupling_before_last][k] = couplings[i].before_last;
+  for_each_lane(pool, [&](const UnitBatch& batch, std::size_t k, Lanes* out, Lanes* group_out) {
+    for (std::size_t f = 0; f < batch.friction_rows; ++f) {
+      const std::size_t i = batch.first[k] + f;
+      Lanes* row = out + f * lane_layout::friction_row;
+      const RowCoefficients& c = rows.coefficients[i];
+      for (std::size_t side = 0; side < 4; ++side) {
+        for (std::size_t x = 0; x < 3; ++x) {
+          row[lane_layout::jacobian + 3 * side + x][k] = c.jacobian[side][x];
+          row[lane_layout::response + 3 * side + x][k] = c.response[side][x];
         }
-        const RowGroup& group = groups[batch.group[k]];
-        for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-          for (std::size_t x = 0; x < 12; ++x)
-            group_out[wide::group_jacobian + 12 * r + x][k] = group.jacobian[x][r];
-          for (std::size_t x = 0; x < 12; ++x) {
-            group_out[wide::group_response + 12 * r + x][k] =
-                r < group.count ? rows.coefficients[group.first + r].response[x / 3][x % 3] : 0;
-          }
-          for (std::size_t c = 0; c < RowGroup::k_max_rows; ++c) {
-            group_out[wide::inverse + 4 * c + r][k] = group.inverse[c][r];
-            group_out[wide::matrix + 4 * c + r][k] = group.a[c][r];
-          }
-          group_out[wide::regularisation + r][k] = group.regularisation[r];
-          group_out[wide::softness + r][k] = group.softness[r];
-        }
-        group_out[wide::factored][k] = group.factored ? 1 : 0;
       }
+      row[lane_layout::inv_eff_mass][k] = packed[i].inv_eff_mass;
+      row[lane_layout::lo][k] = packed[i].lo;
+      row[lane_layout::hi][k] = packed[i].hi;
+      row[lane_layout::coupling_last][k] = couplings[i].last;
+      row[lane_layout::coupling_before_last][k] = couplings[i].before_last;
     }
+    const RowGroup& group = groups[batch.group[k]];
+    for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+      for (std::size_t x = 0; x < 12; ++x)
+        group_out[lane_layout::group_jacobian + 12 * r + x][k] = group.jacobian[x][r];
+      for (std::size_t x = 0; x < 12; ++x) {
+        group_out[lane_layout::group_response + 12 * r + x][k] =
+            r < group.count ? rows.coefficients[group.first + r].response[x / 3][x % 3] : 0;
+      }
+      for (std::size_t c = 0; c < RowGroup::k_max_rows; ++c) {
+        group_out[lane_layout::inverse + 4 * c + r][k] = group.inverse[c][r];
+        group_out[lane_layout::matrix + 4 * c + r][k] = group.a[c][r];
+      }
+      group_out[lane_layout::regularisation + r][k] = group.regularisation[r];
+      group_out[lane_layout::softness + r][k] = group.softness[r];
+    }
+    group_out[lane_layout::factored][k] = group.factored ? 1 : 0;
   });
 }
 
 void UnitBatches::pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
                               TaskPool* pool) {
-  run_chunks(pool, batches_.size(), 16, 64, [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t b = begin; b < end; ++b) {
-      const UnitBatch& batch = batches_[b];
-      if (batch.units < k_lanes) continue;
-      Lanes* out = wide_.data() + batch.data;
-      Lanes* group_out = out + batch.friction_rows * wide::friction_row;
-      for (std::size_t k = 0; k < k_lanes; ++k) {
-        for (std::size_t f = 0; f < batch.friction_rows; ++f)
-          out[f * wide::friction_row + wide::bias][k] = packed[batch.first[k] + f].bias;
-        const RowGroup& group = groups[batch.group[k]];
-        for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
-          group_out[wide::group_bias + r][k] = group.bias[r];
-      }
-    }
+  for_each_lane(pool, [&](const UnitBatch& batch, std::size_t k, Lanes* out, Lanes* group_out) {
+    for (std::size_t f = 0; f < batch.friction_rows; ++f)
+      out[f * lane_layout::friction_row + lane_layout::bias][k] = packed[batch.first[k] + f].bias;
+    const RowGroup& group = groups[batch.group[k]];
+    for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
+      group_out[lane_layout::group_bias + r][k] = group.bias[r];
   });
+}
+
+std::size_t UnitBatches::lane_visits() const {
+  std::size_t visits = 0;
+  for (const std::uint32_t v : lane_visits_)
+    visits += v;
+  return visits;
 }
 
 BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
   const UnitBatch& batch = batches_[index];
-  const Lanes* data = wide_.data() + batch.data;
+  const Lanes* batch_lanes = lanes_.data() + batch.lanes_begin;
   const std::size_t friction = batch.friction_rows, group_rows = batch.group_rows;
   const Lanes relax = splat(sor);
   const LaneMask all = Lanes{} == Lanes{};
@@ -334,26 +320,28 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     const unsigned idle_lanes = lane_bits(idle);
     Lanes start[12];
     if (idle_lanes != 0) std::copy(v, v + 12, start);
-    const auto row = [&](std::size_t f) { return data + f * wide::friction_row; };
+    const auto row = [&](std::size_t f) { return batch_lanes + f * lane_layout::friction_row; };
     const auto unclamped = [&](std::size_t f) {
       const Lanes* r = row(f);
-      return lambdas[f] - (wide_velocity(r + wide::jacobian, v) - r[wide::bias]) *
-                              (relax * r[wide::inv_eff_mass]);
+      return lambdas[f] - (wide_velocity(r + lane_layout::jacobian, v) - r[lane_layout::bias]) *
+                              (relax * r[lane_layout::inv_eff_mass]);
     };
     Lanes u = unclamped(0), u_next = unclamped(1);
     Lanes delta_last{}, delta_before{}, changed{};
     for (std::size_t f = 0;; ++f) {
       const Lanes* r = row(f);
-      const Lanes lo = r[wide::lo] * normal[f], hi = r[wide::hi] * normal[f];
-      const Lanes step = relax * r[wide::inv_eff_mass];
-      const Lanes early = u - step * r[wide::coupling_before_last] * delta_before;
-      const Lanes x = early - step * r[wide::coupling_last] * delta_last;
-      const Lanes next = x < lo ? lo : (hi < x ? hi : x);  // std::clamp
+      const Lanes lo = r[lane_layout::lo] * normal[f], hi = r[lane_layout::hi] * normal[f];
+      const Lanes step = relax * r[lane_layout::inv_eff_mass];
+      const Lanes early = u - step * r[lane_layout::coupling_before_last] * delta_before;
+      const Lanes x = early - step * r[lane_layout::coupling_last] * delta_last;
+      // std::clamp as libstdc++ writes it, min(max(x, lo), hi): hi where hi < lo too.
+      const Lanes raised = x < lo ? lo : x;
+      const Lanes next = hi < raised ? hi : raised;
       const Lanes delta = next - lambdas[f];
       scatter_lambda(lambda, batch, f, idle ? lambdas[f] : next);
       changed = lane_max(changed, lane_abs(delta));
       const Lanes u_after_next = f + 2 < friction ? unclamped(f + 2) : Lanes{};
-      wide_apply(r + wide::response, delta, v);
+      wide_apply(r + lane_layout::response, delta, v);
       if (f + 1 == friction) break;
       u = u_next;
       u_next = u_after_next;
@@ -368,13 +356,18 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     largest = idle ? Lanes{} : changed;
   }
 
+  // A body that does not move is not stored after the runs, and visit_group reads it afresh (the
+  // runs added zero times its response, which may have turned a -0 to +0).
+  restore_still(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
+  restore_still(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
   // The groups (visit_group): the all-rows solve with its refinement, kept where every row
   // pushes; the others are visited alone afterwards.
-  const Lanes* g = data + friction * wide::friction_row;
+  const Lanes* g = batch_lanes + friction * lane_layout::friction_row;
   Lanes errors[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    errors[r] = (wide_velocity(g + wide::group_jacobian + 12 * r, v) - g[wide::group_bias + r]) +
-                g[wide::softness + r] * before[r];
+    errors[r] = (wide_velocity(g + lane_layout::group_jacobian + 12 * r, v) -
+                 g[lane_layout::group_bias + r]) +
+                g[lane_layout::softness + r] * before[r];
   }
   LaneMask idle = all;
   for (std::size_t r = 0; r < group_rows; ++r)
@@ -384,8 +377,8 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   };
   const auto solve = [&](const Lanes* x, Lanes* out) {
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-      out[r] = entry(wide::inverse, 0, r) * x[0] + entry(wide::inverse, 1, r) * x[1] +
-               entry(wide::inverse, 2, r) * x[2] + entry(wide::inverse, 3, r) * x[3];
+      out[r] = entry(lane_layout::inverse, 0, r) * x[0] + entry(lane_layout::inverse, 1, r) * x[1] +
+               entry(lane_layout::inverse, 2, r) * x[2] + entry(lane_layout::inverse, 3, r) * x[3];
     }
   };
   Lanes negated[RowGroup::k_max_rows], change[RowGroup::k_max_rows];
@@ -394,14 +387,15 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   solve(negated, change);
   Lanes rest[RowGroup::k_max_rows], refined[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    const Lanes moved =
-        entry(wide::matrix, 0, r) * change[0] + entry(wide::matrix, 1, r) * change[1] +
-        entry(wide::matrix, 2, r) * change[2] + entry(wide::matrix, 3, r) * change[3] +
-        g[wide::regularisation + r] * change[r];
+    const Lanes moved = entry(lane_layout::matrix, 0, r) * change[0] +
+                        entry(lane_layout::matrix, 1, r) * change[1] +
+                        entry(lane_layout::matrix, 2, r) * change[2] +
+                        entry(lane_layout::matrix, 3, r) * change[3] +
+                        g[lane_layout::regularisation + r] * change[r];
     rest[r] = negated[r] - moved;
   }
   solve(rest, refined);
-  LaneMask solved = g[wide::factored] > Lanes{};
+  LaneMask solved = g[lane_layout::factored] > Lanes{};
   Lanes target[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
     target[r] = before[r] + (change[r] + refined[r]);
@@ -416,7 +410,7 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     const Lanes next = relaxed < Lanes{} ? Lanes{} : relaxed;
     const Lanes delta = next - before[r];
     scatter_lambda(lambda, batch, friction + r, settled ? next : before[r]);
-    wide_apply(g + wide::group_response + 12 * r, delta, v);
+    wide_apply(g + lane_layout::group_response + 12 * r, delta, v);
     largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }
   if (!all_settled) {
@@ -425,11 +419,12 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   }
   scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
-  Real most = 0;
+  Real largest_change = 0;
   for (std::size_t k = 0; k < k_lanes; ++k)
-    most = std::max(most, largest[k]);
-  rest_[index] = std::popcount(lane_bits(~settled)) >= 2 ? k_rest_sweeps : 0;
-  return {most, std::uint8_t(lane_bits(~idle & ~settled))};
+    largest_change = std::max(largest_change, largest[k]);
+  ++lane_visits_[index];
+  alone_sweeps_[index] = std::popcount(lane_bits(~settled)) >= 2 ? k_alone_sweeps : 0;
+  return {largest_change, std::uint8_t(lane_bits(~idle & ~settled))};
 }
 
 }  // namespace impulse

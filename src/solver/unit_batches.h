@@ -1,22 +1,24 @@
 #pragma once
 // Units of a pgs sweep visited four at a time, lane k of each register being unit k's (a manifold:
-// its friction run, then its group of normal rows), with the same bits as one at a time.
+// its friction run, then its group of normal rows), with the same bits as one at a time
+// (docs/solvers.md, "Four manifolds at once").
 //
 // Two units that move no body in common commute: visiting them in either order gives the same
-// bits. So the sweep may visit a part's interior units in any order that keeps each pair that
-// shares a moving body in stored order: level by level, where a unit's level is one more than the
-// highest level of the earlier units it shares a moving body with. The units of one level share no
-// moving body, and those of the same shape (as many friction rows, with the same normal rows, and
-// as many normal rows) are visited four at a time: a row's J v for four units is twelve products
-// in lanes with no sum across them, where one unit's is two sums across lanes. Each lane does the
-// arithmetic of the visit one at a time, in its order (visit_friction_run and visit_group in
-// pgs_solver.cpp); a group that the all-rows solve does not settle is left to the one-at-a-time
-// visit after the others (its unit shares no body with them). Units of another shape, and the
-// last of a shape in a level, are visited alone.
+// bits. So a part's interior units may be visited in any order that keeps every two units sharing
+// a moving body in stored order. The units are taken in stored order; a unit joins the earliest
+// batch of its shape (as many friction rows, bounded by the same normal rows, and as many normal
+// rows) still filling when no step placed since that batch moves one of its bodies and the batch
+// is near, else it starts a batch at its own place. A full batch is visited in lanes: a row's J v
+// for four units is twelve products with no sum across lanes, where one unit's is two sums across
+// them. Each lane does the arithmetic of the visit one at a time, in its order
+// (visit_friction_run and visit_group in pgs_solver.cpp); a group that the all-rows solve does not
+// settle is left to the one-at-a-time visit after the batch (its unit shares no body with the
+// others). Units of another shape, and batches left short, are visited unit by unit.
 
 #include "constraints/rows.h"
 #include "core/lanes.h"
 #include "core/task_pool.h"
+#include "solver/pgs_rows.h"
 #include "solver/sweep_schedule.h"
 
 #include <array>
@@ -25,10 +27,6 @@
 #include <vector>
 
 namespace impulse {
-
-struct RowGroup;
-struct PackedRow;
-struct RunCoupling;
 
 /// One step of a part's sweep: rows [begin, end) of a unit visited alone, or the batch `batch`.
 struct SweepStep {
@@ -51,7 +49,7 @@ struct UnitBatch {
   std::uint8_t normal_count;  // of every friction row (row_visit::normal_count)
   // Per friction row: its first normal row, counted from the group's first row.
   std::array<std::uint8_t, k_max_friction_rows> normal_of;
-  std::uint32_t data;  // its first entry in the lanes of UnitBatches::wide_
+  std::uint32_t lanes_begin;  // its first entry in UnitBatches::lanes_
 };
 
 /// What visiting a batch did: the largest impulse change, and the units (bit k: unit k) whose
@@ -63,7 +61,7 @@ struct BatchVisit {
 
 class UnitBatches {
  public:
-  static constexpr std::uint8_t k_rest_sweeps = 4;
+  static constexpr std::uint8_t k_alone_sweeps = 4;
   static constexpr std::uint8_t k_always_alone = 255;
   /// The steps of each part's interior. visits: per row, row_visit's byte; group_of: per row, its
   /// RowGroup or none.
@@ -77,6 +75,8 @@ class UnitBatches {
     built_ = false;
   }
   bool built() const { return built_; }
+  /// How many batch visits in lanes the solves since the last build made.
+  std::size_t lane_visits() const;
   /// Part p's steps, in an order that gives the bits of its units in stored order.
   std::span<const SweepStep> part(std::size_t p) const {
     return std::span(steps_).subspan(part_begin_[p], part_begin_[p + 1] - part_begin_[p]);
@@ -90,12 +90,13 @@ class UnitBatches {
             TaskPool* pool);
   void pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
                    TaskPool* pool);
-  /// Whether batch k is to be visited in lanes this sweep: a batch that left two or more of its
-  /// groups (idle, or unsettled by the all-rows solve) at its last visit in lanes is visited unit
-  /// by unit for the next k_rest_sweeps sweeps (the same bits either way).
+  /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
+  /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
+  /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way); a batch
+  /// left short, always.
   bool in_lanes(std::size_t k) {
-    if (rest_[k] == 0) return true;
-    if (rest_[k] != k_always_alone) --rest_[k];
+    if (alone_sweeps_[k] == 0) return true;
+    if (alone_sweeps_[k] != k_always_alone) --alone_sweeps_[k];
     return false;
   }
   /// Visits batch k's units: their friction runs, then their groups (those the all-rows solve
@@ -107,15 +108,20 @@ class UnitBatches {
   bool built_ = false;
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_begin_{};
   std::vector<UnitBatch> batches_;
-  std::vector<Lanes> wide_;
-  std::vector<std::uint8_t> rest_;  // per batch: sweeps still to visit it unit by unit
+  std::vector<Lanes> lanes_;
+  std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
+  std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
+  /// fill(batch, k, its friction rows' lanes, its group's lanes) for lane k of every full batch.
+  template <class Fill>
+  void for_each_lane(TaskPool* pool, const Fill& fill);
+
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> placed_;  // per body: the last step that moves it, + 1 (0: none)
   struct OpenBatch {
     std::uint64_t shape;
     std::uint32_t step;
   };
-  std::vector<OpenBatch> open_;  // the batch still filling, per shape
+  std::vector<OpenBatch> open_;  // the batches still filling, in the order they were started
 };
 
 }  // namespace impulse

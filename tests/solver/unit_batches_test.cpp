@@ -18,52 +18,71 @@ namespace {
 using testing::RowProblem;
 
 // Columns of unit boxes on the ground (body 0), numbered row by row, each resting on the one
-// below through a four-point manifold written as the contact writer writes it: a block of the
-// points' two friction rows each (bounded by the point's normal row), then the four normal rows.
-// The boxes fall and slide at different speeds, so every row has work to do.
-RowProblem columns(int width, int height) {
+// below through a manifold written as the contact writer writes it: a block of friction rows
+// (per point, two each bounded by the point's normal row; or the patch model's two tangents and a
+// twist, bounded by all the normal rows), then the normal rows. Every third column touches along
+// an edge (two points: a group padded to four rows); every fifth box flies up off its support (an
+// idle manifold); the others fall, slide and spin at different speeds, so some groups lift a
+// corner (the all-rows solve fails and the group is visited alone). `bias` scales the normal rows'
+// targets (a second solve on the same layout with other numbers).
+RowProblem columns(int width, int height, bool patch, Real bias = 1) {
   RowProblem p;
   p.add_body(0);
   for (int k = 0; k < width * height; ++k) {
+    const Real up = k % 5 == 4 ? Real(3) : Real(-1) - Real(k % 4) * Real(0.1);
     p.add_body(1 + Real(k % 5) * Real(0.3),
-               {Real(k % 3) * Real(0.2) - Real(0.2), Real(-1) - Real(k % 4) * Real(0.1),
-                Real(k % 7) * Real(0.05)});
-    p.velocities.back().angular = {Real(k % 2) * Real(0.3), 0, Real(k % 3) * Real(-0.2)};
+               {Real(k % 3) * Real(0.2) - Real(0.2), up, Real(k % 7) * Real(0.05)});
+    p.velocities.back().angular = {Real(k % 2) * Real(0.9), 0, Real(k % 3) * Real(-0.6)};
   }
   const auto box = [&](int x, int y) { return std::uint32_t(1 + y * width + x); };
   const Vec3 n = Vec3::unit_y();
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       const std::uint32_t a = box(x, y), b = y == 0 ? 0 : box(x, y - 1);
-      const auto first = std::int32_t(p.rows.size());
-      p.rows.begin_block();
+      const int points = x % 3 == 2 ? 2 : 4;
       const auto corner = [&](int k, Real side) {
         return Vec3{k % 2 == 0 ? Real(-0.5) : Real(0.5), side, k < 2 ? Real(-0.5) : Real(0.5)};
       };
-      for (int k = 0; k < 4; ++k) {
+      const auto row = [&](const Vec3& lin, const Vec3& ang_a, const Vec3& ang_b) {
+        RowSpec spec;
+        spec.body_a = a;
+        spec.body_b = b;
+        spec.j_lin_a = lin;
+        spec.j_ang_a = ang_a;
+        spec.j_lin_b = -lin;
+        spec.j_ang_b = -ang_b;
+        return spec;
+      };
+      const auto first = std::int32_t(p.rows.size());
+      const std::int32_t friction_rows = patch ? 3 : 2 * points;
+      p.rows.begin_block();
+      if (patch) {
         for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
-          RowSpec f;
-          f.body_a = a;
-          f.body_b = b;
-          f.j_lin_a = t;
-          f.j_ang_a = cross(corner(k, Real(-0.5)), t);
-          f.j_lin_b = -t;
-          f.j_ang_b = -cross(corner(k, Real(0.5)), t);
-          f.normal_row = first + 8 + k;
+          RowSpec f = row(t, cross(Vec3{0, Real(-0.5), 0}, t), cross(Vec3{0, Real(0.5), 0}, t));
+          f.normal_row = first + friction_rows;
+          f.normal_count = std::uint8_t(points);
           f.mu = Real(0.5);
           p.rows.add(f);
         }
+        RowSpec twist = row(Vec3::zero(), n, n);
+        twist.normal_row = first + friction_rows;
+        twist.normal_count = std::uint8_t(points);
+        twist.mu = Real(0.25);
+        p.rows.add(twist);
+      } else {
+        for (int k = 0; k < points; ++k) {
+          for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
+            RowSpec f = row(t, cross(corner(k, Real(-0.5)), t), cross(corner(k, Real(0.5)), t));
+            f.normal_row = first + friction_rows + k;
+            f.mu = Real(0.5);
+            p.rows.add(f);
+          }
+        }
       }
-      for (int k = 0; k < 4; ++k) {
-        RowSpec normal;
-        normal.body_a = a;
-        normal.body_b = b;
-        normal.j_lin_a = n;
-        normal.j_ang_a = cross(corner(k, Real(-0.5)), n);
-        normal.j_lin_b = -n;
-        normal.j_ang_b = -cross(corner(k, Real(0.5)), n);
+      for (int k = 0; k < points; ++k) {
+        RowSpec normal = row(n, cross(corner(k, Real(-0.5)), n), cross(corner(k, Real(0.5)), n));
         normal.lo = 0;
-        normal.bias = Real(0.01) * Real(1 + k);
+        normal.bias = bias * Real(0.01) * Real(1 + k);
         p.rows.add(normal);
       }
       p.rows.end_block();
@@ -95,28 +114,51 @@ std::size_t full_batches(const UnitBatches& batches) {
   return full;
 }
 
-// The first solve of a layout visits unit by unit in stored order; the second, of the same rows
-// from the same start, visits most units four at a time, on one thread or three: the same bits.
+// A solve and its relax solve (solve_again, after the biases change) on a layout the solver
+// held from its last solve visit most manifolds four at a time; a fresh solver visits them unit
+// by unit in stored order. Per-point and patch friction, over-relaxed, on one thread and three:
+// the same bits, and the numbers of the second problem, not the first's, are the ones packed.
 TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
-  for (const int threads : {1, 3}) {
-    RowProblem reference = columns(24, 6);
-    TaskPool pool(threads);
-    PgsSolver solver;
-    SolveStats stats;
-    const SolverSettings settings = testing::iterations(40);
-    solver.solve(reference.rows, {reference.velocities, reference.masses, &pool}, settings, stats);
-    EXPECT_FALSE(solver.batches().built());  // a new layout
+  for (const bool patch : {false, true}) {
+    for (const int threads : {1, 3}) {
+      TaskPool pool(threads);
+      SolverSettings settings = testing::iterations(40);
+      settings.sor = Real(1.2);
+      const auto solve_twice = [&](PgsSolver& solver, RowProblem& p) {
+        SolveStats stats;
+        solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+        for (std::size_t i = 0; i < p.rows.size(); ++i)
+          p.rows.bias[i] *= Real(0.5);
+        solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+        return stats;
+      };
+      PgsSolver batched;
+      RowProblem first = columns(24, 6, patch);
+      solve_twice(batched, first);
+      EXPECT_FALSE(batched.batches().built());  // a new layout
 
-    RowProblem again = columns(24, 6);
-    solver.solve(again.rows, {again.velocities, again.masses, &pool}, settings, stats);
-    ASSERT_TRUE(solver.batches().built());
-    // The 24 ground contacts share no body, nor do the contacts of one row of boxes.
-    EXPECT_GE(full_batches(solver.batches()), 24u) << threads << " threads";
-    expect_same_bits(reference, again);
-    // And the solve did its work: the boxes on the ground no longer fall into it.
-    EXPECT_LT(stats.final_residual, Real(0.1));  // relative
-    for (std::size_t k = 1; k <= 24; ++k)
-      EXPECT_GT(again.velocities[k].linear.y, Real(-0.05)) << "box " << k;
+      RowProblem reference = columns(24, 6, patch, Real(2));
+      PgsSolver unit_by_unit;
+      solve_twice(unit_by_unit, reference);
+      RowProblem again = columns(24, 6, patch, Real(2));
+      const SolveStats stats = solve_twice(batched, again);
+      ASSERT_TRUE(batched.batches().built());
+      // The 24 ground contacts share no body, nor do the contacts of one row of boxes.
+      EXPECT_GE(full_batches(batched.batches()), 12u) << threads << " threads";
+      EXPECT_GT(batched.batches().lane_visits(), 0u);
+      expect_same_bits(reference, again);
+      // And the solves did their work: no contact point still closes.
+      EXPECT_LT(stats.final_residual, Real(0.1));  // relative
+      const RowStore& rows = again.rows;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows.normal_row[i] >= 0) continue;
+        const BodyVelocity& va = again.velocities[rows.body_a[i]];
+        const BodyVelocity& vb = again.velocities[rows.body_b[i]];
+        const Real closing = dot(rows.j_lin_a(i), va.linear) + dot(rows.j_ang_a(i), va.angular) +
+                             dot(rows.j_lin_b(i), vb.linear) + dot(rows.j_ang_b(i), vb.angular);
+        EXPECT_GT(closing, Real(-0.02)) << "row " << i;
+      }
+    }
   }
 }
 

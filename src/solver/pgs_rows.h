@@ -1,0 +1,59 @@
+#pragma once
+// The forms in which pgs keeps its rows between sweeps (PgsSolver, UnitBatches): a manifold's
+// normal rows as a group, a row's scalars as a sweep reads them, a friction run's couplings.
+
+#include "core/lanes.h"
+
+#include <array>
+#include <cstdint>
+
+namespace impulse {
+
+/// Consecutive one-sided rows of one block between the same two bodies (a manifold's normal
+/// rows), which PGS visits together: their small LCP is solved to convergence on the velocities of
+/// the visit. Row by row, four coplanar contact points share a load only as far as the sweeps get,
+/// and what they leave unbalanced turns the box: a stack rocks on it (docs/solvers.md).
+struct RowGroup {
+  static constexpr std::uint32_t k_max_rows = 4;
+  std::uint32_t first, count;
+  // J M^-1 J^T + softness by columns: a[c][r] is row r's entry in column c (zero past count);
+  // a column is what an impulse change on row c does to every row's velocity error.
+  std::array<Lanes, k_max_rows> a;
+  // The rows' Jacobians by components, lane r being row r (zero past count): linear a x, y, z,
+  // angular a x, y, z, then the same for b. All rows of a group join the same bodies, so a visit
+  // finds the four velocity errors at once.
+  std::array<Lanes, 12> jacobian;
+  // The inverse of a with its diagonal raised by a relative 1e-5 (four coplanar points make a
+  // singular) by columns, for the all-rows-pushing case: a visit's solve is four independent
+  // products in lanes rather than two dependent triangular substitutions. Padded with the
+  // identity past count; a visit refines its solve once (pgs_solver.cpp). Valid only if factored
+  // (a Cholesky factorisation succeeded).
+  std::array<Lanes, k_max_rows> inverse;
+  // a's diagonal times the relative 1e-5 the inverse's diagonal was raised by (zero past count).
+  Lanes regularisation;
+  // The rows' biases (this solve's) and softnesses, lane r being row r (zero past count): loaded
+  // at once by a visit rather than gathered from the packed rows through memory.
+  Lanes bias, softness;
+  bool factored;
+};
+
+/// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
+constexpr std::uint32_t k_no_row_group = ~std::uint32_t(0);
+
+/// The scalars of a row as a pgs sweep reads them, in one place (one stream per visit rather than
+/// one per field) beside the store's coefficients (RowCoefficients, the other stream).
+struct PackedRow {
+  std::uint32_t body_a, body_b;
+  Real bias, softness, inv_eff_mass;
+  Real lo, hi;  // a friction row's per unit of its normal rows' impulse: -mu and mu
+  std::int32_t normal_row;
+};
+
+/// How a row of a friction run sees the changes of the run's earlier rows: J_i M^-1 J_j^T over the
+/// bodies that move, for the last row (j = i - 1) and the one before it (j = i - 2; 0 when the
+/// run starts at i - 1).
+struct RunCoupling {
+  Real last = 0, before_last = 0;
+};
+
+}  // namespace impulse
