@@ -877,8 +877,8 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     }
     const UnitBatch& batch = batches.batch(step.batch);
     if (!batches.in_lanes(step.batch)) {
-      for (std::size_t k = 0; k < batch.units; ++k)
-        alone(batch.first[k], batch.first[k] + batch.friction_rows + batch.group_rows);
+      for (const std::uint32_t first : batch.first)
+        alone(first, first + batch.friction_rows + batch.group_rows);
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);

@@ -197,6 +197,8 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       batches_.push_back(batch);
     }
   }
+  part_begin_[schedule.parts()] = std::uint32_t(steps_.size());
+  keep_full_batches(schedule.parts());
   for (UnitBatch& batch : batches_) {
     for (std::size_t k = 0; k < batch.units; ++k) {
       const std::uint32_t begin = batch.first[k];
@@ -206,14 +208,38 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       batch.group[k] = group_of[begin + batch.friction_rows];
     }
   }
-  part_begin_[schedule.parts()] = std::uint32_t(steps_.size());
   lanes_.resize(lanes_size);
   built_ = true;
   lane_visits_.assign(batches_.size(), 0);
-  // A batch left short is visited unit by unit throughout.
-  alone_sweeps_.resize(batches_.size());
-  for (std::size_t b = 0; b < batches_.size(); ++b)
-    alone_sweeps_[b] = batches_[b].units < k_lanes ? k_always_alone : 0;
+  alone_sweeps_.assign(batches_.size(), 0);
+}
+
+void UnitBatches::keep_full_batches(std::size_t parts) {
+  kept_steps_.clear();
+  std::size_t kept = 0;
+  for (std::size_t p = 0; p < parts; ++p) {
+    const std::uint32_t begin = part_begin_[p], end = part_begin_[p + 1];
+    part_begin_[p] = std::uint32_t(kept_steps_.size());
+    for (std::uint32_t s = begin; s < end; ++s) {
+      const SweepStep& step = steps_[s];
+      if (step.batch == SweepStep::k_alone) {
+        kept_steps_.push_back(step);
+        continue;
+      }
+      const UnitBatch& batch = batches_[step.batch];
+      if (batch.units == k_lanes) {
+        kept_steps_.push_back({0, 0, std::uint32_t(kept)});
+        batches_[kept++] = batch;  // kept <= step.batch: batches are numbered in step order
+        continue;
+      }
+      const std::uint32_t rows = batch.friction_rows + batch.group_rows;
+      for (std::size_t k = 0; k < batch.units; ++k)
+        kept_steps_.push_back({batch.first[k], batch.first[k] + rows, SweepStep::k_alone});
+    }
+  }
+  part_begin_[parts] = std::uint32_t(kept_steps_.size());
+  batches_.resize(kept);
+  steps_.swap(kept_steps_);
 }
 
 template <class Fill>
@@ -222,7 +248,6 @@ void UnitBatches::for_each_lane(TaskPool* pool, const Fill& fill) {
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t b = begin; b < end; ++b) {
                  const UnitBatch& batch = batches_[b];
-                 if (batch.units < k_lanes) continue;
                  Lanes* out = lanes_.data() + batch.lanes_begin;
                  Lanes* group_out = out + batch.friction_rows * lane_layout::friction_row;
                  for (std::size_t k = 0; k < k_lanes; ++k)

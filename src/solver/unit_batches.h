@@ -44,7 +44,7 @@ struct UnitBatch {
   std::array<std::uint32_t, k_units> body_a;  // each unit's bodies (every row's)
   std::array<std::uint32_t, k_units> body_b;
   std::array<std::uint8_t, k_units> moves;  // each unit's row_visit a_moves and b_moves bits
-  std::uint8_t units;  // k_units, or fewer for a batch left short (visited unit by unit)
+  std::uint8_t units;                       // k_units once built (fewer only while the batch fills)
   std::uint8_t friction_rows, group_rows;
   std::uint8_t normal_count;  // of every friction row (row_visit::normal_count)
   // Per friction row: its first normal row, counted from the group's first row.
@@ -62,7 +62,6 @@ struct BatchVisit {
 class UnitBatches {
  public:
   static constexpr std::uint8_t k_alone_sweeps = 4;
-  static constexpr std::uint8_t k_always_alone = 255;
   /// The steps of each part's interior. visits: per row, row_visit's byte; group_of: per row, its
   /// RowGroup or none.
   void build(const RowStore& rows, const SweepSchedule& schedule,
@@ -92,11 +91,10 @@ class UnitBatches {
                    TaskPool* pool);
   /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
   /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
-  /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way); a batch
-  /// left short, always.
+  /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way).
   bool in_lanes(std::size_t k) {
     if (alone_sweeps_[k] == 0) return true;
-    if (alone_sweeps_[k] != k_always_alone) --alone_sweeps_[k];
+    --alone_sweeps_[k];
     return false;
   }
   /// Visits batch k's units: their friction runs, then their groups (those the all-rows solve
@@ -111,7 +109,9 @@ class UnitBatches {
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
   std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
-  /// fill(batch, k, its friction rows' lanes, its group's lanes) for lane k of every full batch.
+  /// A batch left short becomes its units' steps at its place, in the order they joined it.
+  void keep_full_batches(std::size_t parts);
+  /// fill(batch, k, its friction rows' lanes, its group's lanes) for lane k of every batch.
   template <class Fill>
   void for_each_lane(TaskPool* pool, const Fill& fill);
 
@@ -121,7 +121,8 @@ class UnitBatches {
     std::uint64_t shape;
     std::uint32_t step;
   };
-  std::vector<OpenBatch> open_;  // the batches still filling, in the order they were started
+  std::vector<SweepStep> kept_steps_;  // keep_full_batches' steps, then swapped in
+  std::vector<OpenBatch> open_;        // the batches still filling, in the order they were started
 };
 
 }  // namespace impulse
