@@ -115,28 +115,30 @@ using LaneMask = decltype(Lanes{} < Lanes{});
   return a < Lanes{} ? -a : a;
 }
 
-/// Four padded 3-vectors (one a register) by components: the four x in out[0], y in out[1], z in
-/// out[2].
-[[gnu::always_inline]] inline void by_components(const Lanes& r0, const Lanes& r1, const Lanes& r2,
-                                                 const Lanes& r3, Lanes* out) {
+/// The 4 x 4 matrix of rows r0 to r3 transposed: lane k of out[c] is lane c of rk.
+[[gnu::always_inline]] inline std::array<Lanes, 4> transposed(const Lanes& r0, const Lanes& r1,
+                                                              const Lanes& r2, const Lanes& r3) {
   const Lanes t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
   const Lanes t1 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
   const Lanes t2 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
   const Lanes t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
-  out[0] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
-  out[1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
-  out[2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+  return {__builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
+          __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
+}
+
+/// Four padded 3-vectors (one a register) by components: the four x in out[0], y in out[1], z in
+/// out[2].
+[[gnu::always_inline]] inline void by_components(const Lanes& r0, const Lanes& r1, const Lanes& r2,
+                                                 const Lanes& r3, Lanes* out) {
+  const std::array<Lanes, 4> t = transposed(r0, r1, r2, r3);
+  out[0] = t[0];
+  out[1] = t[1];
+  out[2] = t[2];
 }
 
 /// by_components' inverse: the four padded 3-vectors of c[0] (x), c[1] (y) and c[2] (z).
 [[gnu::always_inline]] inline std::array<Lanes, 4> by_lanes(const Lanes* c) {
-  const Lanes zero{};
-  const Lanes t0 = __builtin_shufflevector(c[0], c[1], 0, 4, 1, 5);
-  const Lanes t1 = __builtin_shufflevector(c[2], zero, 0, 4, 1, 5);
-  const Lanes t2 = __builtin_shufflevector(c[0], c[1], 2, 6, 3, 7);
-  const Lanes t3 = __builtin_shufflevector(c[2], zero, 2, 6, 3, 7);
-  return {__builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
-          __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
+  return transposed(c[0], c[1], c[2], Lanes{});
 }
 
 }  // namespace impulse

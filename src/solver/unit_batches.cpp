@@ -16,7 +16,7 @@ constexpr std::size_t k_reach = 32;
 // The batches are packed in this many chunks, on the pool from this many batches (as
 // PgsSolver::prepare packs its rows: the same bits on any count).
 constexpr std::size_t k_pack_chunks = 16;
-constexpr std::size_t k_parallel_batches = 128;
+constexpr std::size_t k_parallel_batches = 16;
 static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane");
 
 // A batch's data in lanes, lane k being unit k's: per friction row, then the group.
@@ -243,15 +243,13 @@ void UnitBatches::keep_full_batches(std::size_t parts) {
 }
 
 template <class Fill>
-void UnitBatches::for_each_lane(TaskPool* pool, const Fill& fill) {
+void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
   run_chunks(pool, batches_.size(), k_pack_chunks, k_parallel_batches,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t b = begin; b < end; ++b) {
                  const UnitBatch& batch = batches_[b];
                  Lanes* out = lanes_.data() + batch.lanes_begin;
-                 Lanes* group_out = out + batch.friction_rows * lane_layout::friction_row;
-                 for (std::size_t k = 0; k < k_lanes; ++k)
-                   fill(batch, k, out, group_out);
+                 fill(batch, out, out + batch.friction_rows * lane_layout::friction_row);
                }
              });
 }
@@ -259,50 +257,88 @@ void UnitBatches::for_each_lane(TaskPool* pool, const Fill& fill) {
 void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
                        std::span<const RunCoupling> couplings, std::span<const RowGroup> groups,
                        TaskPool* pool) {
-  for_each_lane(pool, [&](const UnitBatch& batch, std::size_t k, Lanes* out, Lanes* group_out) {
+  for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
+    const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
+      return Lanes{value(0), value(1), value(2), value(3)};
+    };
     for (std::size_t f = 0; f < batch.friction_rows; ++f) {
-      const std::size_t i = batch.first[k] + f;
       Lanes* row = out + f * lane_layout::friction_row;
-      const RowCoefficients& c = rows.coefficients[i];
+      const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
+        return rows.coefficients[batch.first[k] + f];
+      };
       for (std::size_t side = 0; side < 4; ++side) {
-        for (std::size_t x = 0; x < 3; ++x) {
-          row[lane_layout::jacobian + 3 * side + x][k] = c.jacobian[side][x];
-          row[lane_layout::response + 3 * side + x][k] = c.response[side][x];
-        }
+        by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
+                      coefficients(2).jacobian[side], coefficients(3).jacobian[side],
+                      row + lane_layout::jacobian + 3 * side);
+        by_components(coefficients(0).response[side], coefficients(1).response[side],
+                      coefficients(2).response[side], coefficients(3).response[side],
+                      row + lane_layout::response + 3 * side);
       }
-      row[lane_layout::inv_eff_mass][k] = packed[i].inv_eff_mass;
-      row[lane_layout::lo][k] = packed[i].lo;
-      row[lane_layout::hi][k] = packed[i].hi;
-      row[lane_layout::coupling_last][k] = couplings[i].last;
-      row[lane_layout::coupling_before_last][k] = couplings[i].before_last;
+      const auto scalar = [&](Real PackedRow::*field) {
+        return of_units([&](std::size_t k) { return packed[batch.first[k] + f].*field; });
+      };
+      row[lane_layout::inv_eff_mass] = scalar(&PackedRow::inv_eff_mass);
+      row[lane_layout::lo] = scalar(&PackedRow::lo);
+      row[lane_layout::hi] = scalar(&PackedRow::hi);
+      row[lane_layout::coupling_last] =
+          of_units([&](std::size_t k) { return couplings[batch.first[k] + f].last; });
+      row[lane_layout::coupling_before_last] =
+          of_units([&](std::size_t k) { return couplings[batch.first[k] + f].before_last; });
     }
-    const RowGroup& group = groups[batch.group[k]];
+    const RowGroup* g[k_lanes];
+    for (std::size_t k = 0; k < k_lanes; ++k)
+      g[k] = &groups[batch.group[k]];
+    // A group's lanes run over its rows; the batch's over its units: each is the other transposed.
+    const auto by_rows = [&](const auto& of_group, Lanes* to, std::size_t stride) {
+      const std::array<Lanes, 4> t =
+          transposed(of_group(*g[0]), of_group(*g[1]), of_group(*g[2]), of_group(*g[3]));
+      for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
+        to[stride * r] = t[r];
+    };
+    for (std::size_t x = 0; x < 12; ++x) {
+      by_rows([&](const RowGroup& group) { return group.jacobian[x]; },
+              group_out + lane_layout::group_jacobian + x, 12);
+    }
+    for (std::size_t c = 0; c < RowGroup::k_max_rows; ++c) {
+      by_rows([&](const RowGroup& group) { return group.inverse[c]; },
+              group_out + lane_layout::inverse + 4 * c, 1);
+      by_rows([&](const RowGroup& group) { return group.a[c]; },
+              group_out + lane_layout::matrix + 4 * c, 1);
+    }
+    by_rows([](const RowGroup& group) { return group.regularisation; },
+            group_out + lane_layout::regularisation, 1);
+    by_rows([](const RowGroup& group) { return group.softness; }, group_out + lane_layout::softness,
+            1);
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-      for (std::size_t x = 0; x < 12; ++x)
-        group_out[lane_layout::group_jacobian + 12 * r + x][k] = group.jacobian[x][r];
-      for (std::size_t x = 0; x < 12; ++x) {
-        group_out[lane_layout::group_response + 12 * r + x][k] =
-            r < group.count ? rows.coefficients[group.first + r].response[x / 3][x % 3] : 0;
+      Lanes* response = group_out + lane_layout::group_response + 12 * r;
+      if (r >= batch.group_rows) {
+        std::fill(response, response + 12, Lanes{});
+        continue;
       }
-      for (std::size_t c = 0; c < RowGroup::k_max_rows; ++c) {
-        group_out[lane_layout::inverse + 4 * c + r][k] = group.inverse[c][r];
-        group_out[lane_layout::matrix + 4 * c + r][k] = group.a[c][r];
+      for (std::size_t side = 0; side < 4; ++side) {
+        const auto of = [&](std::size_t k) {
+          return rows.coefficients[g[k]->first + r].response[side];
+        };
+        by_components(of(0), of(1), of(2), of(3), response + 3 * side);
       }
-      group_out[lane_layout::regularisation + r][k] = group.regularisation[r];
-      group_out[lane_layout::softness + r][k] = group.softness[r];
     }
-    group_out[lane_layout::factored][k] = group.factored ? 1 : 0;
+    group_out[lane_layout::factored] =
+        of_units([&](std::size_t k) { return g[k]->factored ? Real(1) : Real(0); });
   });
 }
 
 void UnitBatches::pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
                               TaskPool* pool) {
-  for_each_lane(pool, [&](const UnitBatch& batch, std::size_t k, Lanes* out, Lanes* group_out) {
-    for (std::size_t f = 0; f < batch.friction_rows; ++f)
-      out[f * lane_layout::friction_row + lane_layout::bias][k] = packed[batch.first[k] + f].bias;
-    const RowGroup& group = groups[batch.group[k]];
+  for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
+    for (std::size_t f = 0; f < batch.friction_rows; ++f) {
+      const auto bias = [&](std::size_t k) { return packed[batch.first[k] + f].bias; };
+      out[f * lane_layout::friction_row + lane_layout::bias] =
+          Lanes{bias(0), bias(1), bias(2), bias(3)};
+    }
+    const auto bias = [&](std::size_t k) { return groups[batch.group[k]].bias; };
+    const std::array<Lanes, 4> t = transposed(bias(0), bias(1), bias(2), bias(3));
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
-      group_out[lane_layout::group_bias + r][k] = group.bias[r];
+      group_out[lane_layout::group_bias + r] = t[r];
   });
 }
 

@@ -111,9 +111,9 @@ class UnitBatches {
   std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
   /// A batch left short becomes its units' steps at its place, in the order they joined it.
   void keep_full_batches(std::size_t parts);
-  /// fill(batch, k, its friction rows' lanes, its group's lanes) for lane k of every batch.
+  /// fill(batch, its friction rows' lanes, its group's lanes) for every batch, on the pool.
   template <class Fill>
-  void for_each_lane(TaskPool* pool, const Fill& fill);
+  void for_each_batch(TaskPool* pool, const Fill& fill);
 
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> placed_;  // per body: the last step that moves it, + 1 (0: none)
