@@ -3,8 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "row_problem.h"
 #include "solver/pgs_solver.h"
 
@@ -12,6 +10,7 @@ namespace impulse {
 namespace {
 
 using testing::RowProblem;
+using testing::same_bits;
 
 // A chain of `links` bodies hanging from the world (body 0) by ball joints, three bilateral rows
 // each (a joint's rows), the links falling at 1 m/s and spinning: nothing but joints.
@@ -40,10 +39,6 @@ RowProblem hanging_chain(int links) {
   }
   p.rows.prepare(p.masses);
   return p;
-}
-
-bool same_bits(Real x, Real y) {
-  return std::memcmp(&x, &y, sizeof(Real)) == 0;
 }
 
 TEST(EqualityBlock, JointsAloneAreSolvedInTheFirstSweepAndLeftAloneAfter) {

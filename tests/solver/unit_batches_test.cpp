@@ -6,8 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "core/task_pool.h"
 #include "row_problem.h"
 #include "solver/pgs_solver.h"
@@ -92,21 +90,6 @@ RowProblem columns(int width, int height, bool patch, Real bias = 1) {
   return p;
 }
 
-bool same_bits(Real x, Real y) {
-  return std::memcmp(&x, &y, sizeof(Real)) == 0;
-}
-
-void expect_same_bits(const RowProblem& one, const RowProblem& other) {
-  for (std::size_t i = 0; i < one.rows.size(); ++i)
-    ASSERT_TRUE(same_bits(one.rows.lambda[i], other.rows.lambda[i])) << "row " << i;
-  for (std::size_t k = 0; k < one.velocities.size(); ++k) {
-    for (int axis = 0; axis < 3; ++axis) {
-      ASSERT_TRUE(same_bits(one.velocities[k].linear[axis], other.velocities[k].linear[axis]));
-      ASSERT_TRUE(same_bits(one.velocities[k].angular[axis], other.velocities[k].angular[axis]));
-    }
-  }
-}
-
 std::size_t full_batches(const UnitBatches& batches) {
   std::size_t full = 0;
   for (std::size_t k = 0; k < batches.batch_count(); ++k)
@@ -146,7 +129,7 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
       // The 24 ground contacts share no body, nor do the contacts of one row of boxes.
       EXPECT_GE(full_batches(batched.batches()), 12u) << threads << " threads";
       EXPECT_GT(batched.batches().lane_visits(), 0u);
-      expect_same_bits(reference, again);
+      EXPECT_TRUE(testing::same_solution(reference, again));
       // And the solves did their work: no contact point still closes.
       EXPECT_LT(stats.final_residual, Real(0.1));  // relative
       const RowStore& rows = again.rows;
