@@ -102,6 +102,12 @@ class UnitBatches {
   BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
 
  private:
+  /// A batch left short becomes its units' steps at its place, in the order they joined it.
+  void keep_full_batches(std::size_t parts);
+  /// fill(batch, its friction rows' lanes, its group's lanes) for every batch, on the pool.
+  template <class Fill>
+  void for_each_batch(TaskPool* pool, const Fill& fill);
+
   std::vector<SweepStep> steps_;
   bool built_ = false;
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_begin_{};
@@ -109,12 +115,6 @@ class UnitBatches {
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
   std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
-  /// A batch left short becomes its units' steps at its place, in the order they joined it.
-  void keep_full_batches(std::size_t parts);
-  /// fill(batch, its friction rows' lanes, its group's lanes) for every batch, on the pool.
-  template <class Fill>
-  void for_each_batch(TaskPool* pool, const Fill& fill);
-
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> placed_;  // per body: the last step that moves it, + 1 (0: none)
   struct OpenBatch {
