@@ -127,7 +127,7 @@ void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     m.shape_a = pair.shape_a;
     m.shape_b = pair.shape_b;
     m.normal = found.normal;
-    m.local_normal = inverse_rotate((rounded_on_flat(a, b) ? b : a).pose.orientation, found.normal);
+    m.local_normal = inverse_rotate(normal_frame(a, b).pose.orientation, found.normal);
     m.count = found.count;
     for (int k = 0; k < found.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
@@ -159,7 +159,7 @@ bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real mar
     return false;
   for (const ContactManifold& old : std::span(previous_).subspan(pair.first, pair.count)) {
     ContactManifold& m = out.manifolds.emplace_back(old);
-    m.normal = rotate((rounded_on_flat(a, b) ? b : a).pose.orientation, m.local_normal);
+    m.normal = rotate(normal_frame(a, b).pose.orientation, m.local_normal);
     for (int k = 0; k < m.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
       // The surfaces' points out from the cores along the normal (0 for unrounded shapes).

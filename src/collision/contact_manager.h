@@ -152,6 +152,10 @@ class ContactManager {
   static bool rounded_on_flat(const ShapeRecord& a, const ShapeRecord& b) {
     return a.rounding > 0 && b.rounding == 0;
   }
+  // The shape whose frame keeps a pair's normal (ContactManifold::local_normal).
+  static const ShapeRecord& normal_frame(const ShapeRecord& a, const ShapeRecord& b) {
+    return rounded_on_flat(a, b) ? b : a;
+  }
   void collide_chunk(std::size_t chunk, Real margin);
   void collide_pair(Pair& pair, Real margin, Chunk& out) const;
   /// Rebuilds the pair's contacts from last step's into out, if they may be (ContactReuse).

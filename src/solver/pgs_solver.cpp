@@ -824,6 +824,11 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
   invert_group(group);
 }
 
+PackedAccess PgsSolver::packed_access(RowStore& rows) {
+  return {packed_.data(),   rows.coefficients.data(), rows.lambda.data(),
+          velocity_.data(), visits_.data(),           run_coupling_.data()};
+}
+
 void PgsSolver::unpack(std::span<BodyVelocity> v) const {
   for (std::size_t k = 0; k < v.size(); ++k)
     v[k] = {to_vec3(velocity_[2 * k]), to_vec3(velocity_[2 * k + 1])};
@@ -840,7 +845,6 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
   iterate(rows, bodies, settings, stats);
 }
 
-// One sweep over the units given; returns the largest impulse change.
 // Rows [begin, end) of a unit in stored order; returns the largest impulse change.
 [[gnu::always_inline]] inline Real visit_unit(RowStore& rows, const PackedAccess& access,
                                               std::uint32_t begin, std::uint32_t end,
@@ -852,6 +856,7 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
   return largest;
 }
 
+// One sweep over the units given; returns the largest impulse change.
 Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const RowUnit> units,
                  const std::uint32_t* group_of, const RowGroup* groups, Real sor) {
   Real largest = 0;
@@ -899,8 +904,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   }
   begin_stats(stats, rows);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(),   rows.coefficients.data(), rows.lambda.data(),
-                            velocity_.data(), visits_.data(),           run_coupling_.data()};
+  const PackedAccess access = packed_access(rows);
   // From the packed rows at the packed velocities, still the free ones (before the warm start).
   const Real b_norm = measures_residuals(settings)
                           ? rhs_norm_of(
@@ -1064,8 +1068,7 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
-  const PackedAccess access{packed_.data(),   rows.coefficients.data(), rows.lambda.data(),
-                            velocity_.data(), visits_.data(),           run_coupling_.data()};
+  const PackedAccess access = packed_access(rows);
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };
   order_.reset(rows.size(), true);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {

@@ -55,6 +55,9 @@ class PgsSolver final : public Solver {
   void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
+  /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed
+  /// velocities.
+  PackedAccess packed_access(RowStore& rows);
   /// Marks the friction rows visited as runs (row_visit::friction_run, pgs_solver.cpp).
   void find_friction_runs(const RowStore& rows);
   /// Finds the groups (below): which rows, not their matrices.
