@@ -67,6 +67,17 @@ void TaskPool::run_team_erased(Erased member) {
   done_.wait(lock, all_done);
 }
 
+// A generation with no team: a sleeping worker wakes, finds none, and keeps looking while a guard
+// lives.
+void TaskPool::wake_sleepers() {
+  if (workers_.empty() || !may_keep_awake_) return;
+  {
+    const std::lock_guard lock(mutex_);
+    ++generation_;
+  }
+  wake_.notify_all();
+}
+
 // Claims and runs the member's own share's tasks in order, then what is left of the others'.
 void TaskPool::take_tasks(std::size_t member, Erased task) {
   const auto members = std::size_t(threads());

@@ -37,13 +37,15 @@ class TaskPool {
   /// looking for the next, yielding its core between looks, instead of sleeping once k_spin has
   /// passed. A step's serial stretches (gathering contacts, cutting the solve's schedule) outlast
   /// k_spin on a large scene, and a worker woken from its condition variable comes back tens of
-  /// microseconds late, on a virtual machine often more, every time. Guards may nest. A pool of
-  /// more threads than the machine has cores sleeps as before: its workers would take the cores
-  /// that the others' work needs.
+  /// microseconds late, on a virtual machine often more, every time. The first guard wakes the
+  /// workers that sleep (between steps they do), so that they are back by the step's first loop
+  /// rather than arriving halfway through it. Guards may nest. A pool of more threads than the
+  /// machine has cores sleeps as before: its workers would take the cores that the others' work
+  /// needs.
   class KeepAwake {
    public:
     explicit KeepAwake(TaskPool& pool) : pool_(pool) {
-      pool_.awake_.fetch_add(1, std::memory_order_relaxed);
+      if (pool_.awake_.fetch_add(1, std::memory_order_relaxed) == 0) pool_.wake_sleepers();
     }
     KeepAwake(const KeepAwake&) = delete;
     KeepAwake& operator=(const KeepAwake&) = delete;
@@ -77,6 +79,7 @@ class TaskPool {
   }
   void run_erased(std::size_t count, Erased task);
   void run_team_erased(Erased member);
+  void wake_sleepers();
   void work(std::size_t member);
   void take_tasks(std::size_t member, Erased task);
 
