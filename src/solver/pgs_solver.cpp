@@ -644,7 +644,8 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
   return visit(rows, StoreAccess{rows, v}, i, sor);
 }
 
-void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool) {
+void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
+                        bool in_order) {
   packed_.resize(rows.size());
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
@@ -658,9 +659,11 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
     find_structure(rows, pool);
   }
   // Batches for a structure that held from the last solve: a layout that changes every step (a
-  // pile still moving) would pay for them each step and use them for one.
-  if (same_layout && !batches_.built())
+  // pile still moving) would pay for them each step and use them for one. A shuffled solve never
+  // visits them.
+  if (in_order && same_layout && !batches_.built())
     batches_.build(rows, schedule_, visits_, group_of_, groups_, layout_.bodies());
+  batched_ = in_order && batches_.built();
   if (direct_) {
     block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
@@ -693,7 +696,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                for (std::size_t g = begin; g < end; ++g)
                  assemble_group(rows, groups_[g]);
              });
-  batches_.pack(rows, packed_, run_coupling_, groups_, pool);
+  if (batched_) batches_.pack(rows, packed_, run_coupling_, groups_, pool);
 }
 
 void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
@@ -769,7 +772,7 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
                    group.bias[r] = rows.bias[i + r];
                }
              });
-  batches_.pack_biases(packed_, groups_, pool);
+  if (batched_) batches_.pack_biases(packed_, groups_, pool);
   velocity_.resize(2 * v.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
     to_lanes(v[k].linear, velocity_[2 * k]);
@@ -836,7 +839,7 @@ void PgsSolver::unpack(std::span<BodyVelocity> v) const {
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
-  prepare(rows, bodies.masses, bodies.pool);
+  prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
   iterate(rows, bodies, settings, stats);
 }
 
@@ -918,9 +921,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
   const auto visit_part = [&](std::size_t p) {
-    return batches_.built() ? sweep_steps(rows, access, batches_, batches_.part(p),
-                                          group_of_.data(), groups_.data(), settings.sor)
-                            : visit_units(schedule_.interior(p));
+    return batched_ ? sweep_steps(rows, access, batches_, batches_.part(p), group_of_.data(),
+                                  groups_.data(), settings.sor)
+                    : visit_units(schedule_.interior(p));
   };
   // Row i's impulse into v, its bodies' velocities; zeroed if warm starting is off or the row
   // is inert.

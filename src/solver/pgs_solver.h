@@ -35,8 +35,10 @@ class PgsSolver final : public Solver {
  private:
   /// Packs the rows (PackedRow, all but the bias), zeroes their responses on bodies that do not
   /// move, factors the equality block and assembles the groups' matrices; finds the structure
-  /// again unless the layout is the last solve's.
-  void prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
+  /// again unless the layout is the last solve's. in_order: the sweeps visit the rows in stored
+  /// order (not shuffled), so they may visit units in batches (UnitBatches).
+  void prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
+               bool in_order);
   /// The structure of the solve that follows from the layout (RowLayout): the groups, the
   /// equality block's rows among them, how each row is visited, the friction runs, the schedule.
   void find_structure(const RowStore& rows, TaskPool* pool);
@@ -75,6 +77,7 @@ class PgsSolver final : public Solver {
   std::vector<RunCoupling> run_coupling_;  // per row of a friction run but its first
   SweepSchedule schedule_;
   UnitBatches batches_;             // the schedule's parts as a sweep visits them
+  bool batched_ = false;            // the last prepare packed batches_ for the sweeps
   RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;

@@ -138,5 +138,30 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
   }
 }
 
+// A shuffled solve visits the rows in a new order every sweep, never in batches, so it builds none
+// even on a layout that held; the first solve in stored order after it builds them and gives the
+// bits of a fresh solver's solve unit by unit.
+TEST(UnitBatches, AShuffledSolveBuildsNoBatches) {
+  SolverSettings shuffled = testing::iterations(10);
+  shuffled.shuffle = true;
+  PgsSolver solver;
+  for (int k = 0; k < 2; ++k) {
+    RowProblem p = columns(24, 6, false);
+    SolveStats stats;
+    solver.solve(p.rows, {p.velocities, p.masses, nullptr}, shuffled, stats);
+  }
+  EXPECT_FALSE(solver.batches().built());
+
+  const SolverSettings in_order = testing::iterations(40);
+  RowProblem again = columns(24, 6, false, Real(2)), reference = columns(24, 6, false, Real(2));
+  SolveStats stats;
+  solver.solve(again.rows, {again.velocities, again.masses, nullptr}, in_order, stats);
+  PgsSolver fresh;
+  fresh.solve(reference.rows, {reference.velocities, reference.masses, nullptr}, in_order, stats);
+  ASSERT_TRUE(solver.batches().built());
+  EXPECT_GT(solver.batches().lane_visits(), 0u);
+  EXPECT_TRUE(testing::same_solution(reference, again));
+}
+
 }  // namespace
 }  // namespace impulse
