@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace impulse {
 
@@ -48,14 +49,15 @@ void SweepSchedule::find_unit_bodies(const RowStore& rows, std::span<const std::
   unit_body_begin_[0] = 0;
   unit_bodies_.clear();
   for (std::size_t k = 0; k < units_.size(); ++k) {
-    const std::size_t first = unit_bodies_.size();
     // The rows of a unit mostly share their bodies (a manifold's pair): a body the unit's last two
-    // already name is not named again. Others may repeat, which the passes allow.
+    // already name is not named again. Others may repeat, which the passes allow. The last two
+    // are held here (k_none while the unit names fewer).
+    constexpr std::uint32_t k_none = ~std::uint32_t(0);
+    std::uint32_t last = k_none, before_last = k_none;
     const auto add = [&](std::uint32_t body) {
-      const std::size_t named = unit_bodies_.size() - first;
-      if (named >= 1 && unit_bodies_.back() == body) return;
-      if (named >= 2 && unit_bodies_[unit_bodies_.size() - 2] == body) return;
+      if (body == last || body == before_last) return;
       unit_bodies_.push_back(body);
+      before_last = std::exchange(last, body);
     };
     for (std::uint32_t i = units_[k].begin; i < units_[k].end; ++i) {
       if (group_of[i] == k_row_in_block) continue;
