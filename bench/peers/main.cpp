@@ -67,13 +67,16 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     std::unique_ptr<Runner> runner;
     std::vector<peers::Pose> start;
     std::vector<double> wall, cpu;
-    std::optional<impulse::StageTimes> stages;  // summed over the steps
+    std::optional<impulse::StageTimes> stages;            // summed over the steps
+    double worst_joint_error = 0, worst_angle_error = 0;  // after any step
   };
+  const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
+  const bool angular_joints = std::any_of(scene.joints.begin(), scene.joints.end(), angular);
   std::vector<Timed> timed;
   for (const std::string& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
-    timed.push_back({std::move(runner), std::move(start), {}, {}, {}});
+    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, 0, 0});
   }
   for (int first = 0; first < steps; first += k_turn_steps) {
     for (Timed& t : timed) {
@@ -86,6 +89,15 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
         t.wall.push_back(std::chrono::duration<double, std::milli>(stop - begin).count());
         if (const std::optional<impulse::StageTimes> step = t.runner->stages())
           t.stages = t.stages.value_or(impulse::StageTimes{}) += *step;
+        // The joints after every step, outside the time: a landing's transient shows there.
+        if (!scene.joints.empty()) {
+          const std::vector<peers::Pose> now = poses(*t.runner, scene);
+          t.worst_joint_error =
+              std::max(t.worst_joint_error, peers::max_joint_error(scene, t.start, now));
+          if (angular_joints)
+            t.worst_angle_error =
+                std::max(t.worst_angle_error, peers::max_angle_error(scene, t.start, now));
+        }
       }
     }
   }
@@ -102,10 +114,14 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     if (t.stages) result.stages_ms = *t.stages / double(t.wall.size());
     result.max_penetration = peers::max_penetration(scene, end);
     if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);
-    if (!scene.joints.empty()) result.joint_error = peers::max_joint_error(scene, t.start, end);
-    const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
-    if (std::any_of(scene.joints.begin(), scene.joints.end(), angular))
+    if (!scene.joints.empty()) {
+      result.joint_error = peers::max_joint_error(scene, t.start, end);
+      result.worst_joint_error = t.worst_joint_error;
+    }
+    if (angular_joints) {
       result.angle_error = peers::max_angle_error(scene, t.start, end);
+      result.worst_angle_error = t.worst_angle_error;
+    }
     results.push_back(result);
   }
   return results;

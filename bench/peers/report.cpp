@@ -47,10 +47,11 @@ void add_ratios(std::vector<Result>& results) {
 }
 
 void print_table(std::ostream& out, const std::vector<Result>& results) {
-  const char* header = "%-10s %-13s %10s %10s %9s %10s %9s %10s %11s %12s %14s\n";
-  char line[200];
+  const char* header = "%-10s %-13s %10s %10s %9s %10s %9s %10s %11s %12s %14s %12s %14s\n";
+  char line[240];
   std::snprintf(line, sizeof line, header, "scene", "engine", "median ms", "mean ms", "x bullet",
-                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m", "angle err rad");
+                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m", "angle err rad",
+                "worst jnt m", "worst ang rad");
   out << line;
   for (const Result& r : results) {
     const std::string ratio = r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet) : "-";
@@ -58,13 +59,15 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
         r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet) : "-";
     const std::string moved =
         r.moved ? std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell) : "-";
-    const std::string joint = r.joint_error ? format("%.4f", *r.joint_error) : "-";
-    const std::string angle = r.angle_error ? format("%.4f", *r.angle_error) : "-";
+    const auto figure = [](const std::optional<double>& x) {
+      return x ? format("%.4f", *x) : std::string("-");
+    };
     std::snprintf(line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
                   format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
                   ratio.c_str(), format("%.3f", r.cpu_median_ms).c_str(), cpu_ratio.c_str(),
-                  format("%.4f", r.max_penetration).c_str(), moved.c_str(), joint.c_str(),
-                  angle.c_str());
+                  format("%.4f", r.max_penetration).c_str(), moved.c_str(),
+                  figure(r.joint_error).c_str(), figure(r.angle_error).c_str(),
+                  figure(r.worst_joint_error).c_str(), figure(r.worst_angle_error).c_str());
     out << line;
   }
 }
@@ -102,6 +105,8 @@ nlohmann::json to_json(const std::vector<Result>& results) {
                     {"fell", r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr)},
                     {"joint_error_m", optional_json(r.joint_error)},
                     {"angle_error_rad", optional_json(r.angle_error)},
+                    {"worst_joint_error_m", optional_json(r.worst_joint_error)},
+                    {"worst_angle_error_rad", optional_json(r.worst_angle_error)},
                     {"stages_ms_mean", stages_json(r.stages_ms)}});
   }
   return rows;

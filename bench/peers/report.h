@@ -23,6 +23,8 @@ struct Result {
   std::optional<Moved> moved;                                  // resting scenes only
   std::optional<double> joint_error;                           // scenes with joints only, m
   std::optional<double> angle_error;             // scenes with hinges or cone-twists only, rad
+  std::optional<double> worst_joint_error;       // the largest after any step, m
+  std::optional<double> worst_angle_error;       // the largest after any step, rad
   std::optional<impulse::StageTimes> stages_ms;  // mean per step, for an engine that reports it
 };
 
