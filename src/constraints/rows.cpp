@@ -1,5 +1,6 @@
 #include "constraints/rows.h"
 
+#include <algorithm>
 #include <array>
 
 #include <cmath>
@@ -111,6 +112,10 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool
   degenerate_rows_ = 0;
   for (const std::size_t count : degenerate)
     degenerate_rows_ += count;
+}
+
+bool RowStore::has_position_bias() const {
+  return std::any_of(position_bias.begin(), position_bias.end(), [](Real b) { return b != 0; });
 }
 
 void RowStore::drop_position_bias(TaskPool* pool) {

@@ -840,6 +840,7 @@ void PgsSolver::unpack(std::span<BodyVelocity> v) const {
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
   prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
+  exact_ = direct_ && equalities_.rows().size() == rows.size() && settings.sor == 1;
   iterate(rows, bodies, settings, stats);
 }
 

@@ -26,6 +26,9 @@ class PgsSolver final : public Solver {
   bool solves_bilateral_rows_exactly() const override { return true; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
+  /// True when the equality block held every row (the joints' equalities and springs alone) and
+  /// the solve was not over-relaxed.
+  bool last_solve_exact() const override { return exact_; }
   /// How the last solve's sweeps visited the parts' units (batches only for a layout that held).
   const UnitBatches& batches() const { return batches_; }
   /// Keeps the packed rows, the groups' factors and the equality block's factorisation.
@@ -86,6 +89,7 @@ class PgsSolver final : public Solver {
   PhasedWork work_;
   EqualityBlock equalities_;  // solved after each sweep, when prepared
   bool direct_ = false;
+  bool exact_ = false;  // last_solve_exact
   std::vector<double> block_error_, block_delta_;
 };
 
