@@ -12,6 +12,7 @@
 #include "core/lanes.h"
 #include "solver/residual.h"
 #include "solver/row_visit.h"
+#include "solver/visit_arithmetic.h"
 
 #include <algorithm>
 #include <atomic>
@@ -441,10 +442,8 @@ class PairVelocities {
     if (largest <= Real(1e-6) * scale) break;
   }
   if (!all_rows) target = from_array(lambda);
-  // The change over-relaxed and clamped to lo = 0 (hi is infinite for every groupable row), as
-  // std::clamp does, in lanes; applied row by row.
-  const Lanes relaxed = before + splat(sor) * (target - before);
-  const Lanes next = relaxed < Lanes{} ? Lanes{} : relaxed;
+  // The change over-relaxed and clamped, in lanes; applied row by row.
+  const Lanes next = relaxed_impulse(before, target, splat(sor));
   const Lanes delta = next - before;
   Real largest = 0;
   PairVelocities v(access, first);
@@ -519,8 +518,8 @@ template <bool k_one_normal>
   const auto step_of = [&](std::uint32_t r) { return sor * access.row(r).inv_eff_mass; };
   // Row r's u from the velocities so far (friction rows are never soft: RowStore::add).
   const auto unclamped = [&](std::uint32_t r) {
-    return access.lambda(r) -
-           (v.velocity(access.coefficients_of(r)) - access.row(r).bias) * step_of(r);
+    return unclamped_impulse(access.lambda(r), v.velocity(access.coefficients_of(r)),
+                             access.row(r).bias, step_of(r));
   };
   std::uint32_t k = i;
   bool more = later_in_run(k + 1);
@@ -530,9 +529,8 @@ template <bool k_one_normal>
     const RunCoupling& coupling = access.run_coupling[k];
     Real& lambda = access.lambda(k);
     const auto [lo, hi] = access.friction_bounds(k, normals);
-    const Real step = step_of(k);
-    const Real early = u - step * coupling.before_last * delta_before;
-    const Real new_lambda = std::clamp(early - step * coupling.last * delta_last, lo, hi);
+    const Real new_lambda = run_row_impulse(u, step_of(k), coupling.before_last, coupling.last,
+                                            delta_before, delta_last, lo, hi);
     const Real delta = new_lambda - lambda;
     lambda = new_lambda;
     largest = std::max(largest, std::abs(delta));

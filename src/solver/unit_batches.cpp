@@ -2,6 +2,7 @@
 
 #include "solver/pgs_rows.h"
 #include "solver/row_visit.h"
+#include "solver/visit_arithmetic.h"
 
 #include <algorithm>
 #include <bit>
@@ -384,20 +385,17 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     const auto row = [&](std::size_t f) { return batch_lanes + f * lane_layout::friction_row; };
     const auto unclamped = [&](std::size_t f) {
       const Lanes* r = row(f);
-      return lambdas[f] - (wide_velocity(r + lane_layout::jacobian, v) - r[lane_layout::bias]) *
-                              (relax * r[lane_layout::inv_eff_mass]);
+      return unclamped_impulse(lambdas[f], wide_velocity(r + lane_layout::jacobian, v),
+                               r[lane_layout::bias], relax * r[lane_layout::inv_eff_mass]);
     };
     Lanes u = unclamped(0), u_next = unclamped(1);
     Lanes delta_last{}, delta_before{}, changed{};
     for (std::size_t f = 0;; ++f) {
       const Lanes* r = row(f);
-      const Lanes lo = r[lane_layout::lo] * normal[f], hi = r[lane_layout::hi] * normal[f];
-      const Lanes step = relax * r[lane_layout::inv_eff_mass];
-      const Lanes early = u - step * r[lane_layout::coupling_before_last] * delta_before;
-      const Lanes x = early - step * r[lane_layout::coupling_last] * delta_last;
-      // std::clamp as libstdc++ writes it, min(max(x, lo), hi): hi where hi < lo too.
-      const Lanes raised = x < lo ? lo : x;
-      const Lanes next = hi < raised ? hi : raised;
+      const Lanes next = run_row_impulse(
+          u, relax * r[lane_layout::inv_eff_mass], r[lane_layout::coupling_before_last],
+          r[lane_layout::coupling_last], delta_before, delta_last, r[lane_layout::lo] * normal[f],
+          r[lane_layout::hi] * normal[f]);
       const Lanes delta = next - lambdas[f];
       scatter_lambda(lambda, batch, f, idle ? lambdas[f] : next);
       changed = lane_max(changed, lane_abs(delta));
@@ -467,8 +465,7 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   Lanes kept[12];
   if (!all_settled) std::copy(v, v + 12, kept);
   for (std::size_t r = 0; r < group_rows; ++r) {
-    const Lanes relaxed = before[r] + relax * (target[r] - before[r]);
-    const Lanes next = relaxed < Lanes{} ? Lanes{} : relaxed;
+    const Lanes next = relaxed_impulse(before[r], target[r], relax);
     const Lanes delta = next - before[r];
     scatter_lambda(lambda, batch, friction + r, settled ? next : before[r]);
     wide_apply(g + lane_layout::group_response + 12 * r, delta, v);
