@@ -48,6 +48,7 @@ void TaskPool::run_team_erased(Erased member) {
   {
     const std::lock_guard lock(mutex_);
     team_ = member;
+    teamed_ = true;
     joined_ = finished_ = 0;
     ++generation_;
   }
@@ -68,11 +69,14 @@ void TaskPool::run_team_erased(Erased member) {
 }
 
 // A generation with no team: a sleeping worker wakes, finds none, and keeps looking while a guard
-// lives.
+// lives. Not while a team is open (a worker done with it would take the new generation for
+// another team and join it again), nor when no team ran since the last wake.
 void TaskPool::wake_sleepers() {
   if (workers_.empty() || !may_keep_awake_) return;
   {
     const std::lock_guard lock(mutex_);
+    if (team_.object != nullptr || !teamed_) return;
+    teamed_ = false;
     ++generation_;
   }
   wake_.notify_all();

@@ -38,10 +38,11 @@ class TaskPool {
   /// passed. A step's serial stretches (gathering contacts, cutting the solve's schedule) outlast
   /// k_spin on a large scene, and a worker woken from its condition variable comes back tens of
   /// microseconds late, on a virtual machine often more, every time. The first guard wakes the
-  /// workers that sleep (between steps they do), so that they are back by the step's first loop
-  /// rather than arriving halfway through it. Guards may nest. A pool of more threads than the
-  /// machine has cores sleeps as before: its workers would take the cores that the others' work
-  /// needs.
+  /// workers that sleep (between steps they do) if the last guarded stretch ran a team, so that
+  /// they are back by the step's first loop rather than arriving halfway through it; a step whose
+  /// loops all stay on the calling thread (a small scene) leaves them asleep. Guards may nest, and
+  /// must not start inside a team. A pool of more threads than the machine has cores sleeps as
+  /// before: its workers would take the cores that the others' work needs.
   class KeepAwake {
    public:
     explicit KeepAwake(TaskPool& pool) : pool_(pool) {
@@ -95,7 +96,8 @@ class TaskPool {
   std::unique_ptr<Share[]> shares_;  // one per member, set before a run's team starts
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  Erased team_;  // the current team's member (null object: none, or closed)
+  Erased team_;          // the current team's member (null object: none, or closed)
+  bool teamed_ = false;  // a team ran since the last wake_sleepers (under mutex_)
   // Written under mutex_; the atomics are also read without it, by a thread spinning before it
   // sleeps (spin_until): the step's loops follow each other within microseconds, and a thread
   // woken from a condition variable takes tens of them to run again.

@@ -576,8 +576,9 @@ void substep(World::Impl& w, Real dt) {
                     stats.solve);
     guard_bodies(w, StepStage::solve);
     end_part(stats.solver_ms);
-    // Nothing to relax: no row pushes a penetration out, and the solve left every row exact (a
-    // chain of joints), so solving again from its impulses would give its velocities again.
+    // Nothing to relax: no row pushes a penetration out, and the solve solved every row directly
+    // (joints' equality rows and springs only), so solving again from its impulses would give its
+    // velocities again.
     if (relax && w.solver->last_solve_exact() && !w.rows.has_position_bias()) relax = false;
     if (relax) {
       move_and_relax(w, dt);

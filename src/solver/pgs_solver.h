@@ -26,10 +26,11 @@ class PgsSolver final : public Solver {
   bool solves_bilateral_rows_exactly() const override { return true; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
-  /// True when the equality block held every row (the joints' equalities and springs alone) and
-  /// the solve was not over-relaxed.
+  /// True when the equality block held every row (joints' equality rows and springs, nothing
+  /// one-sided or bounded) and the solve was not over-relaxed.
   bool last_solve_exact() const override { return exact_; }
-  /// How the last solve's sweeps visited the parts' units (batches only for a layout that held).
+  /// The unit batches as last built, for a layout that held (a shuffled solve neither builds nor
+  /// visits them).
   const UnitBatches& batches() const { return batches_; }
   /// Keeps the packed rows, the groups' factors and the equality block's factorisation.
   void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,

@@ -35,9 +35,10 @@ class Solver {
   /// Solves the prepared rows (RowStore::prepare) and updates the velocities.
   virtual void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                      SolveStats& stats) = 0;
-  /// Whether the last solve left every row's equation holding to rounding: every row bilateral
-  /// and solved directly, not over-relaxed. Solving the same rows again from its impulses would
-  /// then give its velocities again.
+  /// Whether the last solve solved every row in one direct solve: every row bilateral (a
+  /// joint's equality rows, springs), not over-relaxed. Solving the same rows again from its
+  /// impulses would then give its velocities again, to the direct solve's regularisation (a set of
+  /// redundant joints may split its impulses among them differently).
   virtual bool last_solve_exact() const { return false; }
   /// Solves the rows of the last solve again from other velocities, biases and impulses (the
   /// relax solve): their Jacobians, masses, softness and bounds are as they were, so a solver may

@@ -10,12 +10,9 @@ namespace impulse {
 /// min(max(x, lo), hi), as libstdc++'s std::clamp computes it (hi where hi < lo, lo's or x's NaN
 /// as max and min pass them on), spelled out so that the lanes' form and the scalar one agree
 /// whatever the standard library does.
-[[gnu::always_inline]] inline Real clamped(Real x, Real lo, Real hi) {
-  const Real raised = x < lo ? lo : x;
-  return hi < raised ? hi : raised;
-}
-[[gnu::always_inline]] inline Lanes clamped(const Lanes& x, const Lanes& lo, const Lanes& hi) {
-  const Lanes raised = x < lo ? lo : x;
+template <class V>
+[[gnu::always_inline]] inline V clamped(const V& x, const V& lo, const V& hi) {
+  const V raised = x < lo ? lo : x;
   return hi < raised ? hi : raised;
 }
 

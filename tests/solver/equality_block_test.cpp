@@ -57,5 +57,39 @@ TEST(EqualityBlock, JointsAloneAreSolvedInTheFirstSweepAndLeftAloneAfter) {
   }
 }
 
+// A solve of joints alone is exact (last_solve_exact), which lets a step skip its relax solve:
+// solving the same rows again from the free velocities and the first solve's impulses, as the
+// relax solve does, gives the first solve's velocities again. Over-relaxed, or with a one-sided
+// row among the joints, a solve is not exact.
+TEST(EqualityBlock, ASolveOfJointsAloneIsExactAndSolvingItAgainChangesNothing) {
+  RowProblem p = hanging_chain(30);
+  const std::vector<BodyVelocity> free = p.velocities;
+  PgsSolver solver;
+  SolveStats stats;
+  solver.solve(p.rows, p.bodies(), testing::iterations(10), stats);
+  EXPECT_TRUE(solver.last_solve_exact());
+  const std::vector<BodyVelocity> solved = p.velocities;
+  p.velocities = free;
+  solver.solve_again(p.rows, p.bodies(), testing::iterations(2), stats);
+  for (std::size_t k = 0; k < solved.size(); ++k) {
+    for (int axis = 0; axis < 3; ++axis) {
+      EXPECT_NEAR(p.velocities[k].linear[axis], solved[k].linear[axis], 1e-5) << "body " << k;
+      EXPECT_NEAR(p.velocities[k].angular[axis], solved[k].angular[axis], 1e-5) << "body " << k;
+    }
+  }
+
+  SolverSettings over_relaxed = testing::iterations(10);
+  over_relaxed.sor = Real(1.2);
+  RowProblem q = hanging_chain(30);
+  solver.solve(q.rows, q.bodies(), over_relaxed, stats);
+  EXPECT_FALSE(solver.last_solve_exact());
+
+  RowProblem with_contact = hanging_chain(30);
+  with_contact.add_contact_y(30, 0);
+  with_contact.rows.prepare(with_contact.masses);
+  solver.solve(with_contact.rows, with_contact.bodies(), testing::iterations(10), stats);
+  EXPECT_FALSE(solver.last_solve_exact());
+}
+
 }  // namespace
 }  // namespace impulse

@@ -140,7 +140,7 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
 
 // A shuffled solve visits the rows in a new order every sweep, never in batches, so it builds none
 // even on a layout that held; the first solve in stored order after it builds them and gives the
-// bits of a fresh solver's solve unit by unit.
+// bits of a fresh solver's solve unit by unit; and a shuffled solve after that leaves them unused.
 TEST(UnitBatches, AShuffledSolveBuildsNoBatches) {
   SolverSettings shuffled = testing::iterations(10);
   shuffled.shuffle = true;
@@ -161,6 +161,21 @@ TEST(UnitBatches, AShuffledSolveBuildsNoBatches) {
   ASSERT_TRUE(solver.batches().built());
   EXPECT_GT(solver.batches().lane_visits(), 0u);
   EXPECT_TRUE(testing::same_solution(reference, again));
+
+  // Built batches are not packed for a shuffled solve, so the in-order solve_again after it
+  // visits unit by unit: a fresh solver's shuffled solve and solve_again, to the bit.
+  RowProblem stale = columns(24, 6, false, Real(3)), fresh_problem = columns(24, 6, false, Real(3));
+  const auto shuffled_then_in_order = [&](PgsSolver& s, RowProblem& p) {
+    s.solve(p.rows, {p.velocities, p.masses, nullptr}, shuffled, stats);
+    for (std::size_t i = 0; i < p.rows.size(); ++i)
+      p.rows.bias[i] *= Real(0.5);
+    s.solve_again(p.rows, {p.velocities, p.masses, nullptr}, in_order, stats);
+  };
+  shuffled_then_in_order(solver, stale);
+  PgsSolver fresh_again;
+  shuffled_then_in_order(fresh_again, fresh_problem);
+  EXPECT_TRUE(solver.batches().built());
+  EXPECT_TRUE(testing::same_solution(fresh_problem, stale));
 }
 
 }  // namespace
