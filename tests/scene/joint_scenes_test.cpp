@@ -211,7 +211,7 @@ TEST(JointScenes, BridgeHoldsItsLoad) {
   EXPECT_LT(worst_error, Real(0.02));
 }
 
-// Not met today: the elbow and knee limits open by up to 0.65 rad; docs/results.md.
+// Not met today: the elbow and knee limits open by up to 0.86 rad; docs/results.md.
 TEST(JointScenes, DISABLED_RagdollsLandOnThePileWithTheirLimitsHeld) {
   SKIP_UNLESS_OPTIMISED();
   World world = world_of("ragdolls");
