@@ -6,7 +6,8 @@
 //   dC_k/dt ~ (w_b - w_a) . e_k, J_k = [0, -e_k, 0, e_k] for e_1 = v_a, e_2 = w_a.
 // Seed 002's C = u_b . v_a and u_b . w_a are zero with u_b on -u_a as well, and a hinge flipped
 // half a turn by an impact stayed flipped; the swing's length is the angle between the axes, up to
-// pi, so the rows pull it back. To first order the two are the same rows (docs/joints.md).
+// pi, so the rows pull it back. To first order the two are the same pair of rows, swapped and one
+// negated (docs/joints.md).
 // The hinge angle is the twist of b's frame about a's axis; its rate is (w_b - w_a) . u_a, the
 // Jacobian of the limit rows and of the motor (seed 001 section 3.5: a target speed reached with
 // an impulse bounded by max torque times dt).
