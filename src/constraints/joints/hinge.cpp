@@ -18,12 +18,9 @@ namespace impulse {
 void write_hinge_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
   add_point_rows(g, 0, rows);
   const SwingTwist st = swing_twist(g.relative());  // in a's frame: the swing has no x part
-  for (std::uint8_t k = 0; k < 2; ++k) {
-    Vec3 axis;
-    axis[k + 1] = 1;
-    JointRow row = angular_axis_row(rotate(g.frame_a, axis));
-    row.error = st.swing[k + 1];
-    row.slot = std::uint8_t(3 + k);
+  for (std::uint8_t k = 1; k <= 2; ++k) {
+    JointRow row = swing_axis_row(g, st, k);
+    row.slot = std::uint8_t(2 + k);
     rows.add(row);
   }
   JointRow angle = angular_axis_row(rotate(g.frame_a, Vec3::unit_x()));

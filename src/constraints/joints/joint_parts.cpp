@@ -102,6 +102,14 @@ SwingTwist swing_twist(const Quat& relative) {
   return {angle, to_rotation_vector(swing)};
 }
 
+JointRow swing_axis_row(const JointGeometry& g, const SwingTwist& st, std::size_t k) {
+  Vec3 axis;
+  axis[k] = 1;
+  JointRow row = angular_axis_row(rotate(g.frame_a, axis));
+  row.error = st.swing[k];
+  return row;
+}
+
 Quat frame_from_axis(const Vec3& axis) {
   Vec3 t1, t2;
   orthonormal_basis(axis, t1, t2);  // axis, t1, t2 right-handed

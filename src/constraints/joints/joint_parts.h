@@ -40,6 +40,11 @@ struct SwingTwist {
 };
 SwingTwist swing_twist(const Quat& relative);
 
+/// The row for the swing's component along a's frame axis k (1: y, 2: z; st from swing_twist):
+/// J = [0, -e, 0, e] on that axis e in the world, its rate to first order. A hinge holds both at
+/// zero; a six_dof axis keeps each free, limited or fixed.
+JointRow swing_axis_row(const JointGeometry& g, const SwingTwist& st, std::size_t k);
+
 /// The unit quaternion whose x axis is the given unit axis (the frame of hinges and sliders).
 Quat frame_from_axis(const Vec3& axis);
 

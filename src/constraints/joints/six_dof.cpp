@@ -37,14 +37,12 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   Vec3 twist_axis =
       normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
   if (twist_axis == Vec3::zero()) twist_axis = rotate(g.frame_a, Vec3::unit_x());
-  const std::array<Vec3, 3> rate_axes{twist_axis, rotate(g.frame_a, Vec3::unit_y()),
-                                      rotate(g.frame_a, Vec3::unit_z())};
-  const std::array<Real, 3> angles{st.twist, st.swing.y, st.swing.z};
-  for (std::uint8_t k = 0; k < 3; ++k) {
-    JointRow row = angular_axis_row(rate_axes[k]);
-    row.error = angles[k];
-    add_axis_rows(row, joint.settings.angular[k], std::uint8_t(6 + 2 * k), rows);
-  }
+  JointRow twist = angular_axis_row(twist_axis);
+  twist.error = st.twist;
+  add_axis_rows(twist, joint.settings.angular[0], 6, rows);
+  for (std::uint8_t k = 1; k <= 2; ++k)
+    add_axis_rows(swing_axis_row(g, st, k), joint.settings.angular[k], std::uint8_t(6 + 2 * k),
+                  rows);
 }
 
 }  // namespace impulse
