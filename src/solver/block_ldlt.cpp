@@ -50,10 +50,10 @@ bool invert_spd(double* d) {
   return true;
 }
 
-// y <- y - block x for an m x N row-major block.
-template <std::uint32_t N>
-void subtract_product(const double* block, std::uint32_t m, const double* x, double* y) {
-  for (std::uint32_t a = 0; a < m; ++a) {
+// y <- y - block x for an M x N row-major block.
+template <std::uint32_t N, std::uint32_t M>
+void subtract_product(const double* block, const double* x, double* y) {
+  for (std::uint32_t a = 0; a < M; ++a) {
     double sum = 0;
     for (std::uint32_t k = 0; k < N; ++k)
       sum += block[a * N + k] * x[k];
@@ -61,10 +61,10 @@ void subtract_product(const double* block, std::uint32_t m, const double* x, dou
   }
 }
 
-// y <- y - block^T x for an m x N row-major block.
-template <std::uint32_t N>
-void subtract_transposed_product(const double* block, std::uint32_t m, const double* x, double* y) {
-  for (std::uint32_t a = 0; a < m; ++a) {
+// y <- y - block^T x for an M x N row-major block.
+template <std::uint32_t N, std::uint32_t M>
+void subtract_transposed_product(const double* block, const double* x, double* y) {
+  for (std::uint32_t a = 0; a < M; ++a) {
     for (std::uint32_t k = 0; k < N; ++k)
       y[k] -= block[a * N + k] * x[a];
   }
@@ -263,7 +263,9 @@ void BlockLdlt::solve(std::span<double> x) const {
       const double* y = x.data() + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
-        subtract_product<N>(values + below_[b].offset, later.rows, y, x.data() + later.first_row);
+        by_size(later.rows, [&]<std::uint32_t M>() {
+          subtract_product<N, M>(values + below_[b].offset, y, x.data() + later.first_row);
+        });
       }
     });
   }
@@ -287,8 +289,10 @@ void BlockLdlt::solve(std::span<double> x) const {
       double* xp = x.data() + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
-        subtract_transposed_product<N>(values + below_[b].offset, later.rows,
-                                       x.data() + later.first_row, xp);
+        by_size(later.rows, [&]<std::uint32_t M>() {
+          subtract_transposed_product<N, M>(values + below_[b].offset, x.data() + later.first_row,
+                                            xp);
+        });
       }
     });
   }
