@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <ranges>
 #include <stdexcept>
 
 namespace impulse {
@@ -257,21 +258,37 @@ bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
 }
 
 void BlockLdlt::solve(std::span<double> x) const {
+  solve_nodes(x.data(), std::views::iota(std::uint32_t(0), std::uint32_t(nodes_.size())));
+}
+
+void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positions) const {
+  if (positions.empty()) return;
+  // Consecutive positions (the whole block in one component, a chain) as a count, not a list.
+  if (positions.back() - positions.front() + 1 == positions.size())
+    solve_nodes(x.data(), std::views::iota(positions.front(), positions.back() + 1));
+  else
+    solve_nodes(x.data(), positions);
+}
+
+template <class Positions>
+void BlockLdlt::solve_nodes(double* x, const Positions& positions) const {
   const double* values = values_.data();
-  for (const Node& node : nodes_) {  // L y = x
+  for (const std::uint32_t p : positions) {  // L y = x
+    const Node& node = nodes_[p];
     by_size(node.rows, [&]<std::uint32_t N>() {
-      const double* y = x.data() + node.first_row;
+      const double* y = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
         by_size(later.rows, [&]<std::uint32_t M>() {
-          subtract_product<N, M>(values + below_[b].offset, y, x.data() + later.first_row);
+          subtract_product<N, M>(values + below_[b].offset, y, x + later.first_row);
         });
       }
     });
   }
-  for (const Node& node : nodes_) {  // z = D^-1 y
+  for (const std::uint32_t p : positions) {  // z = D^-1 y
+    const Node& node = nodes_[p];
     by_size(node.rows, [&]<std::uint32_t N>() {
-      double* y = x.data() + node.first_row;
+      double* y = x + node.first_row;
       double z[N];
       std::copy(y, y + N, z);
       const double* d_inverse = values + node.diagonal;
@@ -283,15 +300,14 @@ void BlockLdlt::solve(std::span<double> x) const {
       }
     });
   }
-  for (std::size_t p = nodes_.size(); p-- > 0;) {  // L^T x = z
+  for (const std::uint32_t p : positions | std::views::reverse) {  // L^T x = z
     const Node& node = nodes_[p];
     by_size(node.rows, [&]<std::uint32_t N>() {
-      double* xp = x.data() + node.first_row;
+      double* xp = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
         by_size(later.rows, [&]<std::uint32_t M>() {
-          subtract_transposed_product<N, M>(values + below_[b].offset, x.data() + later.first_row,
-                                            xp);
+          subtract_transposed_product<N, M>(values + below_[b].offset, x + later.first_row, xp);
         });
       }
     });

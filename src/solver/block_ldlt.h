@@ -31,6 +31,12 @@ class BlockLdlt {
   bool factorize();
   /// x <- A^-1 x.
   void solve(std::span<double> x) const;
+  /// The same for the rows of the nodes at `positions` (ascending) alone, when no entry of A
+  /// couples them with any other node (a component of the block, EqualityBlock): x's other rows
+  /// are neither read nor written, and these get the bits of the whole solve.
+  void solve(std::span<double> x, std::span<const std::uint32_t> positions) const;
+  /// The position in the elimination order of the node holding row i.
+  std::uint32_t position_of_row(std::uint32_t i) const { return position_of_[node_of_row_[i]]; }
 
   static constexpr std::uint32_t k_max_node = 6;
 
@@ -49,6 +55,9 @@ class BlockLdlt {
 
   template <std::uint32_t N>
   bool factor_node(const Node& node, const std::uint32_t*& update);
+  // The solve over the nodes at `positions`, a range of ascending positions.
+  template <class Positions>
+  void solve_nodes(double* x, const Positions& positions) const;
 
   std::vector<Node> nodes_;  // by position in the elimination order
   std::vector<Below> below_;

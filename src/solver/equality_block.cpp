@@ -17,7 +17,7 @@ bool bilateral(const RowStore& rows, std::size_t i) {
 
 }  // namespace
 
-bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
+bool EqualityBlock::prepare(const RowStore& rows, const RowLayout& layout, bool same_layout) {
   if (!same_layout) {
     rows_.clear();
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -37,6 +37,7 @@ bool EqualityBlock::prepare(const RowStore& rows, bool same_layout) {
   // joints from step to step), so only their values are computed.
   const bool same_pattern = sides_ == pattern_sides_ && pattern_rows_ == rows_.size();
   if (!same_pattern) analyse(rows);
+  if (!same_pattern || !same_layout) find_components(rows, layout, !same_pattern);
   side_vectors_.resize(sides_.size());
   for (std::size_t s = 0; s < sides_.size(); ++s) {
     const std::size_t i = rows_[sides_[s].row];
@@ -109,14 +110,81 @@ void EqualityBlock::analyse(const RowStore& rows) {
   diagonal_slots_.resize(rows_.size());
   for (std::uint32_t k = 0; k < rows_.size(); ++k)
     diagonal_slots_[k] = ldlt_.slot(k, k);
-  x_.resize(rows_.size());
 }
 
-void EqualityBlock::solve(std::span<const double> error, std::span<double> delta) {
-  for (std::size_t k = 0; k < error.size(); ++k)
-    x_[k] = -error[k];
-  ldlt_.solve(x_);
-  std::copy(x_.begin(), x_.end(), delta.begin());
+void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layout,
+                                    bool new_pattern) {
+  constexpr std::uint32_t k_none = ~std::uint32_t(0);
+  // What the components follow from: the rows' moving bodies, and the factor's order (its
+  // pattern). A chain whose links touch changes the layout every step, not these.
+  moving_bodies_.resize(rows_.size());
+  for (std::size_t k = 0; k < rows_.size(); ++k) {
+    const std::uint32_t a = rows.body_a[rows_[k]], b = rows.body_b[rows_[k]];
+    moving_bodies_[k] = {layout.movable(a) ? a : k_none, layout.movable(b) ? b : k_none};
+  }
+  if (!new_pattern && moving_bodies_ == components_of_bodies_) return;
+  std::swap(moving_bodies_, components_of_bodies_);
+  const auto root = [&](std::uint32_t k) {
+    while (component_of_[k] != k)
+      k = component_of_[k] = component_of_[component_of_[k]];
+    return k;
+  };
+  const auto n = std::uint32_t(rows_.size());
+  component_of_.resize(n);
+  last_row_of_body_.assign(layout.bodies(), k_none);
+  // Union-find whose roots are their sets' first rows.
+  for (std::uint32_t k = 0; k < n; ++k) {
+    component_of_[k] = k;
+    for (const std::uint32_t body : components_of_bodies_[k]) {
+      if (body == k_none) continue;
+      std::uint32_t& last = last_row_of_body_[body];
+      if (last != k_none) {
+        const std::uint32_t x = root(k), y = root(last);
+        component_of_[std::max(x, y)] = std::min(x, y);
+      }
+      last = k;
+    }
+  }
+  // Each row's root, then its component, numbered in the order of the components' first rows (its
+  // root's number is known by then).
+  for (std::uint32_t k = 0; k < n; ++k)
+    component_of_[k] = root(k);
+  std::uint32_t components = 0;
+  for (std::uint32_t k = 0; k < n; ++k)
+    component_of_[k] = component_of_[k] == k ? components++ : component_of_[component_of_[k]];
+  // The rows by component, in order: each component's count, its end as the rows are placed, its
+  // begin.
+  component_begin_.assign(components + 1, 0);
+  for (std::uint32_t k = 0; k < n; ++k)
+    ++component_begin_[component_of_[k] + 1];
+  for (std::uint32_t c = 0; c < components; ++c)
+    component_begin_[c + 1] += component_begin_[c];
+  component_rows_.resize(n);
+  for (std::uint32_t k = 0; k < n; ++k)
+    component_rows_[component_begin_[component_of_[k]]++] = k;
+  for (std::uint32_t c = components; c > 0; --c)
+    component_begin_[c] = component_begin_[c - 1];
+  component_begin_[0] = 0;
+  // Each component's nodes (a node's rows are consecutive, between the same bodies: one component),
+  // in the factor's order.
+  component_positions_.clear();
+  positions_begin_.resize(components + 1);
+  for (std::uint32_t c = 0; c < components; ++c) {
+    positions_begin_[c] = std::uint32_t(component_positions_.size());
+    for (const std::uint32_t k : component_rows(c)) {
+      const std::uint32_t position = ldlt_.position_of_row(k);
+      if (component_positions_.size() == positions_begin_[c] ||
+          component_positions_.back() != position)
+        component_positions_.push_back(position);
+    }
+    std::sort(component_positions_.begin() + positions_begin_[c], component_positions_.end());
+  }
+  positions_begin_[components] = std::uint32_t(component_positions_.size());
+}
+
+void EqualityBlock::solve_component(std::size_t c, std::span<double> x) const {
+  ldlt_.solve(x, std::span(component_positions_)
+                     .subspan(positions_begin_[c], positions_begin_[c + 1] - positions_begin_[c]));
 }
 
 }  // namespace impulse

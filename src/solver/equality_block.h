@@ -12,7 +12,9 @@
 #include "core/lanes.h"
 
 #include "solver/block_ldlt.h"
+#include "solver/row_layout.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -23,14 +25,24 @@ class EqualityBlock {
  public:
   /// Collects the prepared rows' usable bilateral rows and factors their matrix. False when there
   /// are fewer than two, or the factorisation fails: the rows then stay with Gauss-Seidel.
-  /// same_layout: the rows' RowLayout is the last prepare's, so the same rows are bilateral (the
-  /// layout holds every condition of it) and they are not sought again.
-  bool prepare(const RowStore& rows, bool same_layout = false);
+  /// layout: the rows' RowLayout, taken; same_layout: it is the last prepare's, so the same rows
+  /// are bilateral (the layout holds every condition of it) and they are not sought again.
+  bool prepare(const RowStore& rows, const RowLayout& layout, bool same_layout = false);
   /// The rows of the block, in the order of the residual and the change below.
   const std::vector<std::uint32_t>& rows() const { return rows_; }
-  /// The change of the rows' impulses that zeroes their velocity errors w = J v - bias + softness
-  /// lambda given the others: delta = -A^-1 w. Both spans are rows().size() long.
-  void solve(std::span<const double> error, std::span<double> delta);
+  /// The block's components: its rows joined through the bodies they move, so that no row shares a
+  /// moving body (or an entry of A) with another component's. Each component is solved on its own,
+  /// on any thread, with the bits of the whole block's solve: ten ragdolls are ten components.
+  std::size_t components() const { return component_begin_.size() - 1; }
+  /// Component c's rows, as indices into rows(), ascending.
+  std::span<const std::uint32_t> component_rows(std::size_t c) const {
+    return std::span(component_rows_)
+        .subspan(component_begin_[c], component_begin_[c + 1] - component_begin_[c]);
+  }
+  /// x <- A^-1 x for component c's rows: with x = -w, w = J v - bias + softness lambda their
+  /// velocity errors given the others, the change of their impulses that zeroes them. x is
+  /// rows().size() long; only the component's rows' entries are read and written.
+  void solve_component(std::size_t c, std::span<double> x) const;
 
  private:
   // A side of a block row on a body that moves: rows sharing a body couple through it.
@@ -51,6 +63,9 @@ class EqualityBlock {
     Lanes j_lin, j_ang, b_lin, b_ang;
   };
   void analyse(const RowStore& rows);
+  // The components (components()) of the rows, and each component's nodes in the factor's order,
+  // unless neither the pattern (new_pattern) nor the rows' moving bodies changed.
+  void find_components(const RowStore& rows, const RowLayout& layout, bool new_pattern);
 
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;
@@ -63,7 +78,14 @@ class EqualityBlock {
   std::vector<std::uint32_t> diagonal_slots_;  // per row: the slot of its softness
   std::vector<SideVectors> side_vectors_;      // per side
   BlockLdlt ldlt_;
-  std::vector<double> x_;
+  // components() as ranges of rows, and of node positions in the factor's order.
+  std::vector<std::uint32_t> component_rows_, component_begin_{0};
+  std::vector<std::uint32_t> component_positions_, positions_begin_{0};
+  // Per row, its bodies that move (or ~0) when the components were found, and the same now.
+  std::vector<std::array<std::uint32_t, 2>> components_of_bodies_, moving_bodies_;
+  // find_components' scratch: per row its union-find parent, then its component; per body the
+  // last row that moves it.
+  std::vector<std::uint32_t> component_of_, last_row_of_body_;
 };
 
 }  // namespace impulse

@@ -651,7 +651,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                  pack_row(rows, i, packed_[i]);
              });
   const bool same_layout = layout_.update(rows, masses, pool);
-  const bool direct = equalities_.prepare(rows, same_layout);
+  const bool direct = equalities_.prepare(rows, layout_, same_layout);
   if (!same_layout || direct != direct_) {
     direct_ = direct;
     find_structure(rows, pool);
@@ -663,7 +663,6 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
     batches_.build(rows, schedule_, visits_, group_of_, groups_, layout_.bodies());
   batched_ = in_order && batches_.built();
   if (direct_) {
-    block_error_.resize(equalities_.rows().size());
     block_delta_.resize(equalities_.rows().size());
   }
   run_coupling_.resize(rows.size());
@@ -965,8 +964,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       warm_start_range(unit.begin, unit.end);
   };
   // The schedule's parts, then each of its colours, as phases of work shared by the team
-  // (PhasedWork): a part, or a slice of a colour's units, is an item. The equality block and
-  // the units past the last colour are member 0's, in a phase of their own between sweeps.
+  // (PhasedWork): a part, or a slice of a colour's units, is an item. The units past the last
+  // colour and the iteration's end are member 0's, in a phase of their own between sweeps; the
+  // equality block's components follow in one more, an item each.
   const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
   const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
                                          std::min(threads, schedule_.parts()));
@@ -1022,12 +1022,24 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // Inside the team the serial item measures while the others wait (the pool is theirs then);
   // the last iteration, when nothing earlier is measured, ends after the team, on the pool.
   const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
-  Real serial_delta = 0, last_delta = 0;
+  member_block_delta_.assign(members, {});
+  block_skipped_.assign(std::size_t(settings.iterations), 0);
+  // The equality block's components as the items of phase `phase` (none when skipped), solved
+  // after the units of a sweep: they share no moving body, so any member may take any of them.
+  const auto visit_block = [&](std::size_t phase, std::size_t m, bool skipped) {
+    work_.run(
+        phase, direct_ && !skipped ? equalities_.components() : 0, [&](std::size_t component) {
+          Real& largest = member_block_delta_[m].value;
+          largest =
+              std::max(largest, visit_equality_component(rows, access, component, settings.sor));
+        });
+  };
+  Real last_delta = 0;
   // Atomic: a member may read it while another, phases ahead, sets it for a later iteration.
   std::atomic<bool> stop = false;
-  const std::size_t iteration_phases = pass_phases + 1;
+  const std::size_t iteration_phases = pass_phases + 2;
   run(1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
-    work_.run_one(0, m == 0, [&] { serial_delta = visit_equalities(rows, access, settings.sor); });
+    visit_block(0, m, false);
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
       const std::size_t first = 1 + std::size_t(iteration) * iteration_phases;
       const auto note = [&](std::size_t member, Real delta) {
@@ -1038,22 +1050,28 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
           [&](std::size_t member, std::span<const RowUnit> units) {
             note(member, visit_units(units));
           });
+      std::uint8_t& skipped = block_skipped_[std::size_t(iteration)];
       work_.run_one(first + pass_phases, m == 0, [&] {
         Real others = visit_units(schedule_.last());  // the largest change outside the block
         for (MemberDelta& delta : member_delta_)
           others = std::max(others, std::exchange(delta.value, Real(0)));
-        const Real max_delta = std::max(serial_delta, others);
+        Real block = 0;  // the block's, solved before this sweep
+        for (MemberDelta& delta : member_block_delta_)
+          block = std::max(block, std::exchange(delta.value, Real(0)));
+        const Real max_delta = std::max(block, others);
         if (iteration + 1 == settings.iterations) {
           last_delta = max_delta;
+          skipped = 1;
         } else {
           const bool done = end_iteration(iteration, measure, max_delta, settings, stats);
           // The block was solved exactly (sor 1) and no other row has changed a velocity since:
           // solving it again would only add rounding (a chain of joints and nothing else).
           const bool block_holds = settings.sor == 1 && others == 0;
-          serial_delta = done || block_holds ? 0 : visit_equalities(rows, access, settings.sor);
+          skipped = done || block_holds ? 1 : 0;
           stop.store(done, std::memory_order_relaxed);
         }
       });
+      visit_block(first + pass_phases + 1, m, skipped != 0);
       if (stop.load(std::memory_order_relaxed)) break;
     }
   });
@@ -1085,18 +1103,27 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
   unpack(bodies.velocities);
 }
 
-// The bilateral rows at once, exactly (equality_block.h), before each sweep of the others.
+// The bilateral rows at once, exactly (equality_block.h), before each sweep of the others:
+// component by component.
 Real PgsSolver::visit_equalities(RowStore& rows, const PackedAccess& access, Real sor) {
-  if (!direct_) return 0;
-  const std::vector<std::uint32_t>& block = equalities_.rows();
-  // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
-  for (std::size_t k = 0; k < block.size(); ++k) {
-    const Real error = access.error(block[k]);
-    block_error_[k] = is_finite(error) ? double(error) : 0.0;
-  }
-  equalities_.solve(block_error_, block_delta_);
   Real largest = 0;
-  for (std::size_t k = 0; k < block.size(); ++k) {
+  for (std::size_t c = 0; direct_ && c < equalities_.components(); ++c)
+    largest = std::max(largest, visit_equality_component(rows, access, c, sor));
+  return largest;
+}
+
+Real PgsSolver::visit_equality_component(RowStore& rows, const PackedAccess& access,
+                                         std::size_t component, Real sor) {
+  const std::vector<std::uint32_t>& block = equalities_.rows();
+  const std::span<const std::uint32_t> component_rows = equalities_.component_rows(component);
+  // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
+  for (const std::uint32_t k : component_rows) {
+    const Real error = access.error(block[k]);
+    block_delta_[k] = -(is_finite(error) ? double(error) : 0.0);
+  }
+  equalities_.solve_component(component, block_delta_);
+  Real largest = 0;
+  for (const std::uint32_t k : component_rows) {
     const Real delta = sor * Real(block_delta_[k]);
     rows.lambda[block[k]] += delta;
     access.apply(block[k], delta);

@@ -56,6 +56,9 @@ class PgsSolver final : public Solver {
   /// Solves the equality block for the velocities' errors and applies the change; returns the
   /// largest impulse change (0 without a block).
   Real visit_equalities(RowStore& rows, const PackedAccess& access, Real sor);
+  /// The same for the block's component `component` alone (EqualityBlock::components).
+  Real visit_equality_component(RowStore& rows, const PackedAccess& access, std::size_t component,
+                                Real sor);
   /// Copies the velocities into the lanes below and the rows' biases into the packed rows: both
   /// change between solve and solve_again.
   void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);
@@ -87,11 +90,13 @@ class PgsSolver final : public Solver {
     Real value = 0;
   };
   std::vector<MemberDelta> member_delta_;  // per thread of a sweep: its largest impulse change
+  std::vector<MemberDelta> member_block_delta_;  // the same in the equality block's components
+  std::vector<std::uint8_t> block_skipped_;      // per iteration: no block solve after its sweep
   PhasedWork work_;
   EqualityBlock equalities_;  // solved after each sweep, when prepared
   bool direct_ = false;
-  bool exact_ = false;  // last_solve_exact
-  std::vector<double> block_error_, block_delta_;
+  bool exact_ = false;               // last_solve_exact
+  std::vector<double> block_delta_;  // per row of the equality block: -w, then the change
 };
 
 }  // namespace impulse

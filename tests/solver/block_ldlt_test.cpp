@@ -1,6 +1,7 @@
 // BlockLdlt (solver/block_ldlt.h): the solve of A x = b for a sparse SPD matrix in dense blocks
 // matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6; a
-// block that is not positive definite is refused, and so is a node of no rows or more than 6.
+// part that no entry couples with the rest solves alone with the whole solve's bits; a block that
+// is not positive definite is refused, and so is a node of no rows or more than 6.
 
 #include "solver/block_ldlt.h"
 
@@ -8,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <utility>
@@ -74,6 +77,49 @@ TEST(BlockLdlt, SolvesAsADenseFactorisationDoesWithFillAndEveryNodeSize) {
     ldlt.solve(x);
     for (Eigen::Index i = 0; i < b.size(); ++i)
       EXPECT_NEAR(x[std::size_t(i)], expected[i], 1e-9) << "row " << i;
+  }
+}
+
+// Two loops of nodes side by side, no entry coupling them: each solved alone, over its own nodes'
+// positions, gets the bits of the whole solve and leaves the other's rows as they were.
+TEST(BlockLdlt, APartCoupledWithNoOtherNodeSolvesAloneWithTheBitsOfTheWholeSolve) {
+  const Problem loop = loop_of_nodes();
+  const auto nodes = std::uint32_t(loop.node_begin.size() - 1);
+  const auto rows = std::uint32_t(loop.a.rows());
+  Problem p;  // the loop twice, the second's nodes and rows after the first's
+  p.node_begin = loop.node_begin;
+  for (std::uint32_t k = 1; k <= nodes; ++k)
+    p.node_begin.push_back(rows + loop.node_begin[k]);
+  for (const auto& [x, y] : loop.coupled) {
+    p.coupled.emplace_back(x, y);
+    p.coupled.emplace_back(x + nodes, y + nodes);
+  }
+  p.a = Eigen::MatrixXd::Zero(2 * rows, 2 * rows);
+  p.a.topLeftCorner(rows, rows) = loop.a;
+  p.a.bottomRightCorner(rows, rows) = 2 * loop.a;
+  BlockLdlt ldlt;
+  ldlt.analyse(p.node_begin, p.coupled);
+  fill(ldlt, p);
+  ASSERT_TRUE(ldlt.factorize());
+  std::vector<double> b(2 * rows);
+  for (std::size_t i = 0; i < b.size(); ++i)
+    b[i] = double(i % 7) - 3;
+  std::vector<double> whole = b;
+  ldlt.solve(whole);
+  for (std::uint32_t part = 0; part < 2; ++part) {
+    std::vector<std::uint32_t> positions;
+    for (std::uint32_t i = part * rows; i < (part + 1) * rows; ++i)
+      positions.push_back(ldlt.position_of_row(i));
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    ASSERT_EQ(positions.size(), nodes);
+    std::vector<double> x = b;
+    ldlt.solve(x, positions);
+    for (std::uint32_t i = 0; i < 2 * rows; ++i) {
+      const double expected = i / rows == part ? whole[i] : b[i];
+      EXPECT_EQ(std::memcmp(&x[i], &expected, sizeof(double)), 0)
+          << "part " << part << " row " << i;
+    }
   }
 }
 

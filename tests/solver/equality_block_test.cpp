@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "row_problem.h"
+#include "solver/equality_block.h"
 #include "solver/pgs_solver.h"
 
 namespace impulse {
@@ -12,31 +13,43 @@ namespace {
 using testing::RowProblem;
 using testing::same_bits;
 
-// A chain of `links` bodies hanging from the world (body 0) by ball joints, three bilateral rows
-// each (a joint's rows), the links falling at 1 m/s and spinning: nothing but joints.
-RowProblem hanging_chain(int links) {
-  RowProblem p;
-  p.add_body(0);
+// Three bilateral rows holding point lever_a of body a on point lever_b of body b (a ball joint).
+void add_ball_rows(RowProblem& p, std::uint32_t a, std::uint32_t b, const Vec3& lever_a,
+                   const Vec3& lever_b) {
+  p.rows.begin_block();
+  for (const Vec3& axis : {Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z()}) {
+    RowSpec row;
+    row.body_a = a;
+    row.body_b = b;
+    row.j_lin_a = axis;
+    row.j_ang_a = cross(lever_a, axis);
+    row.j_lin_b = -axis;
+    row.j_ang_b = -cross(lever_b, axis);
+    p.rows.add(row);
+  }
+  p.rows.end_block();
+}
+
+// A chain of `links` new bodies hanging from body 0 (the world) by ball joints, the links falling
+// at 1 m/s and spinning; returns its last link.
+std::uint32_t add_chain(RowProblem& p, int links) {
+  const auto first = std::uint32_t(p.masses.size());
   for (int k = 1; k <= links; ++k) {
     p.add_body(1, {0, -1, 0});
     p.velocities.back().angular = {Real(0.1) * Real(k % 3), 0, Real(0.2)};
   }
-  for (int k = 1; k <= links; ++k) {
-    const auto a = std::uint32_t(k), b = std::uint32_t(k - 1);
-    const Vec3 lever_a{Real(-0.5), 0, 0}, lever_b{b == 0 ? Real(0) : Real(0.5), 0, 0};
-    p.rows.begin_block();
-    for (const Vec3& axis : {Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z()}) {
-      RowSpec row;
-      row.body_a = a;
-      row.body_b = b;
-      row.j_lin_a = axis;
-      row.j_ang_a = cross(lever_a, axis);
-      row.j_lin_b = -axis;
-      row.j_ang_b = -cross(lever_b, axis);
-      p.rows.add(row);
-    }
-    p.rows.end_block();
+  for (std::uint32_t k = 0; k < std::uint32_t(links); ++k) {
+    const std::uint32_t a = first + k, b = k == 0 ? 0 : a - 1;
+    add_ball_rows(p, a, b, {Real(-0.5), 0, 0}, {b == 0 ? Real(0) : Real(0.5), 0, 0});
   }
+  return first + std::uint32_t(links) - 1;
+}
+
+// A chain of `links` bodies hanging from the world (body 0): nothing but joints.
+RowProblem hanging_chain(int links) {
+  RowProblem p;
+  p.add_body(0);
+  add_chain(p, links);
   p.rows.prepare(p.masses);
   return p;
 }
@@ -89,6 +102,46 @@ TEST(EqualityBlock, ASolveOfJointsAloneIsExactAndSolvingItAgainChangesNothing) {
   with_contact.rows.prepare(with_contact.masses);
   solver.solve(with_contact.rows, with_contact.bodies(), testing::iterations(10), stats);
   EXPECT_FALSE(solver.last_solve_exact());
+}
+
+// Three chains hanging from the world are three components of the block (the world moves nothing),
+// each with its own chain's rows; a joint between two chains' last links makes those two one.
+TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
+  RowProblem p;
+  p.add_body(0);
+  std::vector<std::uint32_t> ends;
+  for (int chain = 0; chain < 3; ++chain)
+    ends.push_back(add_chain(p, 4));
+  const auto components_of = [](RowProblem& problem) {
+    problem.rows.prepare(problem.masses);
+    RowLayout layout;
+    layout.update(problem.rows, problem.masses, nullptr);
+    EqualityBlock block;
+    EXPECT_TRUE(block.prepare(problem.rows, layout));
+    std::vector<std::vector<std::uint32_t>> components;
+    for (std::size_t k = 0; k < block.components(); ++k)
+      components.emplace_back(block.component_rows(k).begin(), block.component_rows(k).end());
+    return components;
+  };
+  const auto rows_from = [](std::uint32_t begin, std::uint32_t end) {
+    std::vector<std::uint32_t> rows;
+    for (std::uint32_t k = begin; k < end; ++k)
+      rows.push_back(k);
+    return rows;
+  };
+  const std::vector<std::vector<std::uint32_t>> three = components_of(p);
+  ASSERT_EQ(three.size(), 3u);
+  for (std::uint32_t chain = 0; chain < 3; ++chain)  // a chain's 4 joints of 3 rows
+    EXPECT_EQ(three[chain], rows_from(12 * chain, 12 * (chain + 1))) << "chain " << chain;
+
+  add_ball_rows(p, ends[2], ends[0], {Real(0.5), 0, 0}, {Real(0.5), 0, 0});
+  const std::vector<std::vector<std::uint32_t>> two = components_of(p);
+  ASSERT_EQ(two.size(), 2u);
+  std::vector<std::uint32_t> joined = rows_from(0, 12);
+  for (std::uint32_t k = 24; k < 39; ++k)
+    joined.push_back(k);
+  EXPECT_EQ(two[0], joined);
+  EXPECT_EQ(two[1], rows_from(12, 24));
 }
 
 }  // namespace
