@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 namespace impulse {
 namespace {
@@ -100,33 +101,34 @@ constexpr std::size_t group_jacobian = 0, group_response = 48, inverse = 96, mat
     lambda[batch.first[k] + row] = value[k];
 }
 
-// The shape of unit [begin, end) (0: it is visited alone): a friction run, then a group of
-// normal rows that bound it, all between the same two bodies.
-std::uint64_t shape_of(const RowStore& rows, std::span<const std::uint8_t> visits,
-                       std::span<const std::uint32_t> group_of, std::span<const RowGroup> groups,
-                       std::uint32_t begin, std::uint32_t end) {
+// The shape of unit [begin, end), none for a unit visited alone.
+std::optional<UnitShape> shape_of(const RowStore& rows, std::span<const std::uint8_t> visits,
+                                  std::span<const std::uint32_t> group_of,
+                                  std::span<const RowGroup> groups, std::uint32_t begin,
+                                  std::uint32_t end) {
   const auto kind = [&](std::size_t i) { return visits[i] & row_visit::kind_mask; };
-  if (kind(begin) != row_visit::friction_run) return 0;
+  if (kind(begin) != row_visit::friction_run) return {};
   std::uint32_t friction = 1;
   while (begin + friction < end && kind(begin + friction) == row_visit::friction_more)
     ++friction;
   const std::uint32_t head = begin + friction;
-  if (friction > UnitBatch::k_max_friction_rows || head >= end || kind(head) != row_visit::group)
-    return 0;
+  if (friction > UnitShape::k_max_friction_rows || head >= end || kind(head) != row_visit::group)
+    return {};
   const RowGroup& group = groups[group_of[head]];
-  if (group.first != head || group.first + group.count != end) return 0;
-  const std::size_t normals = row_visit::normal_count(visits[begin]);
-  std::uint64_t shape =
-      std::uint64_t(friction) | std::uint64_t(group.count) << 4 | std::uint64_t(normals) << 7;
+  if (group.first != head || group.first + group.count != end) return {};
+  UnitShape shape;
+  shape.friction_rows = std::uint8_t(friction);
+  shape.group_rows = std::uint8_t(group.count);
+  shape.normal_count = std::uint8_t(row_visit::normal_count(visits[begin]));
   for (std::uint32_t i = begin; i < end; ++i) {
-    if (rows.body_a[i] != rows.body_a[begin] || rows.body_b[i] != rows.body_b[begin]) return 0;
+    if (rows.body_a[i] != rows.body_a[begin] || rows.body_b[i] != rows.body_b[begin]) return {};
   }
   for (std::uint32_t f = 0; f < friction; ++f) {
     const std::int64_t normal = std::int64_t(rows.normal_row[begin + f]) - head;
-    if (row_visit::normal_count(visits[begin + f]) != normals || normal < 0 ||
-        normal + std::int64_t(normals) > std::int64_t(group.count))
-      return 0;
-    shape |= std::uint64_t(normal) << (10 + 2 * f);
+    if (row_visit::normal_count(visits[begin + f]) != shape.normal_count || normal < 0 ||
+        normal + std::int64_t(shape.normal_count) > std::int64_t(group.count))
+      return {};
+    shape.normal_of[f] = std::uint8_t(normal);
   }
   return shape;
 }
@@ -143,8 +145,8 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   std::size_t lanes_size = 0;
   // A unit's moving bodies (one may come more than once); every row of a unit with a shape joins
   // the same two.
-  const auto for_moving = [&](const RowUnit& unit, std::uint64_t shape, const auto& f) {
-    for (std::uint32_t i = unit.begin; i < (shape != 0 ? unit.begin + 1 : unit.end); ++i) {
+  const auto for_moving = [&](const RowUnit& unit, bool shaped, const auto& f) {
+    for (std::uint32_t i = unit.begin; i < (shaped ? unit.begin + 1 : unit.end); ++i) {
       if (visits[i] & row_visit::a_moves) f(rows.body_a[i]);
       if (visits[i] & row_visit::b_moves) f(rows.body_b[i]);
     }
@@ -155,12 +157,14 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     for (const RowUnit& unit : schedule.interior(p)) {
       // The step this unit must follow: the last one placed that moves one of its bodies.
       std::uint32_t after = 0;  // a step's index + 1; 0 for none
-      const std::uint64_t shape = shape_of(rows, visits, group_of, groups, unit.begin, unit.end);
-      for_moving(unit, shape, [&](std::uint32_t body) { after = std::max(after, placed_[body]); });
+      const std::optional<UnitShape> shape =
+          shape_of(rows, visits, group_of, groups, unit.begin, unit.end);
+      for_moving(unit, shape.has_value(),
+                 [&](std::uint32_t body) { after = std::max(after, placed_[body]); });
       const auto place = [&](std::uint32_t step) {
-        for_moving(unit, shape, [&](std::uint32_t body) { placed_[body] = step + 1; });
+        for_moving(unit, shape.has_value(), [&](std::uint32_t body) { placed_[body] = step + 1; });
       };
-      if (shape == 0) {
+      if (!shape) {
         place(std::uint32_t(steps_.size()));
         steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
         continue;
@@ -168,7 +172,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       // Joins the earliest open batch of its shape that it may move back to (no step since then
       // moves one of its bodies) and that is near (the sweep keeps to the stored order).
       const auto open = std::find_if(open_.begin(), open_.end(), [&](const OpenBatch& b) {
-        return b.shape == shape && b.step >= after && steps_.size() - b.step <= k_reach;
+        return b.shape == *shape && b.step >= after && steps_.size() - b.step <= k_reach;
       });
       if (open != open_.end()) {
         UnitBatch& batch = batches_[steps_[open->step].batch];
@@ -176,7 +180,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
         place(open->step);
         if (batch.units == k_lanes) {
           batch.lanes_begin = std::uint32_t(lanes_size);
-          lanes_size += batch.friction_rows * lane_layout::friction_row + lane_layout::group;
+          lanes_size += batch.shape.friction_rows * lane_layout::friction_row + lane_layout::group;
           open_.erase(open);
         }
         continue;
@@ -184,15 +188,11 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       UnitBatch batch{};
       batch.first[0] = unit.begin;
       batch.units = 1;
-      batch.friction_rows = std::uint8_t(shape & 15);
-      batch.group_rows = std::uint8_t(shape >> 4 & 7);
-      batch.normal_count = std::uint8_t(shape >> 7 & 7);
-      for (std::size_t f = 0; f < batch.friction_rows; ++f)
-        batch.normal_of[f] = std::uint8_t(shape >> (10 + 2 * f) & 3);
+      batch.shape = *shape;
       const std::uint32_t step = std::uint32_t(steps_.size());
       // Batches out of reach stay short.
       std::erase_if(open_, [&](const OpenBatch& b) { return step - b.step >= k_reach; });
-      open_.push_back({shape, step});
+      open_.push_back({*shape, step});
       place(step);
       steps_.push_back({0, 0, std::uint32_t(batches_.size())});
       batches_.push_back(batch);
@@ -206,7 +206,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       batch.body_a[k] = rows.body_a[begin];
       batch.body_b[k] = rows.body_b[begin];
       batch.moves[k] = visits[begin] & (row_visit::a_moves | row_visit::b_moves);
-      batch.group[k] = group_of[begin + batch.friction_rows];
+      batch.group[k] = group_of[begin + batch.shape.friction_rows];
     }
   }
   lanes_.resize(lanes_size);
@@ -233,7 +233,7 @@ void UnitBatches::keep_full_batches(std::size_t parts) {
         batches_[kept++] = batch;  // kept <= step.batch: batches are numbered in step order
         continue;
       }
-      const std::uint32_t rows = batch.friction_rows + batch.group_rows;
+      const std::uint32_t rows = batch.shape.friction_rows + batch.shape.group_rows;
       for (std::size_t k = 0; k < batch.units; ++k)
         kept_steps_.push_back({batch.first[k], batch.first[k] + rows, SweepStep::k_alone});
     }
@@ -250,7 +250,7 @@ void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
                for (std::size_t b = begin; b < end; ++b) {
                  const UnitBatch& batch = batches_[b];
                  Lanes* out = lanes_.data() + batch.lanes_begin;
-                 fill(batch, out, out + batch.friction_rows * lane_layout::friction_row);
+                 fill(batch, out, out + batch.shape.friction_rows * lane_layout::friction_row);
                }
              });
 }
@@ -262,7 +262,7 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
     const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
       return Lanes{value(0), value(1), value(2), value(3)};
     };
-    for (std::size_t f = 0; f < batch.friction_rows; ++f) {
+    for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
       Lanes* row = out + f * lane_layout::friction_row;
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[batch.first[k] + f];
@@ -312,7 +312,7 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
             1);
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
       Lanes* response = group_out + lane_layout::group_response + 12 * r;
-      if (r >= batch.group_rows) {
+      if (r >= batch.shape.group_rows) {
         std::fill(response, response + 12, Lanes{});
         continue;
       }
@@ -331,7 +331,7 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
 void UnitBatches::pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
                               TaskPool* pool) {
   for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
-    for (std::size_t f = 0; f < batch.friction_rows; ++f) {
+    for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
       const auto bias = [&](std::size_t k) { return packed[batch.first[k] + f].bias; };
       out[f * lane_layout::friction_row + lane_layout::bias] =
           Lanes{bias(0), bias(1), bias(2), bias(3)};
@@ -353,7 +353,7 @@ std::size_t UnitBatches::lane_visits() const {
 BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
   const UnitBatch& batch = batches_[index];
   const Lanes* batch_lanes = lanes_.data() + batch.lanes_begin;
-  const std::size_t friction = batch.friction_rows, group_rows = batch.group_rows;
+  const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
   const Lanes relax = splat(sor);
   const LaneMask all = Lanes{} == Lanes{};
   Lanes v[12];
@@ -367,13 +367,13 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
 
   // The friction runs (visit_friction_run), lane by lane the same arithmetic.
   {
-    Lanes lambdas[UnitBatch::k_max_friction_rows], normal[UnitBatch::k_max_friction_rows];
+    Lanes lambdas[UnitShape::k_max_friction_rows], normal[UnitShape::k_max_friction_rows];
     LaneMask idle = all;
     for (std::size_t f = 0; f < friction; ++f) {
       lambdas[f] = gather_lambda(lambda, batch, f);
-      const Lanes* first = before + batch.normal_of[f];
+      const Lanes* first = before + batch.shape.normal_of[f];
       Lanes load = first[0];  // sum_normal_impulses
-      for (std::size_t n = 1; n < batch.normal_count; ++n)
+      for (std::size_t n = 1; n < batch.shape.normal_count; ++n)
         load += first[n];
       normal[f] = load;
       idle &= (lambdas[f] == Lanes{}) & (load == Lanes{});

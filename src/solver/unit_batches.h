@@ -35,20 +35,27 @@ struct SweepStep {
   std::uint32_t batch;
 };
 
+/// What the units of a batch share: a friction run, then a group of normal rows that bound it, all
+/// between the same two bodies.
+struct UnitShape {
+  static constexpr std::size_t k_max_friction_rows = 12;
+  std::uint8_t friction_rows = 0, group_rows = 0;
+  std::uint8_t normal_count = 0;  // of every friction row (row_visit::normal_count)
+  // Per friction row: its first normal row, counted from the group's first row.
+  std::array<std::uint8_t, k_max_friction_rows> normal_of{};
+  friend bool operator==(const UnitShape&, const UnitShape&) = default;
+};
+
 /// Four units of one shape visited at once.
 struct UnitBatch {
   static constexpr std::size_t k_units = 4;
-  static constexpr std::size_t k_max_friction_rows = 12;
   std::array<std::uint32_t, k_units> first;   // each unit's first row (its friction run's)
   std::array<std::uint32_t, k_units> group;   // each unit's RowGroup
   std::array<std::uint32_t, k_units> body_a;  // each unit's bodies (every row's)
   std::array<std::uint32_t, k_units> body_b;
   std::array<std::uint8_t, k_units> moves;  // each unit's row_visit a_moves and b_moves bits
   std::uint8_t units;                       // k_units once built (fewer only while the batch fills)
-  std::uint8_t friction_rows, group_rows;
-  std::uint8_t normal_count;  // of every friction row (row_visit::normal_count)
-  // Per friction row: its first normal row, counted from the group's first row.
-  std::array<std::uint8_t, k_max_friction_rows> normal_of;
+  UnitShape shape;
   std::uint32_t lanes_begin;  // its first entry in UnitBatches::lanes_
 };
 
@@ -118,7 +125,7 @@ class UnitBatches {
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> placed_;  // per body: the last step that moves it, + 1 (0: none)
   struct OpenBatch {
-    std::uint64_t shape;
+    UnitShape shape;
     std::uint32_t step;
   };
   std::vector<SweepStep> kept_steps_;  // keep_full_batches' steps, then swapped in
