@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <ranges>
 #include <stdexcept>
 
 namespace impulse {
@@ -258,23 +257,25 @@ bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
 }
 
 void BlockLdlt::solve(std::span<double> x) const {
-  solve_nodes(x.data(), std::views::iota(std::uint32_t(0), std::uint32_t(nodes_.size())));
+  solve_nodes(x.data(), nodes_.size(), [](std::size_t k) { return std::uint32_t(k); });
 }
 
 void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positions) const {
   if (positions.empty()) return;
   // Consecutive positions (the whole block in one component, a chain) as a count, not a list.
-  if (positions.back() - positions.front() + 1 == positions.size())
-    solve_nodes(x.data(), std::views::iota(positions.front(), positions.back() + 1));
+  const std::uint32_t first = positions.front();
+  if (positions.back() - first + 1 == positions.size())
+    solve_nodes(x.data(), positions.size(),
+                [first](std::size_t k) { return first + std::uint32_t(k); });
   else
-    solve_nodes(x.data(), positions);
+    solve_nodes(x.data(), positions.size(), [positions](std::size_t k) { return positions[k]; });
 }
 
-template <class Positions>
-void BlockLdlt::solve_nodes(double* x, const Positions& positions) const {
+template <class PositionAt>
+void BlockLdlt::solve_nodes(double* x, std::size_t count, const PositionAt& position_at) const {
   const double* values = values_.data();
-  for (const std::uint32_t p : positions) {  // L y = x
-    const Node& node = nodes_[p];
+  for (std::size_t n = 0; n < count; ++n) {  // L y = x
+    const Node& node = nodes_[position_at(n)];
     by_size(node.rows, [&]<std::uint32_t N>() {
       const double* y = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
@@ -285,8 +286,8 @@ void BlockLdlt::solve_nodes(double* x, const Positions& positions) const {
       }
     });
   }
-  for (const std::uint32_t p : positions) {  // z = D^-1 y
-    const Node& node = nodes_[p];
+  for (std::size_t n = 0; n < count; ++n) {  // z = D^-1 y
+    const Node& node = nodes_[position_at(n)];
     by_size(node.rows, [&]<std::uint32_t N>() {
       double* y = x + node.first_row;
       double z[N];
@@ -300,8 +301,8 @@ void BlockLdlt::solve_nodes(double* x, const Positions& positions) const {
       }
     });
   }
-  for (const std::uint32_t p : positions | std::views::reverse) {  // L^T x = z
-    const Node& node = nodes_[p];
+  for (std::size_t n = count; n-- > 0;) {  // L^T x = z
+    const Node& node = nodes_[position_at(n)];
     by_size(node.rows, [&]<std::uint32_t N>() {
       double* xp = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
