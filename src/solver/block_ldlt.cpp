@@ -257,7 +257,7 @@ bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
 }
 
 void BlockLdlt::solve(std::span<double> x) const {
-  solve_nodes(x.data(), nodes_.size(), [](std::size_t k) { return std::uint32_t(k); });
+  solve_nodes(x.data(), nodes_.size(), [this](std::size_t k) -> const Node& { return nodes_[k]; });
 }
 
 void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positions) const {
@@ -266,16 +266,17 @@ void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positi
   const std::uint32_t first = positions.front();
   if (positions.back() - first + 1 == positions.size())
     solve_nodes(x.data(), positions.size(),
-                [first](std::size_t k) { return first + std::uint32_t(k); });
+                [nodes = nodes_.data() + first](std::size_t k) -> const Node& { return nodes[k]; });
   else
-    solve_nodes(x.data(), positions.size(), [positions](std::size_t k) { return positions[k]; });
+    solve_nodes(x.data(), positions.size(),
+                [&](std::size_t k) -> const Node& { return nodes_[positions[k]]; });
 }
 
-template <class PositionAt>
-void BlockLdlt::solve_nodes(double* x, std::size_t count, const PositionAt& position_at) const {
+template <class NthNode>
+void BlockLdlt::solve_nodes(double* x, std::size_t count, const NthNode& nth_node) const {
   const double* values = values_.data();
   for (std::size_t n = 0; n < count; ++n) {  // L y = x
-    const Node& node = nodes_[position_at(n)];
+    const Node& node = nth_node(n);
     by_size(node.rows, [&]<std::uint32_t N>() {
       const double* y = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
@@ -287,7 +288,7 @@ void BlockLdlt::solve_nodes(double* x, std::size_t count, const PositionAt& posi
     });
   }
   for (std::size_t n = 0; n < count; ++n) {  // z = D^-1 y
-    const Node& node = nodes_[position_at(n)];
+    const Node& node = nth_node(n);
     by_size(node.rows, [&]<std::uint32_t N>() {
       double* y = x + node.first_row;
       double z[N];
@@ -302,7 +303,7 @@ void BlockLdlt::solve_nodes(double* x, std::size_t count, const PositionAt& posi
     });
   }
   for (std::size_t n = count; n-- > 0;) {  // L^T x = z
-    const Node& node = nodes_[position_at(n)];
+    const Node& node = nth_node(n);
     by_size(node.rows, [&]<std::uint32_t N>() {
       double* xp = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {

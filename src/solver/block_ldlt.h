@@ -55,9 +55,9 @@ class BlockLdlt {
 
   template <std::uint32_t N>
   bool factor_node(const Node& node, const std::uint32_t*& update);
-  // The solve over the nodes at positions position_at(0) < ... < position_at(count - 1).
-  template <class PositionAt>
-  void solve_nodes(double* x, std::size_t count, const PositionAt& position_at) const;
+  // The solve over the nodes nth_node(0), ..., nth_node(count - 1), in the factor's order.
+  template <class NthNode>
+  void solve_nodes(double* x, std::size_t count, const NthNode& nth_node) const;
 
   std::vector<Node> nodes_;  // by position in the elimination order
   std::vector<Below> below_;
