@@ -50,10 +50,10 @@ struct ContactRowRange {
 
 /// write_contact_rows and store_contact_impulses cut the manifolds into this many chunks, and use
 /// the pool's threads from this many manifolds: the same chunks on the same threads, so each
-/// thread's rows stay in its cache from the writing to the storing. 64 manifolds are about 0.02 ms
-/// of rows; the workers are awake from the step's start (TaskPool::KeepAwake), and on one thread
-/// the rows stage also reads every manifold the narrowphase wrote on the others (the ragdolls'
-/// 248 manifolds: 0.81x on two threads with 256 here, 1.04x with 64).
+/// thread's rows stay in its cache from the writing to the storing. The workers are awake from the
+/// step's start (TaskPool::KeepAwake), and on one thread the rows stage also reads every manifold
+/// the narrowphase wrote on the others (the ragdolls' 248 manifolds: their rows stage 0.81x on two
+/// threads with 256 here, 1.04x with 64).
 constexpr std::size_t k_manifold_chunks = 64;
 constexpr std::size_t k_parallel_manifolds = 64;
 

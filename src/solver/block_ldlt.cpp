@@ -256,10 +256,6 @@ bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
   return true;
 }
 
-void BlockLdlt::solve(std::span<double> x) const {
-  solve_nodes(x.data(), nodes_.size(), [this](std::size_t k) -> const Node& { return nodes_[k]; });
-}
-
 void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positions) const {
   if (positions.empty()) return;
   // Consecutive positions (the whole block in one component, a chain) as a count, not a list.

@@ -29,11 +29,10 @@ class BlockLdlt {
   /// before, went on past a negative pivot; the equality block now leaves its rows to
   /// Gauss-Seidel).
   bool factorize();
-  /// x <- A^-1 x.
-  void solve(std::span<double> x) const;
-  /// The same for the rows of the nodes at `positions` (ascending) alone, when no entry of A
-  /// couples them with any other node (a component of the block, EqualityBlock): x's other rows
-  /// are neither read nor written, and these get the bits of the whole solve.
+  /// x <- A^-1 x for the rows of the nodes at `positions` (strictly ascending), when no entry of
+  /// A couples them with any other node (every node, or a component of the block: EqualityBlock):
+  /// x's other rows are neither read nor written, and these get the bits a solve over every node
+  /// gives them.
   void solve(std::span<double> x, std::span<const std::uint32_t> positions) const;
   /// The position in the elimination order of the node holding row i.
   std::uint32_t position_of_row(std::uint32_t i) const { return position_of_[node_of_row_[i]]; }

@@ -122,8 +122,8 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     const std::uint32_t a = rows.body_a[rows_[k]], b = rows.body_b[rows_[k]];
     moving_bodies_[k] = {layout.movable(a) ? a : k_none, layout.movable(b) ? b : k_none};
   }
-  if (!new_pattern && moving_bodies_ == components_of_bodies_) return;
-  std::swap(moving_bodies_, components_of_bodies_);
+  if (!new_pattern && moving_bodies_ == found_moving_bodies_) return;
+  std::swap(moving_bodies_, found_moving_bodies_);
   const auto root = [&](std::uint32_t k) {
     while (component_of_[k] != k)
       k = component_of_[k] = component_of_[component_of_[k]];
@@ -135,7 +135,7 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
   // Union-find whose roots are their sets' first rows.
   for (std::uint32_t k = 0; k < n; ++k) {
     component_of_[k] = k;
-    for (const std::uint32_t body : components_of_bodies_[k]) {
+    for (const std::uint32_t body : found_moving_bodies_[k]) {
       if (body == k_none) continue;
       std::uint32_t& last = last_row_of_body_[body];
       if (last != k_none) {

@@ -28,7 +28,7 @@ class EqualityBlock {
   /// layout: the rows' RowLayout, taken; same_layout: it is the last prepare's, so the same rows
   /// are bilateral (the layout holds every condition of it) and they are not sought again.
   bool prepare(const RowStore& rows, const RowLayout& layout, bool same_layout = false);
-  /// The rows of the block, in the order of the residual and the change below.
+  /// The rows of the block, in the order of solve_component's x.
   const std::vector<std::uint32_t>& rows() const { return rows_; }
   /// The block's components: its rows joined through the bodies they move, so that no row shares a
   /// moving body (or an entry of A) with another component's. Each component is solved on its own,
@@ -81,8 +81,9 @@ class EqualityBlock {
   // components() as ranges of rows, and of node positions in the factor's order.
   std::vector<std::uint32_t> component_rows_, component_begin_{0};
   std::vector<std::uint32_t> component_positions_, positions_begin_{0};
-  // Per row, its bodies that move (or ~0) when the components were found, and the same now.
-  std::vector<std::array<std::uint32_t, 2>> components_of_bodies_, moving_bodies_;
+  // Per row, its bodies that move (~0 for one that does not) when the components were last found;
+  // and find_components' scratch for the same now.
+  std::vector<std::array<std::uint32_t, 2>> found_moving_bodies_, moving_bodies_;
   // find_components' scratch: per row its union-find parent, then its component; per body the
   // last row that moves it.
   std::vector<std::uint32_t> component_of_, last_row_of_body_;

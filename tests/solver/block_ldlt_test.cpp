@@ -61,6 +61,17 @@ void fill(BlockLdlt& ldlt, const Problem& p) {
   }
 }
 
+// The positions of the nodes holding rows [begin, end), ascending.
+std::vector<std::uint32_t> positions_of_rows(const BlockLdlt& ldlt, std::uint32_t begin,
+                                             std::uint32_t end) {
+  std::vector<std::uint32_t> positions;
+  for (std::uint32_t i = begin; i < end; ++i)
+    positions.push_back(ldlt.position_of_row(i));
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  return positions;
+}
+
 TEST(BlockLdlt, SolvesAsADenseFactorisationDoesWithFillAndEveryNodeSize) {
   const Problem p = loop_of_nodes();
   BlockLdlt ldlt;
@@ -74,53 +85,61 @@ TEST(BlockLdlt, SolvesAsADenseFactorisationDoesWithFillAndEveryNodeSize) {
       b[i] = double(i % 5) - 2 + 0.1 * round;
     const Eigen::VectorXd expected = p.a.ldlt().solve(b);
     std::vector<double> x(b.data(), b.data() + b.size());
-    ldlt.solve(x);
+    ldlt.solve(x, positions_of_rows(ldlt, 0, std::uint32_t(b.size())));
     for (Eigen::Index i = 0; i < b.size(); ++i)
       EXPECT_NEAR(x[std::size_t(i)], expected[i], 1e-9) << "row " << i;
   }
 }
 
-// Two loops of nodes side by side, no entry coupling them: each solved alone, over its own nodes'
-// positions, gets the bits of the whole solve and leaves the other's rows as they were.
+// Three loops of nodes side by side, no entry coupling them: each loop solved alone, over its own
+// nodes' positions (consecutive), and the first and last together (positions with a gap), get the
+// bits of the solve over every node and leave the other rows as they were.
 TEST(BlockLdlt, APartCoupledWithNoOtherNodeSolvesAloneWithTheBitsOfTheWholeSolve) {
   const Problem loop = loop_of_nodes();
   const auto nodes = std::uint32_t(loop.node_begin.size() - 1);
   const auto rows = std::uint32_t(loop.a.rows());
-  Problem p;  // the loop twice, the second's nodes and rows after the first's
-  p.node_begin = loop.node_begin;
-  for (std::uint32_t k = 1; k <= nodes; ++k)
-    p.node_begin.push_back(rows + loop.node_begin[k]);
-  for (const auto& [x, y] : loop.coupled) {
-    p.coupled.emplace_back(x, y);
-    p.coupled.emplace_back(x + nodes, y + nodes);
+  constexpr std::uint32_t k_loops = 3;
+  Problem p;  // loop l's nodes and rows after loop l - 1's
+  p.a = Eigen::MatrixXd::Zero(k_loops * rows, k_loops * rows);
+  for (std::uint32_t l = 0; l < k_loops; ++l) {
+    for (std::uint32_t k = 1; k <= nodes; ++k)
+      p.node_begin.push_back(l * rows + loop.node_begin[k]);
+    for (const auto& [x, y] : loop.coupled)
+      p.coupled.emplace_back(x + l * nodes, y + l * nodes);
+    p.a.block(l * rows, l * rows, rows, rows) = (1.0 + l) * loop.a;
   }
-  p.a = Eigen::MatrixXd::Zero(2 * rows, 2 * rows);
-  p.a.topLeftCorner(rows, rows) = loop.a;
-  p.a.bottomRightCorner(rows, rows) = 2 * loop.a;
   BlockLdlt ldlt;
   ldlt.analyse(p.node_begin, p.coupled);
   fill(ldlt, p);
   ASSERT_TRUE(ldlt.factorize());
-  std::vector<double> b(2 * rows);
+  std::vector<double> b(k_loops * rows);
   for (std::size_t i = 0; i < b.size(); ++i)
     b[i] = double(i % 7) - 3;
   std::vector<double> whole = b;
-  ldlt.solve(whole);
-  for (std::uint32_t part = 0; part < 2; ++part) {
-    std::vector<std::uint32_t> positions;
-    for (std::uint32_t i = part * rows; i < (part + 1) * rows; ++i)
-      positions.push_back(ldlt.position_of_row(i));
-    std::sort(positions.begin(), positions.end());
-    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-    ASSERT_EQ(positions.size(), nodes);
+  ldlt.solve(whole, positions_of_rows(ldlt, 0, k_loops * rows));
+  const auto loop_positions = [&](std::uint32_t l) {
+    return positions_of_rows(ldlt, l * rows, (l + 1) * rows);
+  };
+  std::vector<std::uint32_t> first_and_last = loop_positions(0);
+  for (const std::uint32_t position : loop_positions(2))
+    first_and_last.push_back(position);
+  std::sort(first_and_last.begin(), first_and_last.end());
+  const std::vector<std::pair<std::vector<std::uint32_t>, std::vector<bool>>> cases{
+      {loop_positions(0), {true, false, false}},
+      {loop_positions(1), {false, true, false}},
+      {loop_positions(2), {false, false, true}},
+      {first_and_last, {true, false, true}}};
+  for (const auto& [positions, solved] : cases) {
     std::vector<double> x = b;
     ldlt.solve(x, positions);
-    for (std::uint32_t i = 0; i < 2 * rows; ++i) {
-      const double expected = i / rows == part ? whole[i] : b[i];
+    for (std::uint32_t i = 0; i < k_loops * rows; ++i) {
+      const double expected = solved[i / rows] ? whole[i] : b[i];
       EXPECT_EQ(std::memcmp(&x[i], &expected, sizeof(double)), 0)
-          << "part " << part << " row " << i;
+          << positions.size() << " nodes from " << positions.front() << ", row " << i;
     }
   }
+  // The first and last loops' nodes are not consecutive: the list, not a count, is walked.
+  EXPECT_NE(first_and_last.back() - first_and_last.front() + 1, first_and_last.size());
 }
 
 TEST(BlockLdlt, RefusesAMatrixThatIsNotPositiveDefinite) {

@@ -47,6 +47,38 @@ struct RowProblem {
   }
 };
 
+// Three bilateral rows holding point lever_a of body a on point lever_b of body b (a ball joint).
+inline void add_ball_rows(RowProblem& p, std::uint32_t a, std::uint32_t b, const Vec3& lever_a,
+                          const Vec3& lever_b) {
+  p.rows.begin_block();
+  for (const Vec3& axis : {Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z()}) {
+    RowSpec row;
+    row.body_a = a;
+    row.body_b = b;
+    row.j_lin_a = axis;
+    row.j_ang_a = cross(lever_a, axis);
+    row.j_lin_b = -axis;
+    row.j_ang_b = -cross(lever_b, axis);
+    p.rows.add(row);
+  }
+  p.rows.end_block();
+}
+
+// A chain of `links` new bodies hanging from body 0 (the world) by ball joints, the links falling
+// at 1 m/s and spinning; returns its last link.
+inline std::uint32_t add_chain(RowProblem& p, int links) {
+  const auto first = std::uint32_t(p.masses.size());
+  for (int k = 1; k <= links; ++k) {
+    p.add_body(1, {0, -1, 0});
+    p.velocities.back().angular = {Real(0.1) * Real(k % 3), 0, Real(0.2)};
+  }
+  for (std::uint32_t k = 0; k < std::uint32_t(links); ++k) {
+    const std::uint32_t a = first + k, b = k == 0 ? 0 : a - 1;
+    add_ball_rows(p, a, b, {Real(-0.5), 0, 0}, {b == 0 ? Real(0) : Real(0.5), 0, 0});
+  }
+  return first + std::uint32_t(links) - 1;
+}
+
 /// Whether x and y are the same bits (the solves that promise the same results to the bit).
 inline bool same_bits(Real x, Real y) {
   return std::memcmp(&x, &y, sizeof(Real)) == 0;

@@ -335,6 +335,19 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsOverManyIslands) {
   EXPECT_GT(three.schedule.colours(), 0u);
 }
 
+// A wall with chains hanging beside it from the world: the equality block's components (one a
+// chain), each solved by whichever thread claims it between sweeps, give the same bits too.
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsWithTheEqualityBlocksComponents) {
+  SolveStats stats;
+  expect_same_bits_on_any_number_of_threads(testing::iterations(20), stats, [] {
+    RowProblem p = wall(20, 10);
+    for (int chain = 0; chain < 4; ++chain)
+      testing::add_chain(p, 6);
+    p.rows.prepare(p.masses);
+    return p;
+  });
+}
+
 TEST(SweepSchedule, PgsStopsOnItsToleranceAtTheSameIterationOnAnyNumberOfThreads) {
   SolverSettings settings = testing::iterations(1000);
   settings.tolerance = Real(0.05);
