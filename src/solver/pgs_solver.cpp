@@ -978,7 +978,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units, is an item. The units past the last
   // colour and the iteration's end are member 0's, in a phase of their own between sweeps; the
-  // equality block's components follow in one more, an item each.
+  // equality block's components follow in one more, in runs as its items.
   const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
   const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
                                          std::min(threads, schedule_.parts()));
