@@ -635,9 +635,10 @@ static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_
 // still shared, a large one is not claimed unit by unit.
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
-// The equality block's components are shared out in runs of at least this many rows (a ragdoll's
-// are about 38): a pendulum's three rows are not worth a claim of their own.
-constexpr std::size_t k_min_block_rows_per_item = 64;
+// The equality block's components are shared out in runs of at least this many rows: a pendulum's
+// three rows are not worth a claim of their own, a ragdoll's 38 are (ten ragdolls, ten items to
+// share evenly).
+constexpr std::size_t k_min_block_rows_per_item = 32;
 
 }  // namespace
 
