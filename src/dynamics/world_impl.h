@@ -8,9 +8,9 @@
 #include "constraints/contact_rows.h"
 #include "constraints/joints/joint_model.h"
 #include "constraints/rows.h"
+#include "core/island_sets.h"
 #include "core/task_pool.h"
 #include "dynamics/body_storage.h"
-#include "dynamics/islands.h"
 #include "solver/solver.h"
 
 #include <array>

@@ -124,34 +124,25 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
   }
   if (!new_pattern && moving_bodies_ == found_moving_bodies_) return;
   std::swap(moving_bodies_, found_moving_bodies_);
-  const auto root = [&](std::uint32_t k) {
-    while (component_of_[k] != k)
-      k = component_of_[k] = component_of_[component_of_[k]];
-    return k;
-  };
   const auto n = std::uint32_t(rows_.size());
-  component_of_.resize(n);
+  row_sets_.reset(n);
   last_row_of_body_.assign(layout.bodies(), k_none);
-  // Union-find whose roots are their sets' first rows.
   for (std::uint32_t k = 0; k < n; ++k) {
-    component_of_[k] = k;
     for (const std::uint32_t body : found_moving_bodies_[k]) {
       if (body == k_none) continue;
       std::uint32_t& last = last_row_of_body_[body];
-      if (last != k_none) {
-        const std::uint32_t x = root(k), y = root(last);
-        component_of_[std::max(x, y)] = std::min(x, y);
-      }
+      if (last != k_none) row_sets_.join(k, last);
       last = k;
     }
   }
-  // Each row's root, then its component, numbered in the order of the components' first rows (its
-  // root's number is known by then).
-  for (std::uint32_t k = 0; k < n; ++k)
-    component_of_[k] = root(k);
+  // Each row's component, numbered in the order of the components' first rows (a set's root is its
+  // first row, numbered before the rows after it).
+  component_of_.resize(n);
   std::uint32_t components = 0;
-  for (std::uint32_t k = 0; k < n; ++k)
-    component_of_[k] = component_of_[k] == k ? components++ : component_of_[component_of_[k]];
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t root = row_sets_.find(k);
+    component_of_[k] = root == k ? components++ : component_of_[root];
+  }
   // The rows by component, in order: each component's count, its end as the rows are placed, its
   // begin.
   component_begin_.assign(components + 1, 0);
@@ -180,6 +171,15 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     std::sort(component_positions_.begin() + positions_begin_[c], component_positions_.end());
   }
   positions_begin_[components] = std::uint32_t(component_positions_.size());
+  run_begin_.assign(1, 0);
+  std::size_t run_rows = 0;
+  for (std::uint32_t c = 0; c < components; ++c) {
+    run_rows += component_rows(c).size();
+    if (run_rows >= k_min_run_rows || c + 1 == components) {
+      run_begin_.push_back(c + 1);
+      run_rows = 0;
+    }
+  }
 }
 
 void EqualityBlock::solve_component(std::size_t c, std::span<double> x) const {

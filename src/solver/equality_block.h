@@ -9,6 +9,7 @@
 // few sweeps.
 
 #include "constraints/rows.h"
+#include "core/island_sets.h"
 #include "core/lanes.h"
 
 #include "solver/block_ldlt.h"
@@ -39,6 +40,13 @@ class EqualityBlock {
     return std::span(component_rows_)
         .subspan(component_begin_[c], component_begin_[c + 1] - component_begin_[c]);
   }
+  /// The components cut into runs of consecutive components of at least k_min_run_rows rows (the
+  /// last may have fewer): what pgs shares among its threads, a pendulum's three rows being too
+  /// little for a claim of their own and a ragdoll's 38 enough. Run r holds components
+  /// [run_begin(r), run_begin(r + 1)).
+  static constexpr std::size_t k_min_run_rows = 32;
+  std::size_t runs() const { return run_begin_.size() - 1; }
+  std::uint32_t run_begin(std::size_t r) const { return run_begin_[r]; }
   /// x <- A^-1 x for component c's rows: with x = -w, w = J v - bias + softness lambda their
   /// velocity errors given the others, the change of their impulses that zeroes them. x is
   /// rows().size() long; only the component's rows' entries are read and written.
@@ -84,8 +92,10 @@ class EqualityBlock {
   // Per row, its bodies that move (~0 for one that does not) when the components were last found;
   // and find_components' scratch for the same now.
   std::vector<std::array<std::uint32_t, 2>> found_moving_bodies_, moving_bodies_;
-  // find_components' scratch: per row its union-find parent, then its component; per body the
-  // last row that moves it.
+  std::vector<std::uint32_t> run_begin_{0};
+  // find_components' scratch: the rows' sets, each row's component, per body the last row that
+  // moves it.
+  IslandSets row_sets_;
   std::vector<std::uint32_t> component_of_, last_row_of_body_;
 };
 

@@ -635,10 +635,6 @@ static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_
 // still shared, a large one is not claimed unit by unit.
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
-// The equality block's components are shared out in runs of at least this many rows: a pendulum's
-// three rows are not worth a claim of their own, a ragdoll's 38 are (ten ragdolls, ten items to
-// share evenly).
-constexpr std::size_t k_min_block_rows_per_item = 32;
 
 }  // namespace
 
@@ -668,15 +664,6 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   batched_ = in_order && batches_.built();
   if (direct_) {
     block_delta_.resize(equalities_.rows().size());
-    block_item_begin_.assign(1, 0);
-    std::size_t item_rows = 0;
-    for (std::uint32_t c = 0; c < equalities_.components(); ++c) {
-      item_rows += equalities_.component_rows(c).size();
-      if (item_rows >= k_min_block_rows_per_item || c + 1 == equalities_.components()) {
-        block_item_begin_.push_back(c + 1);
-        item_rows = 0;
-      }
-    }
   }
   run_coupling_.resize(rows.size());
   const auto later_in_run = [&](std::size_t i) { return row_visit::later_in_run(visits_[i]); };
@@ -1037,14 +1024,13 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
   member_block_delta_.assign(members, {});
   block_skipped_.assign(std::size_t(settings.iterations), 0);
-  // The equality block's components, in runs (block_item_begin_), as the items of phase `phase`
+  // The equality block's runs of components (EqualityBlock::runs) as the items of phase `phase`
   // (none when skipped): before the first sweep and after each sweep's units. Components share no
   // moving body, so any member may take any of them.
   const auto visit_block = [&](std::size_t phase, std::size_t m, bool skipped) {
-    const std::size_t items = direct_ && !skipped ? block_item_begin_.size() - 1 : 0;
-    work_.run(phase, items, [&](std::size_t item) {
+    work_.run(phase, direct_ && !skipped ? equalities_.runs() : 0, [&](std::size_t r) {
       Real& largest = member_block_delta_[m].value;
-      for (std::uint32_t c = block_item_begin_[item]; c < block_item_begin_[item + 1]; ++c)
+      for (std::uint32_t c = equalities_.run_begin(r); c < equalities_.run_begin(r + 1); ++c)
         largest = std::max(largest, visit_equality_component(rows, access, c, settings.sor));
     });
   };

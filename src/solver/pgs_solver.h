@@ -92,7 +92,6 @@ class PgsSolver final : public Solver {
   std::vector<MemberDelta> member_delta_;  // per thread of a sweep: its largest impulse change
   std::vector<MemberDelta> member_block_delta_;  // the same in the equality block's components
   std::vector<std::uint8_t> block_skipped_;      // per iteration: no block solve after its sweep
-  std::vector<std::uint32_t> block_item_begin_;  // the block's components, cut into a phase's items
   PhasedWork work_;
   EqualityBlock equalities_;  // solved after each sweep, when prepared
   bool direct_ = false;

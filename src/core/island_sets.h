@@ -1,6 +1,7 @@
 #pragma once
-// Islands: union-find over body slots (path halving). The smaller slot becomes the root, so an
-// island's id does not depend on the order in which its edges were seen.
+// Union-find over indices (path halving): a world's islands over its body slots, the equality
+// block's components over its rows. The smaller index becomes the root, so a set's root is its
+// smallest member whatever the order in which its joins were seen.
 
 #include <cstdint>
 #include <numeric>
