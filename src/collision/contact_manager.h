@@ -142,8 +142,9 @@ class ContactManager {
     std::size_t points = 0, matched = 0;  // gather: of its pairs' manifolds
   };
   static constexpr std::size_t k_chunks = 64;
-  // Below this many pairs, waking the workers costs more than they save (the chunks are the same
-  // either way, and so are the results).
+  // Below this many pairs to collide, waking the workers costs more than they save (the chunks are
+  // the same either way, and so are the results). Kept and ignored pairs are not counted: a chain's
+  // links overlap their neighbours' fat boxes, and their joints' pairs cost a copy or nothing.
   static constexpr std::size_t k_parallel_pairs = 128;
 
   bool fat_boxes_overlap(const Pair& pair) const;
@@ -184,18 +185,19 @@ class ContactManager {
 template <class Filter>
 void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool) {
   std::swap(manifolds_, previous_);
-  std::size_t kept = 0;
+  std::size_t kept = 0, colliding = 0;
   updates_.clear();
   for (const Pair& pair : pairs_) {
     if (!fat_boxes_overlap(pair)) continue;  // apart: leaves the cache
     pairs_[kept++] = pair;
     updates_.push_back(filter(shapes_[pair.shape_a].body, shapes_[pair.shape_b].body));
+    colliding += updates_.back() == PairUpdate::collide;
   }
   pairs_.resize(kept);
   new_counts_.resize(kept);
   chunks_.resize(k_chunks);
   const auto collide = [&](std::size_t chunk) { collide_chunk(chunk, margin); };
-  const bool parallel = kept >= k_parallel_pairs;
+  const bool parallel = colliding >= k_parallel_pairs;
   if (parallel) {
     pool.run(k_chunks, collide);
   } else {
