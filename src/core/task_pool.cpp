@@ -48,7 +48,7 @@ void TaskPool::run_team_erased(Erased member) {
   {
     const std::lock_guard lock(mutex_);
     team_ = member;
-    teamed_ = true;
+    teamed_ = teamed_in_stretch_ = true;
     joined_ = finished_ = 0;
     ++generation_;
   }

@@ -46,7 +46,9 @@ class TaskPool {
   class KeepAwake {
    public:
     explicit KeepAwake(TaskPool& pool) : pool_(pool) {
-      if (pool_.awake_.fetch_add(1, std::memory_order_relaxed) == 0) pool_.wake_sleepers();
+      if (pool_.awake_.fetch_add(1, std::memory_order_relaxed) != 0) return;
+      pool_.teamed_in_stretch_ = false;
+      pool_.wake_sleepers();
     }
     KeepAwake(const KeepAwake&) = delete;
     KeepAwake& operator=(const KeepAwake&) = delete;
@@ -55,6 +57,11 @@ class TaskPool {
    private:
     TaskPool& pool_;
   };
+
+  /// Whether a team has run since the outermost KeepAwake guard alive began: the workers are up
+  /// and the stretch's data is already spread over the cores, so a loop too light to be worth
+  /// waking them for (a hundred joints) may still share its work. Read on the calling thread.
+  bool teamed_in_stretch() const { return teamed_in_stretch_; }
 
   /// Runs member(0) on the calling thread and member(k), 0 < k < threads(), on worker k for each
   /// worker that joins before member 0 returns; returns when every member that ran has returned.
@@ -96,8 +103,9 @@ class TaskPool {
   std::unique_ptr<Share[]> shares_;  // one per member, set before a run's team starts
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  Erased team_;          // the current team's member (null object: none, or closed)
-  bool teamed_ = false;  // a team ran since the last wake_sleepers (under mutex_)
+  Erased team_;                     // the current team's member (null object: none, or closed)
+  bool teamed_ = false;             // a team ran since the last wake_sleepers (under mutex_)
+  bool teamed_in_stretch_ = false;  // teamed_in_stretch(); the calling thread's alone
   // Written under mutex_; the atomics are also read without it, by a thread spinning before it
   // sleeps (spin_until): the step's loops follow each other within microseconds, and a thread
   // woken from a condition variable takes tens of them to run again.
@@ -110,6 +118,11 @@ class TaskPool {
   bool may_keep_awake_ = false;  // no more threads than cores
 };
 
+/// Whether run_chunks runs count items on the pool's threads.
+inline bool chunks_in_parallel(const TaskPool* pool, std::size_t count, std::size_t parallel_from) {
+  return pool != nullptr && pool->threads() > 1 && count >= parallel_from;
+}
+
 /// Cuts [0, count) into `chunks` ranges by count alone and runs task(chunk, begin, end) for each:
 /// on the pool's threads (if given) from parallel_from items on, else on the calling thread. What
 /// a chunk produces depends on its range alone, so a reduction over the chunks in chunk order gives
@@ -118,7 +131,7 @@ template <class Task>
 void run_chunks(TaskPool* pool, std::size_t count, std::size_t chunks, std::size_t parallel_from,
                 const Task& task) {
   const auto chunk = [&](std::size_t c) { task(c, count * c / chunks, count * (c + 1) / chunks); };
-  if (pool != nullptr && pool->threads() > 1 && count >= parallel_from) {
+  if (chunks_in_parallel(pool, count, parallel_from)) {
     pool->run(chunks, chunk);
     return;
   }

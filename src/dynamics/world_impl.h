@@ -98,6 +98,18 @@ struct World::Impl {
   };
   std::vector<JointRecord> joints;
   std::vector<std::uint32_t> live_joints;  // in creation order
+  // The per-joint passes (rows, measures) run on the pool in fixed chunks of the live joints, as
+  // the per-body ones do: each joint's are its own. A chunk's rows are written prepared (their
+  // response at hand) into its staging, then appended to the store in joint order.
+  static constexpr std::size_t k_joint_chunks = 16;
+  static constexpr std::size_t k_parallel_joints = 64;  // fewer stay on the calling thread
+  struct PreparedJointRow {
+    // Not value-initialised (a zeroing of the whole row): the spec gets its defaults, then fields.
+    explicit PreparedJointRow(const LaneRow& r) : response(r) {}
+    RowSpec spec;
+    LaneRow response;
+  };
+  std::array<std::vector<PreparedJointRow>, k_joint_chunks> joint_rows_by_chunk;
   std::vector<std::uint32_t> free_joints;
   std::map<std::string, std::uint32_t, std::less<>> joint_names;
   std::vector<std::uint64_t> unconnected_pairs;  // sorted body-pair keys: no contacts between

@@ -70,6 +70,32 @@ TEST(TaskPool, WorkersHeldAwakeOrNotRunEveryLoopOnce) {
   expect_each_task_once(pool, 60);
 }
 
+// A stretch (the outermost guard's life) reports a team from the first loop run on the workers
+// in it, not before and not from an earlier stretch's; a nested guard starts no new stretch; a
+// loop of one task, or any loop on a pool of one thread, runs no team.
+TEST(TaskPool, AStretchIsTeamedFromItsFirstLoopOnTheWorkers) {
+  const auto loop = [](TaskPool& pool, std::size_t tasks) { pool.run(tasks, [](std::size_t) {}); };
+  TaskPool pool(2);
+  {
+    const TaskPool::KeepAwake step(pool);
+    EXPECT_FALSE(pool.teamed_in_stretch());
+    loop(pool, 1);
+    EXPECT_FALSE(pool.teamed_in_stretch());
+    loop(pool, 8);
+    EXPECT_TRUE(pool.teamed_in_stretch());
+    const TaskPool::KeepAwake nested(pool);
+    EXPECT_TRUE(pool.teamed_in_stretch());
+  }
+  {
+    const TaskPool::KeepAwake next_step(pool);
+    EXPECT_FALSE(pool.teamed_in_stretch());
+  }
+  TaskPool single(1);
+  const TaskPool::KeepAwake step(single);
+  loop(single, 8);
+  EXPECT_FALSE(single.teamed_in_stretch());
+}
+
 TEST(TaskPool, ATeamReturnsWithEveryMemberThatJoinedDoneAndEveryItemDoneOnce) {
   TaskPool pool(3);
   PhasedWork work;

@@ -211,6 +211,26 @@ TEST(JointScenes, BridgeHoldsItsLoad) {
   EXPECT_LT(worst_error, Real(0.02));
 }
 
+// The ragdolls' joints' rows and measures are shared among the threads once the contacts have
+// woken them (World::Impl::k_parallel_joints): the same bits, and the same joint errors, as on one.
+TEST(JointScenes, RagdollsStepToTheSameBitsAndJointErrorsOnOneThreadAndTwo) {
+  World one = world_of("ragdolls"), two = world_of("ragdolls");
+  two.set_threads(2);
+  ASSERT_GE(one.joints().size(), 64u);
+  const Real dt = one.settings().timestep;
+  for (int i = 0; i < 60; ++i) {
+    one.step(dt);
+    two.step(dt);
+    ASSERT_EQ(one.state_hash(), two.state_hash()) << "step " << i;
+    ASSERT_EQ(one.last_step_stats().max_joint_error, two.last_step_stats().max_joint_error);
+    ASSERT_EQ(one.last_step_stats().max_joint_angular_error,
+              two.last_step_stats().max_joint_angular_error);
+  }
+  EXPECT_GT(one.last_step_stats().contact_manifolds, 64u);  // the contacts shared their rows
+  for (const JointId id : one.joints())
+    EXPECT_EQ(one.joint_state(id).error, two.joint_state(id).error);
+}
+
 // Not met today: the elbow and knee limits open by up to 0.86 rad; docs/results.md.
 TEST(JointScenes, DISABLED_RagdollsLandOnThePileWithTheirLimitsHeld) {
   SKIP_UNLESS_OPTIMISED();
