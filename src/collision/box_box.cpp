@@ -214,13 +214,23 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   out.count = 0;
   const Mat33 ra = to_matrix(ta.orientation);
   const Mat33 rb = to_matrix(tb.orientation);
-  const Vec3& ha = a.half_extents;
-  const Vec3& hb = b.half_extents;
+  // Plain arrays: the axis loops index them at run time, which Vec3's and Mat33's accessors
+  // would turn into branches.
+  const Real ha[3] = {a.half_extents.x, a.half_extents.y, a.half_extents.z};
+  const Real hb[3] = {b.half_extents.x, b.half_extents.y, b.half_extents.z};
+  const Vec3 axes_a[3] = {ra.c0, ra.c1, ra.c2};
+  const Vec3 axes_b[3] = {rb.c0, rb.c1, rb.c2};
   const Vec3 d = tb.position - ta.position;
-  Mat33 abs_c;  // |a_i . b_j|: the radii of one box's projection on the other's axes
+  // c[i][j] = a_i . b_j: b's axes in a's frame by columns; |c|: the radii of one box's
+  // projection on the other's axes. t: d in a's frame, u: in b's.
+  Real c[3][3], abs_c[3][3], t[3], u[3];
   for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j)
-      abs_c(i, j) = std::abs(dot(ra.col(i), rb.col(j)));
+    t[i] = dot(d, axes_a[i]);
+    u[i] = dot(d, axes_b[i]);
+    for (int j = 0; j < 3; ++j) {
+      c[i][j] = dot(axes_a[i], axes_b[j]);
+      abs_c[i][j] = std::abs(c[i][j]);
+    }
   }
 
   // Separating axis test (Gottschalk's OBB tree test): separation = gap of the projections.
@@ -228,48 +238,52 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   int axis_a = 0;
   bool dir_a = true;  // whether the normal is +a_i
   for (int i = 0; i < 3; ++i) {
-    const Real dist = dot(d, ra.col(i));
-    const Real sep = std::abs(dist) - (ha[i] + dot(abs_c.row(i), hb));
+    const Real radius_b = abs_c[i][0] * hb[0] + abs_c[i][1] * hb[1] + abs_c[i][2] * hb[2];
+    const Real sep = std::abs(t[i]) - (ha[i] + radius_b);
     if (sep > margin) return false;
     if (sep > sep_a) {
       sep_a = sep;
       axis_a = i;
-      dir_a = dist >= 0;
+      dir_a = t[i] >= 0;
     }
   }
   Real sep_b = -k_infinity;
   int axis_b = 0;
   bool dir_b = true;  // whether the normal is +b_j
   for (int j = 0; j < 3; ++j) {
-    const Real dist = dot(d, rb.col(j));
-    const Real sep = std::abs(dist) - (hb[j] + dot(abs_c.col(j), ha));
+    const Real radius_a = abs_c[0][j] * ha[0] + abs_c[1][j] * ha[1] + abs_c[2][j] * ha[2];
+    const Real sep = std::abs(u[j]) - (hb[j] + radius_a);
     if (sep > margin) return false;
     if (sep > sep_b) {
       sep_b = sep;
       axis_b = j;
-      dir_b = dist >= 0;
+      dir_b = u[j] >= 0;
     }
   }
+  // The edge axes a_i x b_j in a's frame, where they have two components (-c[i2][j], c[i1][j]):
+  // the distance and both radii are a few products of c and t, and only the axis that wins is
+  // turned into a unit normal in the world. b's radius uses b_m . (a_i x b_j) = a_i . (b_j x b_m),
+  // which is +-c[i][.] of b's third axis (and 0 for m = j).
   Real sep_e = -k_infinity;
   int edge_i = 0;
   int edge_j = 0;
-  Vec3 normal_e;
+  bool dir_e = true;  // whether the normal is +(a_i x b_j)
   for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
     for (int j = 0; j < 3; ++j) {
-      const Vec3 axis = cross(ra.col(i), rb.col(j));
-      const Real len = length(axis);
-      if (len < k_parallel_sine) continue;
-      const Vec3 n = axis / len;
-      const Real dist = dot(d, n);
-      const Real radius_a = dot(ha, abs(transpose_multiply(ra, n)));
-      const Real radius_b = dot(hb, abs(transpose_multiply(rb, n)));
-      const Real sep = std::abs(dist) - radius_a - radius_b;
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const Real len_squared = c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j];  // |a_i x b_j|^2
+      if (len_squared < k_parallel_sine * k_parallel_sine) continue;
+      const Real dist = t[i2] * c[i1][j] - t[i1] * c[i2][j];
+      const Real radius_a = ha[i1] * abs_c[i2][j] + ha[i2] * abs_c[i1][j];
+      const Real radius_b = hb[j1] * abs_c[i][j2] + hb[j2] * abs_c[i][j1];
+      const Real sep = (std::abs(dist) - radius_a - radius_b) / std::sqrt(len_squared);
       if (sep > margin) return false;
       if (sep > sep_e) {
         sep_e = sep;
         edge_i = i;
         edge_j = j;
-        normal_e = dist >= 0 ? n : -n;
+        dir_e = dist >= 0;
       }
     }
   }
@@ -277,6 +291,8 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   const bool use_b = beats(sep_b, sep_a);
   const Real sep_face = use_b ? sep_b : sep_a;
   if (beats(sep_e, sep_face)) {
+    const Vec3 axis = normalize(cross(axes_a[edge_i], axes_b[edge_j]));
+    const Vec3 normal_e = dir_e ? axis : -axis;
     out.normal = normal_e;
     out.add(edge_contact(a, ta, ra, edge_i, b, tb, rb, edge_j, normal_e, -sep_e));
     return true;

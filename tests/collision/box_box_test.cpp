@@ -239,6 +239,76 @@ TEST(BoxBox, SwappingTheBoxesFlipsTheNormalAndKeepsTheDepth) {
   }
 }
 
+// The overlap of two boxes' projections on unit axis n, computed from their world axes alone.
+Real projected_overlap(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
+                       const Vec3& n) {
+  const auto radius = [&](const Box& box, const Transform& t) {
+    const Mat33 r = to_matrix(t.orientation);
+    return box.half_extents.x * std::abs(dot(r.c0, n)) +
+           box.half_extents.y * std::abs(dot(r.c1, n)) +
+           box.half_extents.z * std::abs(dot(r.c2, n));
+  };
+  return radius(a, ta) + radius(b, tb) - std::abs(dot(tb.position - ta.position, n));
+}
+
+// Random overlapping pairs of boxes of random shapes: the normal is one of the 15 candidate axes
+// (a face normal of either box or a cross product of their edges), it points from a to b, no
+// candidate axis overlaps less by more than the tie tolerance that lets faces win over edges
+// (k_relative_tolerance 5% of the overlap, and 1 mm), and the points are as deep as the overlap
+// along it.
+TEST(BoxBox, RandomOverlapsTakeTheAxisOfLeastOverlapAmongAllFifteen) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<Real> unit(-1, 1), size(Real(0.2), Real(1.5));
+  const auto random_pose = [&](Real spread) {
+    const Vec3 axis = normalize(Vec3{unit(rng), unit(rng), unit(rng)});
+    return at({spread * unit(rng), spread * unit(rng), spread * unit(rng)},
+              Quat::from_axis_angle(axis, k_pi * unit(rng)));
+  };
+  int overlaps = 0, edge_normals = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Box a = box(size(rng), size(rng), size(rng)), b = box(size(rng), size(rng), size(rng));
+    const Transform ta = random_pose(0), tb = random_pose(Real(1.5));
+    Manifold m;
+    if (!collide_box_box(a, ta, b, tb, 0, m)) continue;
+    const Mat33 ra = to_matrix(ta.orientation), rb = to_matrix(tb.orientation);
+    std::vector<Vec3> axes = {ra.c0, ra.c1, ra.c2, rb.c0, rb.c1, rb.c2};
+    for (const Vec3& ea : {ra.c0, ra.c1, ra.c2}) {
+      for (const Vec3& eb : {rb.c0, rb.c1, rb.c2}) {
+        if (length(cross(ea, eb)) > Real(1e-3)) axes.push_back(normalize(cross(ea, eb)));
+      }
+    }
+    Real least = k_infinity;
+    bool a_candidate = false;
+    for (const Vec3& n : axes) {
+      least = std::min(least, projected_overlap(a, ta, b, tb, n));
+      a_candidate = a_candidate || std::abs(std::abs(dot(n, m.normal)) - 1) < Real(1e-5);
+    }
+    if (least <= 0) continue;  // touching within rounding: any axis may be the one reported
+    ++overlaps;
+    ASSERT_TRUE(a_candidate) << "trial " << trial;
+    EXPECT_GE(dot(tb.position - ta.position, m.normal), -k_tol) << "trial " << trial;
+    const Real along_normal = projected_overlap(a, ta, b, tb, m.normal);
+    Real deepest = -k_infinity;
+    for (int k = 0; k < m.count; ++k)
+      deepest = std::max(deepest, m.points[std::size_t(k)].depth);
+    // Kept unless another beats it: overlap - 5% of its overlap - 1 mm > the other's.
+    EXPECT_LE(along_normal, (least + Real(0.001)) / Real(0.95) + k_tol) << "trial " << trial;
+    // An edge pair's one point is as deep as the overlap; a face's clipped points are no deeper
+    // (the incident box's deepest corner may lie beside the reference face, clipped away).
+    bool edges = true;  // the normal is along no face's
+    for (std::size_t k = 0; k < 6; ++k)
+      edges = edges && std::abs(std::abs(dot(axes[k], m.normal)) - 1) > Real(1e-5);
+    if (edges) {
+      ++edge_normals;
+      EXPECT_NEAR(deepest, along_normal, k_tol) << "trial " << trial;
+    } else {
+      EXPECT_LE(deepest, along_normal + k_tol) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(overlaps, 500);
+  EXPECT_GT(edge_normals, 20);  // the edge axes were exercised, not only the faces
+}
+
 TEST(BoxBox, RestingBoxKeepsItsIdsUnderJitter) {
   const Box ground = box(5, Real(0.5), 5);
   std::mt19937 rng(7);
