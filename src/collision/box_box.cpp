@@ -302,11 +302,11 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   int count = 0;
   Vec3 normal;
   if (use_b) {
-    normal = dir_b ? rb.col(axis_b) : -rb.col(axis_b);
+    normal = dir_b ? axes_b[axis_b] : -axes_b[axis_b];
     // b's reference face looks back at a, against the normal.
     count = face_contact(b, tb, axis_b, !dir_b, a, ta, false, margin, candidates);
   } else {
-    normal = dir_a ? ra.col(axis_a) : -ra.col(axis_a);
+    normal = dir_a ? axes_a[axis_a] : -axes_a[axis_a];
     count = face_contact(a, ta, axis_a, dir_a, b, tb, true, margin, candidates);
   }
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)), normal, out);

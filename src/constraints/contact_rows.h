@@ -118,19 +118,17 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         const ContactRowSettings& settings, RowStore& rows,
                         std::vector<ContactRowRange>& ranges, TaskPool* pool) {
   ranges.assign(manifolds.size(), {});
-  auto next = static_cast<std::uint32_t>(rows.size());  // the blocks, in manifold order
-  for (std::size_t k = 0; k < manifolds.size(); ++k) {
-    if (!active(manifolds[k])) continue;
-    ranges[k].first_row = next;
-    next += std::uint32_t(manifold_row_count(manifolds[k], settings.solver->friction_model));
-  }
-  rows.append_rows(next - rows.size());
-  for (std::size_t k = 0; k < manifolds.size(); ++k) {
-    if (ranges[k].first_row != ContactRowRange::k_no_rows)
-      rows.end_appended_block(
-          ranges[k].first_row +
-          std::uint32_t(manifold_row_count(manifolds[k], settings.solver->friction_model)));
-  }
+  // The blocks in manifold order; an inactive manifold's range keeps k_no_rows, and no rows.
+  rows.append_blocks(
+      manifolds.size(),
+      [&](std::size_t k) {
+        return ranges[k].first_row == ContactRowRange::k_no_rows
+                   ? std::size_t(0)
+                   : manifold_row_count(manifolds[k], settings.solver->friction_model);
+      },
+      [&](std::size_t k, std::uint32_t first) {
+        if (active(manifolds[k])) ranges[k].first_row = first;
+      });
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {

@@ -185,6 +185,26 @@ class RowStore {
   std::uint32_t append_rows(std::size_t count);
   /// Ends a block of appended rows at row `end` (the next block starts where the last ended).
   void end_appended_block(std::uint32_t end);
+  /// Appends `count` blocks of rows, block k of block_size(k) rows (none for 0), in order: calls
+  /// placed(k, first) with each block's first row (where the next begins, for an empty one) before
+  /// block_size(k), then appends the rows (append_rows) and ends each block. block_size is called
+  /// twice per block.
+  template <class BlockSize, class Placed>
+  void append_blocks(std::size_t count, const BlockSize& block_size, const Placed& placed) {
+    auto next = std::uint32_t(size());
+    for (std::size_t k = 0; k < count; ++k) {
+      placed(k, next);
+      next += std::uint32_t(block_size(k));
+    }
+    auto end = std::uint32_t(size());
+    append_rows(next - end);
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto rows = std::uint32_t(block_size(k));
+      if (rows == 0) continue;
+      end += rows;
+      end_appended_block(end);
+    }
+  }
   /// Writes row i (of append_rows) without add's checks: for rows written by the engine
   /// (contacts, joints), which meet them by construction.
   void set(std::size_t i, const RowSpec& row) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -58,9 +59,9 @@ class TaskPool {
     TaskPool& pool_;
   };
 
-  /// Whether a team has run since the outermost KeepAwake guard alive began: the workers are up
-  /// and the stretch's data is already spread over the cores, so a loop too light to be worth
-  /// waking them for (a hundred joints) may still share its work. Read on the calling thread.
+  /// Whether a team has run since the outermost KeepAwake guard alive began: the stretch has paid
+  /// for its workers and spread its data over the cores already, so a loop too light to be worth
+  /// a team of its own (a hundred joints) may share its work too. Read on the calling thread.
   bool teamed_in_stretch() const { return teamed_in_stretch_; }
 
   /// Runs member(0) on the calling thread and member(k), 0 < k < threads(), on worker k for each
@@ -137,6 +138,16 @@ void run_chunks(TaskPool* pool, std::size_t count, std::size_t chunks, std::size
   }
   for (std::size_t c = 0; c < chunks; ++c)
     chunk(c);
+}
+
+/// run_chunks over the items of a span: task(chunk, the chunk's items).
+template <class T, class Task>
+void run_span_chunks(TaskPool* pool, std::span<T> items, std::size_t chunks,
+                     std::size_t parallel_from, const Task& task) {
+  run_chunks(pool, items.size(), chunks, parallel_from,
+             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+               task(chunk, items.subspan(begin, end - begin));
+             });
 }
 
 /// A world's pool. The thread count belongs to the world, not to its state: a copy (a snapshot's)

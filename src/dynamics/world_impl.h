@@ -135,11 +135,8 @@ struct World::Impl {
   /// pass(chunk, slots) for each fixed chunk of the awake slots (the per-body passes above).
   template <class Pass>
   void for_awake_chunks(const Pass& pass) {
-    const std::span<const std::uint32_t> slots = awake_slots;
-    run_chunks(&*pool, slots.size(), k_body_chunks, k_parallel_bodies,
-               [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-                 pass(chunk, slots.subspan(begin, end - begin));
-               });
+    run_span_chunks(&*pool, std::span<const std::uint32_t>(awake_slots), k_body_chunks,
+                    k_parallel_bodies, pass);
   }
 
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.

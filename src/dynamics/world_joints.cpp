@@ -149,26 +149,19 @@ class StoreSink final : public JointRowSink {
 };
 
 // The pool for the per-joint passes, or null: a hundred joints' rows or measures take
-// microseconds, less than waking the workers costs and then moving the joints' data between
-// cores, so they share only once this stretch of the step has run a team for heavier work (a
+// microseconds, less than a team of their own costs (and then moving the joints' data between
+// cores), so they share only once this stretch of the step has run a team for heavier work (a
 // scene's contacts).
 TaskPool* joint_pool(World::Impl& impl) {
-  TaskPool* pool = &*impl.pool;
-  return pool->teamed_in_stretch() &&
-                 chunks_in_parallel(pool, impl.live_joints.size(), World::Impl::k_parallel_joints)
-             ? pool
-             : nullptr;
+  return impl.pool->teamed_in_stretch() ? &*impl.pool : nullptr;
 }
 
 // task(chunk, joints) for each fixed chunk of the live joints, on the pool's threads (if given)
 // from k_parallel_joints on.
 template <class Task>
 void for_joint_chunks(World::Impl& impl, TaskPool* pool, const Task& task) {
-  const std::span<const std::uint32_t> live = impl.live_joints;
-  run_chunks(pool, live.size(), World::Impl::k_joint_chunks, World::Impl::k_parallel_joints,
-             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               task(chunk, live.subspan(begin, end - begin));
-             });
+  run_span_chunks(pool, std::span<const std::uint32_t>(impl.live_joints),
+                  World::Impl::k_joint_chunks, World::Impl::k_parallel_joints, task);
 }
 
 // Whether a row's error is a violation to undo: rigid equalities
@@ -314,17 +307,9 @@ void write_joint_rows(World::Impl& impl, Real dt) {
   };
   // The joints' places after the store's rows, in joint order, a block each.
   const auto place = [&](std::span<const std::uint32_t> joints) {
-    auto next = std::uint32_t(rows.size());
-    for (const std::uint32_t j : joints) {
-      World::Impl::JointRecord& joint = impl.joints[j];
-      joint.first_row = next;
-      next += joint.row_count;
-    }
-    rows.append_rows(next - rows.size());
-    for (const std::uint32_t j : joints) {
-      const World::Impl::JointRecord& joint = impl.joints[j];
-      if (joint.row_count > 0) rows.end_appended_block(joint.first_row + joint.row_count);
-    }
+    rows.append_blocks(
+        joints.size(), [&](std::size_t k) { return impl.joints[joints[k]].row_count; },
+        [&](std::size_t k, std::uint32_t first) { impl.joints[joints[k]].first_row = first; });
   };
   // A chunk's staged rows from where its first joint's start.
   const auto copy = [&](const Staging& staged, std::span<const std::uint32_t> joints) {
@@ -333,8 +318,10 @@ void write_joint_rows(World::Impl& impl, Real dt) {
     for (std::size_t k = 0; k < staged.size(); ++k)
       rows.set_prepared(first + k, staged[k].spec, staged[k].response);
   };
-  if (TaskPool* pool = joint_pool(impl)) {
-    // Each chunk's rows copied on the thread that wrote them.
+  TaskPool* pool = joint_pool(impl);
+  if (chunks_in_parallel(pool, impl.live_joints.size(), World::Impl::k_parallel_joints)) {
+    // Each chunk's rows copied where they were staged (on the same thread, unless one thread took
+    // over another's share).
     for_joint_chunks(impl, pool, [&](std::size_t chunk, std::span<const std::uint32_t> joints) {
       stage(impl.joint_rows_by_chunk[chunk], joints);
     });
@@ -349,6 +336,7 @@ void write_joint_rows(World::Impl& impl, Real dt) {
   // stage took 40% longer).
   Staging& staged = impl.joint_rows_by_chunk[0];
   for_joint_chunks(impl, nullptr, [&](std::size_t, std::span<const std::uint32_t> joints) {
+    if (joints.empty()) return;  // fewer joints than chunks
     stage(staged, joints);
     place(joints);
     copy(staged, joints);
@@ -432,6 +420,7 @@ void measure_joint_errors(World::Impl& impl) {
   std::array<Real, World::Impl::k_joint_chunks> worst{}, worst_angular{};
   for_joint_chunks(
       impl, joint_pool(impl), [&](std::size_t chunk, std::span<const std::uint32_t> joints) {
+        Real chunk_worst = 0, chunk_worst_angular = 0;
         for (const std::uint32_t j : joints) {
           World::Impl::JointRecord& joint = impl.joints[j];
           joint.state.error = joint.state.angular_error = 0;
@@ -450,9 +439,11 @@ void measure_joint_errors(World::Impl& impl) {
           }
           joint.state.error = std::sqrt(joint.state.error);
           joint.state.angular_error = std::sqrt(joint.state.angular_error);
-          worst[chunk] = std::max(worst[chunk], joint.state.error);
-          worst_angular[chunk] = std::max(worst_angular[chunk], joint.state.angular_error);
+          chunk_worst = std::max(chunk_worst, joint.state.error);
+          chunk_worst_angular = std::max(chunk_worst_angular, joint.state.angular_error);
         }
+        worst[chunk] = chunk_worst;
+        worst_angular[chunk] = chunk_worst_angular;
       });
   impl.stats.max_joint_error = impl.stats.max_joint_angular_error = 0;
   for (std::size_t chunk = 0; chunk < World::Impl::k_joint_chunks; ++chunk) {

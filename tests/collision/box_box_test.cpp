@@ -251,12 +251,13 @@ Real projected_overlap(const Box& a, const Transform& ta, const Box& b, const Tr
   return radius(a, ta) + radius(b, tb) - std::abs(dot(tb.position - ta.position, n));
 }
 
-// Random overlapping pairs of boxes of random shapes: the normal is one of the 15 candidate axes
-// (a face normal of either box or a cross product of their edges), it points from a to b, no
-// candidate axis overlaps less by more than the tie tolerance that lets faces win over edges
-// (k_relative_tolerance 5% of the overlap, and 1 mm), and the points are as deep as the overlap
-// along it.
-TEST(BoxBox, RandomOverlapsTakeTheAxisOfLeastOverlapAmongAllFifteen) {
+// Random pairs of boxes of random shapes, checked against the 15 candidate axes (the face normals
+// of either box and the cross products of their edges) in the world by brute force. A pair is
+// reported touching exactly when no candidate separates it (edge axes alone separate some: those
+// are counted). For an overlapping pair the normal is a candidate, points from a to b, overlaps
+// least within the tie tolerance that lets faces win over edges (k_relative_tolerance 5% of the
+// overlap, and 1 mm), and the points are as deep as the overlap along it.
+TEST(BoxBox, RandomPairsAgreeWithTheFifteenAxesByBruteForce) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<Real> unit(-1, 1), size(Real(0.2), Real(1.5));
   const auto random_pose = [&](Real spread) {
@@ -264,12 +265,10 @@ TEST(BoxBox, RandomOverlapsTakeTheAxisOfLeastOverlapAmongAllFifteen) {
     return at({spread * unit(rng), spread * unit(rng), spread * unit(rng)},
               Quat::from_axis_angle(axis, k_pi * unit(rng)));
   };
-  int overlaps = 0, edge_normals = 0;
+  int overlaps = 0, edge_normals = 0, edge_separated = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     const Box a = box(size(rng), size(rng), size(rng)), b = box(size(rng), size(rng), size(rng));
     const Transform ta = random_pose(0), tb = random_pose(Real(1.5));
-    Manifold m;
-    if (!collide_box_box(a, ta, b, tb, 0, m)) continue;
     const Mat33 ra = to_matrix(ta.orientation), rb = to_matrix(tb.orientation);
     std::vector<Vec3> axes = {ra.c0, ra.c1, ra.c2, rb.c0, rb.c1, rb.c2};
     for (const Vec3& ea : {ra.c0, ra.c1, ra.c2}) {
@@ -277,14 +276,24 @@ TEST(BoxBox, RandomOverlapsTakeTheAxisOfLeastOverlapAmongAllFifteen) {
         if (length(cross(ea, eb)) > Real(1e-3)) axes.push_back(normalize(cross(ea, eb)));
       }
     }
-    Real least = k_infinity;
-    bool a_candidate = false;
-    for (const Vec3& n : axes) {
-      least = std::min(least, projected_overlap(a, ta, b, tb, n));
-      a_candidate = a_candidate || std::abs(std::abs(dot(n, m.normal)) - 1) < Real(1e-5);
+    Real least = k_infinity, least_face = k_infinity;
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      const Real overlap = projected_overlap(a, ta, b, tb, axes[k]);
+      least = std::min(least, overlap);
+      if (k < 6) least_face = std::min(least_face, overlap);
     }
-    if (least <= 0) continue;  // touching within rounding: any axis may be the one reported
+    Manifold m;
+    const bool touching = collide_box_box(a, ta, b, tb, 0, m);
+    if (std::abs(least) <= k_tol) continue;  // touching within rounding: either answer
+    ASSERT_EQ(touching, least > 0) << "trial " << trial << ", least overlap " << least;
+    if (!touching) {
+      if (least_face > 0) ++edge_separated;
+      continue;
+    }
     ++overlaps;
+    bool a_candidate = false;
+    for (const Vec3& n : axes)
+      a_candidate = a_candidate || std::abs(std::abs(dot(n, m.normal)) - 1) < Real(1e-5);
     ASSERT_TRUE(a_candidate) << "trial " << trial;
     EXPECT_GE(dot(tb.position - ta.position, m.normal), -k_tol) << "trial " << trial;
     const Real along_normal = projected_overlap(a, ta, b, tb, m.normal);
@@ -305,8 +314,26 @@ TEST(BoxBox, RandomOverlapsTakeTheAxisOfLeastOverlapAmongAllFifteen) {
       EXPECT_LE(deepest, along_normal + k_tol) << "trial " << trial;
     }
   }
+  // Every branch was exercised, not only the faces.
   EXPECT_GT(overlaps, 500);
-  EXPECT_GT(edge_normals, 20);  // the edge axes were exercised, not only the faces
+  EXPECT_GT(edge_normals, 20);
+  EXPECT_GT(edge_separated, 10);
+}
+
+// The crossing edges of CrossingEdgesGiveOnePointAlongTheCrossProductOfTheEdges 1 cm apart: only
+// the edges' cross product separates them.
+TEST(BoxBox, EdgesOneCentimetreApartGiveNoPoints) {
+  const Real half_diagonal = std::sqrt(Real(2)) / 2;
+  const Transform ta = at({}, about({0, 0, 1}, 45));
+  const Transform tb = at({0, 2 * half_diagonal + Real(0.01), 0}, about({1, 0, 0}, 45));
+  Manifold m;
+  EXPECT_FALSE(collide_box_box(k_unit, ta, k_unit, tb, 0, m));
+  EXPECT_EQ(m.count, 0);
+  // Within a 2 cm margin they are a speculative contact 1 cm apart.
+  ASSERT_TRUE(collide_box_box(k_unit, ta, k_unit, tb, Real(0.02), m));
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR(m.points[0].depth, Real(-0.01), k_tol);
+  expect_vec_near(m.normal, {0, 1, 0});
 }
 
 TEST(BoxBox, RestingBoxKeepsItsIdsUnderJitter) {

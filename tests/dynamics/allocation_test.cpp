@@ -5,6 +5,9 @@
 #include <impulse/scene.h>
 #include <impulse/world.h>
 
+#include "constraints/contact_rows.h"
+#include "dynamics/world_impl.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -130,8 +133,8 @@ std::size_t allocations_while_stepping(World& world, int steps) {
 // A built-in scene as the peers benchmark runs it, awake (sleeping off: a body falling asleep
 // changes the solve's structure, whose analysis may allocate), stepped until warmed up, then 60
 // steps more counted, on one thread and on two (the narrowphase's chunks, the rows' and the
-// solve's teams on the pool).
-void expect_warmed_up_steps_without_allocating(const char* scene, int warm_up, int threads) {
+// solve's teams on the pool). Returns the world, stepped.
+World expect_warmed_up_steps_without_allocating(const char* scene, int warm_up, int threads) {
   World world = build_world(*builtin_scene(scene), scene);
   WorldSettings settings = world.settings();
   settings.sleeping = false;
@@ -140,6 +143,7 @@ void expect_warmed_up_steps_without_allocating(const char* scene, int warm_up, i
   for (int i = 0; i < warm_up; ++i)
     world.step(k_dt);
   EXPECT_EQ(allocations_while_stepping(world, 60), 0u);
+  return world;
 }
 
 // The pyramid: 210 boxes, every stage of the step at work.
@@ -152,13 +156,16 @@ TEST(Allocation, WarmedUpPyramidStepsWithoutAllocatingOnTwoThreads) {
 }
 
 // The ragdolls, landed: joints' rows beside contacts, the equality block by components; on two
-// threads the joints' rows staged by chunk on the pool, once the stagings have grown.
+// threads the joints' rows staged by chunk on the pool (their contacts' rows share the pool first,
+// which lets the joints' passes share it), once the stagings have grown.
 TEST(Allocation, WarmedUpRagdollsStepWithoutAllocating) {
   expect_warmed_up_steps_without_allocating("ragdolls", 600, 1);
 }
 
 TEST(Allocation, WarmedUpRagdollsStepWithoutAllocatingOnTwoThreads) {
-  expect_warmed_up_steps_without_allocating("ragdolls", 600, 2);
+  const World world = expect_warmed_up_steps_without_allocating("ragdolls", 600, 2);
+  EXPECT_GE(world.last_step_stats().contact_manifolds, k_parallel_manifolds);
+  EXPECT_GE(world.joints().size(), World::Impl::k_parallel_joints);
 }
 
 }  // namespace
