@@ -88,10 +88,10 @@ Q4 uniform_rotation(std::mt19937& rng) {
 }
 
 // A 10 x 10 x 10 grid at 2 m pitch (no two boxes touch whatever their turn), lowest layer at
-// y = 3, dropped onto the ground.
-Scene pile1000() {
+// y = 3, dropped onto the ground; the orientations from `seed`.
+Scene pile1000(std::uint32_t seed) {
   Scene s{"pile1000", {ground()}, {}, false};
-  std::mt19937 rng(8);  // issue 8
+  std::mt19937 rng(seed);
   for (int y = 0; y < 10; ++y)
     for (int z = 0; z < 10; ++z)
       for (int x = 0; x < 10; ++x)
@@ -167,10 +167,15 @@ Scene ragdolls() {
   return s;
 }
 
-const std::vector<std::pair<std::string, std::function<Scene()>>>& registry() {
-  static const std::vector<std::pair<std::string, std::function<Scene()>>> scenes{
-      {"pyramid20", pyramid20}, {"stack10", stack10},   {"tower700", tower700},
-      {"pile1000", pile1000},   {"chain100", chain100}, {"ragdolls", ragdolls}};
+// Each scene's maker, given the seed (which only pile1000 reads).
+const std::vector<std::pair<std::string, std::function<Scene(std::uint32_t)>>>& registry() {
+  const auto fixed = [](Scene (*make)()) {
+    return std::function<Scene(std::uint32_t)>([make](std::uint32_t) { return make(); });
+  };
+  static const std::vector<std::pair<std::string, std::function<Scene(std::uint32_t)>>> scenes{
+      {"pyramid20", fixed(pyramid20)}, {"stack10", fixed(stack10)},
+      {"tower700", fixed(tower700)},   {"pile1000", pile1000},
+      {"chain100", fixed(chain100)},   {"ragdolls", fixed(ragdolls)}};
   return scenes;
 }
 
@@ -183,9 +188,9 @@ std::vector<std::string> scene_names() {
   return names;
 }
 
-Scene make_scene(const std::string& name) {
+Scene make_scene(const std::string& name, std::uint32_t seed) {
   for (const auto& [scene_name, make] : registry())
-    if (scene_name == name) return make();
+    if (scene_name == name) return make(seed);
   throw std::invalid_argument("unknown scene '" + name + "'");
 }
 
