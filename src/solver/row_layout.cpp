@@ -7,13 +7,27 @@ namespace impulse {
 
 namespace {
 
-// Row i's kind: its bounds (lo 0, lo -infinity, hi infinity), cone and disc flags, usability.
-[[gnu::always_inline]] inline std::uint8_t kind_of(const RowStore& rows, std::size_t i) {
-  const Real lo = rows.lo[i], hi = rows.hi[i];
-  return std::uint8_t(std::uint32_t(lo == 0) | std::uint32_t(lo == -k_infinity) << 1 |
-                      std::uint32_t(hi == k_infinity) << 2 | std::uint32_t(rows.cone[i] != 0) << 3 |
-                      std::uint32_t(rows.disc_step[i] > 0) << 4 |
-                      std::uint32_t(rows.inv_eff_mass[i] > 0) << 5);
+// Rows [begin, end)'s kinds (their bounds: lo 0, lo -infinity, hi infinity; cone and disc flags;
+// usability) into kinds; returns the bits where any differs from what kinds held. Through restrict
+// pointers: a byte store may alias any column, and without them every row reloads its fields and
+// the loop is not vectorised.
+std::uint32_t take_kinds(const RowStore& rows, std::size_t begin, std::size_t end,
+                         std::uint8_t* __restrict kinds) {
+  const Real* __restrict lo = rows.lo.data();
+  const Real* __restrict hi = rows.hi.data();
+  const std::uint8_t* __restrict cone = rows.cone.data();
+  const Real* __restrict disc_step = rows.disc_step.data();
+  const Real* __restrict inv_eff_mass = rows.inv_eff_mass.data();
+  std::uint32_t differ = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto kind = std::uint8_t(
+        std::uint32_t(lo[i] == 0) | std::uint32_t(lo[i] == -k_infinity) << 1 |
+        std::uint32_t(hi[i] == k_infinity) << 2 | std::uint32_t(cone[i] != 0) << 3 |
+        std::uint32_t(disc_step[i] > 0) << 4 | std::uint32_t(inv_eff_mass[i] > 0) << 5);
+    differ |= std::uint32_t(kind ^ kinds[i]);
+    kinds[i] = kind;
+  }
+  return differ;
 }
 
 }  // namespace
@@ -52,12 +66,7 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
                keep(body_b_, rows.body_b);
                keep(normal_row_, rows.normal_row);
                keep(normal_count_, rows.normal_count);
-               std::uint32_t differ = 0;
-               for (std::size_t i = begin; i < end; ++i) {
-                 const std::uint8_t kind = kind_of(rows, i);
-                 differ |= std::uint32_t(kind ^ kinds_[i]);
-                 kinds_[i] = kind;
-               }
+               const std::uint32_t differ = take_kinds(rows, begin, end, kinds_.data());
                chunk_same[chunk] = ids_same && differ == 0;
              });
   same = same && std::all_of(chunk_same.begin(), chunk_same.end(), [](bool x) { return x; });
