@@ -1,8 +1,5 @@
 #include "solver/block_ldlt.h"
 
-#include <Eigen/OrderingMethods>
-#include <Eigen/SparseCore>
-
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -52,7 +49,8 @@ bool invert_spd(double* d) {
 
 // y <- y - block x for an M x N row-major block.
 template <std::uint32_t N, std::uint32_t M>
-void subtract_product(const double* block, const double* x, double* y) {
+[[gnu::always_inline]] inline void subtract_product(const double* block, const double* x,
+                                                    double* y) {
   for (std::uint32_t a = 0; a < M; ++a) {
     double sum = 0;
     for (std::uint32_t k = 0; k < N; ++k)
@@ -63,7 +61,8 @@ void subtract_product(const double* block, const double* x, double* y) {
 
 // y <- y - block^T x for an M x N row-major block.
 template <std::uint32_t N, std::uint32_t M>
-void subtract_transposed_product(const double* block, const double* x, double* y) {
+[[gnu::always_inline]] inline void subtract_transposed_product(const double* block, const double* x,
+                                                               double* y) {
   for (std::uint32_t a = 0; a < M; ++a) {
     for (std::uint32_t k = 0; k < N; ++k)
       y[k] -= block[a * N + k] * x[a];
@@ -103,51 +102,15 @@ void BlockLdlt::analyse(std::span<const std::uint32_t> node_begin,
   node_of_row_.resize(node_begin.back());
   for (std::uint32_t k = 0; k < n; ++k)
     std::fill(node_of_row_.begin() + node_begin[k], node_of_row_.begin() + node_begin[k + 1], k);
-  // The order AMD finds on the graph of nodes.
-  std::vector<Eigen::Triplet<double>> pattern;
-  pattern.reserve(coupled.size() + n);
-  for (std::uint32_t k = 0; k < n; ++k)
-    pattern.emplace_back(k, k, 1.0);
-  for (const auto& [a, b] : coupled) {
-    if (a != b) pattern.emplace_back(std::max(a, b), std::min(a, b), 1.0);
-  }
-  const auto nodes = Eigen::Index(n);
-  Eigen::SparseMatrix<double> graph(nodes, nodes);
-  graph.setFromTriplets(pattern.begin(), pattern.end());
-  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse;
-  Eigen::AMDOrdering<int>()(graph.selfadjointView<Eigen::Lower>(), inverse);
-  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse.inverse();
-  position_of_.assign(order.indices().data(), order.indices().data() + n);
-  // Each position's later neighbours, then the fill: eliminating a node couples all of them.
-  std::vector<std::vector<std::uint32_t>> later(n);
-  for (const auto& [a, b] : coupled) {
-    const std::uint32_t p = position_of_[a], q = position_of_[b];
-    if (p != q) later[std::min(p, q)].push_back(std::max(p, q));
-  }
-  std::vector<std::uint32_t> merged;
-  for (std::size_t p = 0; p < n; ++p) {
-    std::sort(later[p].begin(), later[p].end());
-    later[p].erase(std::unique(later[p].begin(), later[p].end()), later[p].end());
-    for (std::size_t i = 0; i < later[p].size(); ++i) {
-      std::vector<std::uint32_t>& target = later[later[p][i]];
-      std::sort(target.begin(), target.end());
-      merged.clear();
-      std::set_union(target.begin(), target.end(), later[p].begin() + std::ptrdiff_t(i) + 1,
-                     later[p].end(), std::back_inserter(merged));
-      target.swap(merged);
-    }
-  }
+  order(coupled, n);
   // The blocks' places.
-  std::vector<std::uint32_t> node_at(n);
-  for (std::uint32_t k = 0; k < n; ++k)
-    node_at[position_of_[k]] = k;
   nodes_.resize(n);
   below_.clear();
   std::uint32_t size = 0;
   for (std::size_t p = 0; p < n; ++p) {
     Node& node = nodes_[p];
-    node.first_row = node_begin[node_at[p]];
-    node.rows = node_begin[node_at[p] + 1] - node.first_row;
+    node.first_row = node_begin[node_at_[p]];
+    node.rows = node_begin[node_at_[p] + 1] - node.first_row;
     node.diagonal = size;
     size += node.rows * node.rows;
   }
@@ -156,7 +119,8 @@ void BlockLdlt::analyse(std::span<const std::uint32_t> node_begin,
     Node& node = nodes_[p];
     node.below_begin = std::uint32_t(below_.size());
     std::size_t blocks = 0;
-    for (const std::uint32_t q : later[p]) {
+    for (std::uint32_t c = column_begin_[p]; c < column_begin_[p + 1]; ++c) {
+      const std::uint32_t q = column_[c];
       below_.push_back({q, size});
       size += nodes_[q].rows * node.rows;
       blocks += nodes_[q].rows * node.rows;
@@ -184,6 +148,119 @@ void BlockLdlt::analyse(std::span<const std::uint32_t> node_begin,
         updates_.push_back(block(v, below_[j].node));
     }
   }
+}
+
+// Minimum degree on the elimination graph, kept explicitly: eliminating a node joins its
+// neighbours, which are then its factor column. The graphs are joints' (trees with a few loops),
+// so the fill is small and exact degrees are cheap. Each connected component is eliminated whole
+// before the next, so its positions are consecutive (solve() takes them as a count), and the
+// lists live in one pool where a list that outgrows its place moves to the end: a component
+// takes the same room whatever else is in the pattern, so a pattern of components seen before
+// (islands waking and falling asleep) is ordered without allocating.
+void BlockLdlt::order(std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled,
+                      std::size_t n) {
+  constexpr std::uint32_t k_none = ~std::uint32_t(0);
+  // The neighbour lists: counted, placed, sorted and made unique.
+  lists_.assign(n, {});
+  for (const auto& [a, b] : coupled) {
+    if (a == b) continue;
+    ++lists_[a].capacity;
+    ++lists_[b].capacity;
+  }
+  std::uint32_t end = 0;
+  for (List& list : lists_) {
+    list.begin = end;
+    end += list.capacity;
+  }
+  pool_.resize(end);
+  for (const auto& [a, b] : coupled) {
+    if (a == b) continue;
+    pool_[lists_[a].begin + lists_[a].size++] = b;
+    pool_[lists_[b].begin + lists_[b].size++] = a;
+  }
+  const auto neighbours = [&](std::uint32_t v) {
+    return std::span(pool_).subspan(lists_[v].begin, lists_[v].size);
+  };
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::span<std::uint32_t> list = neighbours(k);
+    std::sort(list.begin(), list.end());
+    lists_[k].size = std::uint32_t(std::unique(list.begin(), list.end()) - list.begin());
+  }
+  // Buckets of the component's nodes by degree: doubly linked, the newest first.
+  bucket_head_.assign(n, k_none);
+  bucket_next_.resize(n);
+  bucket_prev_.resize(n);
+  const auto insert = [&](std::uint32_t v) {
+    const std::uint32_t d = lists_[v].size;
+    bucket_prev_[v] = k_none;
+    bucket_next_[v] = bucket_head_[d];
+    if (bucket_head_[d] != k_none) bucket_prev_[bucket_head_[d]] = v;
+    bucket_head_[d] = v;
+  };
+  const auto remove = [&](std::uint32_t v) {
+    if (bucket_prev_[v] != k_none)
+      bucket_next_[bucket_prev_[v]] = bucket_next_[v];
+    else
+      bucket_head_[lists_[v].size] = bucket_next_[v];
+    if (bucket_next_[v] != k_none) bucket_prev_[bucket_next_[v]] = bucket_prev_[v];
+  };
+  constexpr std::uint32_t k_queued = k_none - 1;
+  position_of_.assign(n, k_none);
+  node_at_.clear();
+  column_.clear();
+  column_begin_.assign(1, 0);
+  for (std::uint32_t seed = 0; seed < n; ++seed) {
+    if (position_of_[seed] != k_none) continue;
+    component_.assign(1, seed);
+    position_of_[seed] = k_queued;
+    for (std::size_t i = 0; i < component_.size(); ++i) {
+      insert(component_[i]);
+      for (const std::uint32_t u : neighbours(component_[i])) {
+        if (position_of_[u] != k_none) continue;
+        position_of_[u] = k_queued;
+        component_.push_back(u);
+      }
+    }
+    std::uint32_t least = 0;
+    for (std::size_t left = component_.size(); left > 0; --left) {
+      while (bucket_head_[least] == k_none)
+        ++least;
+      const std::uint32_t v = bucket_head_[least];
+      remove(v);
+      position_of_[v] = std::uint32_t(node_at_.size());
+      node_at_.push_back(v);
+      column_.insert(column_.end(), neighbours(v).begin(), neighbours(v).end());
+      column_begin_.push_back(std::uint32_t(column_.size()));
+      // Each neighbour u loses v and gains v's other neighbours (the column, kept in column_:
+      // the pool may move).
+      const std::uint32_t first = column_begin_[column_begin_.size() - 2];
+      for (std::uint32_t c = first; c < column_.size(); ++c) {
+        const std::uint32_t u = column_[c];
+        remove(u);
+        merged_.clear();
+        const std::span<const std::uint32_t> list = neighbours(u);
+        std::set_union(list.begin(), list.end(), column_.begin() + first, column_.end(),
+                       std::back_inserter(merged_));
+        std::erase_if(merged_, [&](std::uint32_t w) { return w == u || w == v; });
+        List& place = lists_[u];
+        if (merged_.size() > place.capacity) {
+          place.capacity = std::max(std::uint32_t(merged_.size()), 2 * place.capacity);
+          place.begin = std::uint32_t(pool_.size());
+          pool_.resize(pool_.size() + place.capacity);
+        }
+        place.size = std::uint32_t(merged_.size());
+        std::copy(merged_.begin(), merged_.end(), pool_.begin() + place.begin);
+        insert(u);
+        least = std::min(least, place.size);
+      }
+      lists_[v].size = 0;
+    }
+  }
+  // The columns by position, ascending.
+  for (std::uint32_t& q : column_)
+    q = position_of_[q];
+  for (std::size_t p = 0; p < n; ++p)
+    std::sort(column_.begin() + column_begin_[p], column_.begin() + column_begin_[p + 1]);
 }
 
 std::uint32_t BlockLdlt::slot(std::uint32_t i, std::uint32_t j) const {

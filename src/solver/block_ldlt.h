@@ -1,7 +1,7 @@
 #pragma once
 // A sparse symmetric positive definite matrix in small dense blocks (a joint's rows: 1 to 6), its
 // block factorisation A = L D L^T (D's blocks kept inverted: a solve multiplies) and solves with
-// it, for the equality block (equality_block.h). The fill-reducing order (AMD, on the
+// it, for the equality block (equality_block.h). The fill-reducing order (minimum degree, on the
 // graph of blocks) and the factor's structure are found once per pattern; a factorisation is then
 // a fixed sequence of small dense products with no index search, and a solve three passes over the
 // blocks. A tree of joints factors with no fill (Baraff 1996).
@@ -52,6 +52,9 @@ class BlockLdlt {
     std::uint32_t offset;  // of its rows x this node's rows block
   };
 
+  // The elimination order (position_of_, node_at_) by minimum degree, and each position's factor
+  // column (column_, column_begin_: the later positions it couples with, ascending).
+  void order(std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled, std::size_t n);
   template <std::uint32_t N>
   bool factor_node(const Node& node, const std::uint32_t*& update);
   // The solve over the nodes nth_node(0), ..., nth_node(count - 1), in the factor's order.
@@ -62,7 +65,16 @@ class BlockLdlt {
   std::vector<Below> below_;
   std::vector<std::uint32_t> position_of_;  // per caller's node: its position
   std::vector<std::uint32_t> node_of_row_;  // per row: the caller's node
-  std::vector<std::uint32_t> updates_;      // per Schur update, in factorize's order: target
+  std::vector<std::uint32_t> node_at_;      // per position: the caller's node
+  std::vector<std::uint32_t> column_, column_begin_;
+  std::vector<std::uint32_t> updates_;  // per Schur update, in factorize's order: target
+  // order()'s scratch, kept: per node its neighbours in the elimination graph (a place in pool_),
+  // the degree buckets, a component, a merged list.
+  struct List {
+    std::uint32_t begin = 0, size = 0, capacity = 0;
+  };
+  std::vector<List> lists_;
+  std::vector<std::uint32_t> pool_, bucket_head_, bucket_next_, bucket_prev_, component_, merged_;
   std::vector<double> values_;
   std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
 };

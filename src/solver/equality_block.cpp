@@ -70,41 +70,43 @@ void EqualityBlock::analyse(const RowStore& rows) {
   pattern_sides_ = sides_;
   pattern_rows_ = rows_.size();
   // The sides by body (as indices, sorted as the sides themselves would be).
-  std::vector<std::uint32_t> sorted(sides_.size());
-  for (std::uint32_t s = 0; s < sorted.size(); ++s)
-    sorted[s] = s;
-  std::sort(sorted.begin(), sorted.end(),
+  sides_by_body_.resize(sides_.size());
+  for (std::uint32_t s = 0; s < sides_by_body_.size(); ++s)
+    sides_by_body_[s] = s;
+  std::sort(sides_by_body_.begin(), sides_by_body_.end(),
             [&](std::uint32_t x, std::uint32_t y) { return sides_[x].body < sides_[y].body; });
   terms_.clear();
-  for (std::size_t first = 0; first < sorted.size();) {
+  for (std::size_t first = 0; first < sides_by_body_.size();) {
     std::size_t end = first;
-    while (end < sorted.size() && sides_[sorted[end]].body == sides_[sorted[first]].body)
+    while (end < sides_by_body_.size() &&
+           sides_[sides_by_body_[end]].body == sides_[sides_by_body_[first]].body)
       ++end;
     for (std::size_t p = first; p < end; ++p) {
       for (std::size_t q = first; q < end; ++q) {
-        if (sides_[sorted[p]].row < sides_[sorted[q]].row) continue;  // one triangle
-        terms_.push_back({sorted[p], sorted[q], 0});
+        if (sides_[sides_by_body_[p]].row < sides_[sides_by_body_[q]].row)
+          continue;  // one triangle
+        terms_.push_back({sides_by_body_[p], sides_by_body_[q], 0});
       }
     }
     first = end;
   }
-  std::vector<std::uint32_t> node_begin{0}, node_of(rows_.size());
+  node_begin_.assign(1, 0);
+  node_of_row_.resize(rows_.size());
   for (std::uint32_t k = 0; k < rows_.size(); ++k) {
-    const std::size_t i = rows_[k], first = rows_[node_begin.back()];
+    const std::size_t i = rows_[k], first = rows_[node_begin_.back()];
     const bool same_bodies =
         rows.body_a[i] == rows.body_a[first] && rows.body_b[i] == rows.body_b[first];
-    if (k > node_begin.back() && (!same_bodies || k - node_begin.back() == BlockLdlt::k_max_node))
-      node_begin.push_back(k);
-    node_of[k] = std::uint32_t(node_begin.size() - 1);
+    if (k > node_begin_.back() && (!same_bodies || k - node_begin_.back() == BlockLdlt::k_max_node))
+      node_begin_.push_back(k);
+    node_of_row_[k] = std::uint32_t(node_begin_.size() - 1);
   }
-  node_begin.push_back(std::uint32_t(rows_.size()));
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> coupled;
-  coupled.reserve(terms_.size() + rows_.size());
+  node_begin_.push_back(std::uint32_t(rows_.size()));
+  coupled_.clear();
   for (const Term& t : terms_)
-    coupled.emplace_back(node_of[sides_[t.p_side].row], node_of[sides_[t.q_side].row]);
+    coupled_.emplace_back(node_of_row_[sides_[t.p_side].row], node_of_row_[sides_[t.q_side].row]);
   for (std::uint32_t k = 0; k < rows_.size(); ++k)
-    coupled.emplace_back(node_of[k], node_of[k]);
-  ldlt_.analyse(node_begin, coupled);
+    coupled_.emplace_back(node_of_row_[k], node_of_row_[k]);
+  ldlt_.analyse(node_begin_, coupled_);
   for (Term& t : terms_)
     t.slot = ldlt_.slot(sides_[t.p_side].row, sides_[t.q_side].row);
   diagonal_slots_.resize(rows_.size());
@@ -123,7 +125,7 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     moving_bodies_[k] = {layout.movable(a) ? a : k_none, layout.movable(b) ? b : k_none};
   }
   if (!new_pattern && moving_bodies_ == found_moving_bodies_) return;
-  std::swap(moving_bodies_, found_moving_bodies_);
+  found_moving_bodies_ = moving_bodies_;  // a copy: each keeps its capacity
   const auto n = std::uint32_t(rows_.size());
   row_sets_.reset(n);
   last_row_of_body_.assign(layout.bodies(), k_none);

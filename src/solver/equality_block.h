@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace impulse {
@@ -84,7 +85,12 @@ class EqualityBlock {
   std::size_t pattern_rows_ = 0;
   std::vector<Term> terms_;
   std::vector<std::uint32_t> diagonal_slots_;  // per row: the slot of its softness
-  std::vector<SideVectors> side_vectors_;      // per side
+  // analyse's scratch, kept so that a pattern seen before (islands waking and falling asleep)
+  // allocates nothing: the sides sorted by body, the nodes' first rows, each row's node, the
+  // coupled pairs of nodes.
+  std::vector<std::uint32_t> sides_by_body_, node_begin_, node_of_row_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> coupled_;
+  std::vector<SideVectors> side_vectors_;  // per side
   BlockLdlt ldlt_;
   // components() as ranges of rows, and of node positions in the factor's order.
   std::vector<std::uint32_t> component_rows_, component_begin_{0};

@@ -7,6 +7,7 @@
 
 #include "constraints/contact_rows.h"
 #include "dynamics/world_impl.h"
+#include "support/bodies.h"
 
 #include <gtest/gtest.h>
 
@@ -19,9 +20,14 @@ namespace {
 std::atomic<bool> g_counting{false};
 std::atomic<std::size_t> g_allocations{0};
 
+[[gnu::noinline]] void counted_allocation() {
+  asm volatile("");
+}
 void* allocate(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed))
+  if (g_counting.load(std::memory_order_relaxed)) {
     g_allocations.fetch_add(1, std::memory_order_relaxed);
+    counted_allocation();
+  }
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
@@ -166,6 +172,81 @@ TEST(Allocation, WarmedUpRagdollsStepWithoutAllocatingOnTwoThreads) {
   const World world = expect_warmed_up_steps_without_allocating("ragdolls", 600, 2);
   EXPECT_GE(world.last_step_stats().contact_manifolds, k_parallel_manifolds);
   EXPECT_GE(world.joints().size(), World::Impl::k_parallel_joints);
+}
+
+// Ground, and lying on it four two-link arms hinged at the elbow and two chains of three links on
+// ball joints: six islands of joints, at rest (bodies 1 to 8 the arms', 9 to 14 the chains').
+World resting_jointed_islands() {
+  World world;
+  world.create_body(testing::ground_box());
+  const Vec3 link_half{Real(0.5), Real(0.1), Real(0.1)};
+  for (int k = 0; k < 4; ++k) {
+    const Real z = Real(2 * k);
+    const BodyId upper = world.create_body(testing::body_of(Box{link_half}, {-0.5, 0.1, z}));
+    const BodyId lower = world.create_body(testing::body_of(Box{link_half}, {0.5, 0.1, z}));
+    JointSettings elbow;
+    elbow.type = JointType::hinge;
+    elbow.body_a = upper;
+    elbow.body_b = lower;
+    elbow.anchor = {0, Real(0.1), z};
+    elbow.axis = Vec3::unit_z();
+    world.create_joint(elbow);
+  }
+  for (int k = 0; k < 2; ++k) {
+    const Real z = Real(8 + 2 * k);
+    BodyId previous;
+    for (int link = 0; link < 3; ++link) {
+      const BodyId body = world.create_body(testing::body_of(Box{link_half}, {Real(link), 0.1, z}));
+      if (link > 0) {
+        JointSettings joint;
+        joint.type = JointType::ball;
+        joint.body_a = previous;
+        joint.body_b = body;
+        joint.anchor = {Real(link) - Real(0.5), Real(0.1), z};
+        world.create_joint(joint);
+      }
+      previous = body;
+    }
+  }
+  return world;
+}
+
+std::size_t awake_bodies(const World& world, const std::vector<BodyId>& bodies) {
+  std::size_t awake = 0;
+  for (const BodyId id : bodies)
+    awake += world.type(id) == BodyType::dynamic_body && !world.is_asleep(id) ? 1 : 0;
+  return awake;
+}
+
+// Steps until every dynamic body sleeps (at most `limit` steps); returns the steps taken.
+int steps_until_asleep(World& world, const std::vector<BodyId>& bodies, int limit) {
+  int steps = 0;
+  while (awake_bodies(world, bodies) > 0 && steps < limit) {
+    world.step(k_dt);
+    ++steps;
+  }
+  return steps;
+}
+
+// Islands of joints falling asleep and waking change the equality block's pattern: its order and
+// factor structure are found again, over buffers kept from the first, all-awake pattern. Three
+// times one arm and one chain are pushed awake and left to fall asleep again; none of it
+// allocates.
+TEST(Allocation, JointedIslandsFallingAsleepAndWakingAllocateNothing) {
+  World world = resting_jointed_islands();
+  const std::vector<BodyId> bodies = world.bodies();
+  ASSERT_LT(steps_until_asleep(world, bodies, 600), 600);
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    world.set_linear_velocity(bodies[2 + 2 * cycle], {0, 0, 1});         // an arm's lower link
+    world.set_linear_velocity(bodies[10 + 3 * (cycle % 2)], {0, 0, 1});  // a chain's first link
+    EXPECT_EQ(awake_bodies(world, bodies), 5u);
+    g_allocations = 0;
+    g_counting = true;
+    const int steps = steps_until_asleep(world, bodies, 600);
+    g_counting = false;
+    EXPECT_LT(steps, 600) << "cycle " << cycle;
+    EXPECT_EQ(g_allocations, 0u) << "cycle " << cycle;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // BlockLdlt (solver/block_ldlt.h): the solve of A x = b for a sparse SPD matrix in dense blocks
-// matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6; a
-// part that no entry couples with the rest solves alone with the whole solve's bits; a block that
-// is not positive definite is refused, and so is a node of no rows or more than 6.
+// matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6; trees
+// factor with no fill; a part that no entry couples with the rest solves alone with the whole
+// solve's bits; a block that is not positive definite is refused, and so is a node of no rows or
+// more than 6.
 
 #include "solver/block_ldlt.h"
 
@@ -140,6 +141,57 @@ TEST(BlockLdlt, APartCoupledWithNoOtherNodeSolvesAloneWithTheBitsOfTheWholeSolve
   }
   // The first and last loops' nodes are not consecutive: the list, not a count, is walked.
   EXPECT_NE(first_and_last.back() - first_and_last.front() + 1, first_and_last.size());
+}
+
+// Two random trees of nodes of 1 to 6 rows, their nodes interleaved (node k in tree k % 2): the
+// minimum degree order eliminates leaves first, so the factor holds A's blocks and no more (a
+// tree of joints factors with no fill), each tree's nodes take consecutive positions, and the solve
+// matches a dense one.
+TEST(BlockLdlt, TreesFactorWithNoFillEachInConsecutivePositions) {
+  std::mt19937 random(11);
+  Problem p;
+  std::vector<std::uint32_t> sizes;
+  for (std::uint32_t k = 0; k < 40; ++k) {
+    sizes.push_back(1 + std::uint32_t(random() % 6));
+    p.node_begin.push_back(p.node_begin.back() + sizes.back());
+    if (k >= 2) p.coupled.emplace_back(k, k % 2 + 2 * std::uint32_t(random() % (k / 2)));
+  }
+  for (std::uint32_t k = 0; k < sizes.size(); ++k)
+    p.coupled.emplace_back(k, k);
+  std::size_t blocks = 0;
+  for (const auto& [x, y] : p.coupled)
+    blocks += sizes[x] * sizes[y];
+  const auto n = Eigen::Index(p.node_begin.back());
+  p.a = Eigen::MatrixXd::Identity(n, n);
+  std::uniform_real_distribution<double> value(-1, 1);
+  for (const auto& [x, y] : p.coupled) {
+    Eigen::VectorXd c = Eigen::VectorXd::Zero(n);
+    for (const std::uint32_t node : {x, y}) {
+      for (std::uint32_t i = p.node_begin[node]; i < p.node_begin[node + 1]; ++i)
+        c[i] = value(random);
+    }
+    p.a += c * c.transpose();
+  }
+  BlockLdlt ldlt;
+  ldlt.analyse(p.node_begin, p.coupled);
+  EXPECT_EQ(ldlt.values().size(), blocks);
+  for (std::uint32_t tree = 0; tree < 2; ++tree) {
+    std::vector<std::uint32_t> positions;
+    for (std::uint32_t k = tree; k < sizes.size(); k += 2)
+      positions.push_back(ldlt.position_of_row(p.node_begin[k]));
+    std::sort(positions.begin(), positions.end());
+    EXPECT_EQ(positions.back() - positions.front() + 1, positions.size()) << "tree " << tree;
+  }
+  fill(ldlt, p);
+  ASSERT_TRUE(ldlt.factorize());
+  Eigen::VectorXd b(n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    b[i] = double(i % 3) - 1;
+  const Eigen::VectorXd expected = p.a.ldlt().solve(b);
+  std::vector<double> x(b.data(), b.data() + n);
+  ldlt.solve(x, positions_of_rows(ldlt, 0, std::uint32_t(n)));
+  for (Eigen::Index i = 0; i < n; ++i)
+    EXPECT_NEAR(x[std::size_t(i)], expected[i], 1e-9) << "row " << i;
 }
 
 TEST(BlockLdlt, RefusesAMatrixThatIsNotPositiveDefinite) {
