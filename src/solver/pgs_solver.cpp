@@ -883,8 +883,8 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     }
     const UnitBatch& batch = batches.batch(step.batch);
     if (!batches.in_lanes(step.batch)) {
-      for (const std::uint32_t first : batch.first)
-        alone(first, first + batch.shape.friction_rows + batch.shape.group_rows);
+      for (std::size_t k = 0; k < batch.units; ++k)
+        alone(batch.first[k], batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);

@@ -142,7 +142,6 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   steps_.clear();
   batches_.clear();
   placed_.assign(bodies, 0);
-  std::size_t lanes_size = 0;
   // A unit's moving bodies (one may come more than once); every row of a unit with a shape joins
   // the same two.
   const auto for_moving = [&](const RowUnit& unit, bool shaped, const auto& f) {
@@ -178,11 +177,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
         UnitBatch& batch = batches_[steps_[open->step].batch];
         batch.first[batch.units++] = unit.begin;
         place(open->step);
-        if (batch.units == k_lanes) {
-          batch.lanes_begin = std::uint32_t(lanes_size);
-          lanes_size += batch.shape.friction_rows * lane_layout::friction_row + lane_layout::group;
-          open_.erase(open);
-        }
+        if (batch.units == k_lanes) open_.erase(open);
         continue;
       }
       UnitBatch batch{};
@@ -200,14 +195,20 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   }
   part_begin_[schedule.parts()] = std::uint32_t(steps_.size());
   keep_full_batches(schedule.parts());
+  std::size_t lanes_size = 0;
   for (UnitBatch& batch : batches_) {
-    for (std::size_t k = 0; k < batch.units; ++k) {
-      const std::uint32_t begin = batch.first[k];
+    // A batch of three fills its last lane with its first unit: the two lanes do the same
+    // arithmetic on the same values and store the same bits, so the unit is visited once.
+    for (std::size_t k = 0; k < k_lanes; ++k) {
+      const std::uint32_t begin = batch.first[k < batch.units ? k : 0];
+      batch.first[k] = begin;
       batch.body_a[k] = rows.body_a[begin];
       batch.body_b[k] = rows.body_b[begin];
       batch.moves[k] = visits[begin] & (row_visit::a_moves | row_visit::b_moves);
       batch.group[k] = group_of[begin + batch.shape.friction_rows];
     }
+    batch.lanes_begin = std::uint32_t(lanes_size);
+    lanes_size += batch.shape.friction_rows * lane_layout::friction_row + lane_layout::group;
   }
   lanes_.resize(lanes_size);
   built_ = true;
@@ -228,7 +229,7 @@ void UnitBatches::keep_full_batches(std::size_t parts) {
         continue;
       }
       const UnitBatch& batch = batches_[step.batch];
-      if (batch.units == k_lanes) {
+      if (batch.units >= UnitBatch::k_min_units) {
         kept_steps_.push_back({0, 0, std::uint32_t(kept)});
         batches_[kept++] = batch;  // kept <= step.batch: batches are numbered in step order
         continue;
@@ -481,8 +482,9 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   for (std::size_t k = 0; k < k_lanes; ++k)
     largest_change = std::max(largest_change, largest[k]);
   ++lane_visits_[index];
-  alone_sweeps_[index] = std::popcount(lane_bits(~settled)) >= 2 ? k_alone_sweeps : 0;
-  return {largest_change, std::uint8_t(lane_bits(~idle & ~settled))};
+  const unsigned units = (1u << batch.units) - 1;  // not a padding lane
+  alone_sweeps_[index] = std::popcount(lane_bits(~settled) & units) >= 2 ? k_alone_sweeps : 0;
+  return {largest_change, std::uint8_t(lane_bits(~idle & ~settled) & units)};
 }
 
 }  // namespace impulse

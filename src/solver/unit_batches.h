@@ -13,7 +13,8 @@
 // them. Each lane does the arithmetic of the visit one at a time, in its order
 // (visit_friction_run and visit_group in pgs_solver.cpp); a group that the all-rows solve does not
 // settle is left to the one-at-a-time visit after the batch (its unit shares no body with the
-// others). Units of another shape, and batches left short, are visited unit by unit.
+// others). A batch of three fills its fourth lane with its first unit again (same values, same
+// bits stored twice). Units of another shape, and batches of one or two, are visited unit by unit.
 
 #include "constraints/rows.h"
 #include "core/lanes.h"
@@ -46,7 +47,7 @@ struct UnitShape {
   friend bool operator==(const UnitShape&, const UnitShape&) = default;
 };
 
-/// Four units of one shape visited at once.
+/// Four units of one shape visited at once (or three, the fourth lane repeating the first).
 struct UnitBatch {
   static constexpr std::size_t k_units = 4;
   std::array<std::uint32_t, k_units> first;   // each unit's first row (its friction run's)
@@ -54,7 +55,10 @@ struct UnitBatch {
   std::array<std::uint32_t, k_units> body_a;  // each unit's bodies (every row's)
   std::array<std::uint32_t, k_units> body_b;
   std::array<std::uint8_t, k_units> moves;  // each unit's row_visit a_moves and b_moves bits
-  std::uint8_t units;                       // k_units once built (fewer only while the batch fills)
+  std::uint8_t units;                       // its units: k_min_units to k_units once built
+  // A batch of three is visited in lanes too: one at a time its units cost about 1260
+  // instructions each, in lanes about 2790 for the batch (pyramid20, 12-row manifolds).
+  static constexpr std::uint8_t k_min_units = 3;
   UnitShape shape;
   std::uint32_t lanes_begin;  // its first entry in UnitBatches::lanes_
 };
@@ -109,7 +113,8 @@ class UnitBatches {
   BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
 
  private:
-  /// A batch left short becomes its units' steps at its place, in the order they joined it.
+  /// A batch left shorter than UnitBatch::k_min_units becomes its units' steps at its place, in
+  /// the order they joined it.
   void keep_full_batches(std::size_t parts);
   /// fill(batch, its friction rows' lanes, its group's lanes) for every batch, on the pool.
   template <class Fill>

@@ -1,6 +1,7 @@
 // Units visited four at a time (solver/unit_batches.h): a pgs solve whose layout held from the
-// last one visits its contact manifolds in batches and gives, to the bit, the impulses and
-// velocities of the same solve visiting them one at a time in stored order.
+// last one visits its contact manifolds in batches (of four, or of three with a lane repeated) and
+// gives, to the bit, the impulses and velocities of the same solve visiting them one at a time in
+// stored order.
 
 #include "solver/unit_batches.h"
 
@@ -135,6 +136,38 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
         EXPECT_GT(closing, Real(-0.02)) << "row " << i;
       }
     }
+  }
+}
+
+// Four columns: three of four-point manifolds, one of two-point ones (another shape), so each row
+// of boxes makes a batch of three, its last lane repeating its first unit. Those batches are
+// visited in lanes, and the solve keeps the bits of the solve unit by unit: the repeated unit is
+// solved once (its group, when the all-rows solve leaves it, visited alone once).
+TEST(UnitBatches, ABatchOfThreeRepeatsItsFirstUnitAndKeepsTheBits) {
+  for (const bool patch : {false, true}) {
+    SolverSettings settings = testing::iterations(40);
+    settings.sor = Real(1.2);
+    const auto solve = [&](PgsSolver& solver, RowProblem& p) {
+      SolveStats stats;
+      solver.solve(p.rows, {p.velocities, p.masses, nullptr}, settings, stats);
+    };
+    PgsSolver batched, unit_by_unit;
+    RowProblem first = columns(4, 5, patch);
+    solve(batched, first);
+    RowProblem again = columns(4, 5, patch, Real(2)), reference = columns(4, 5, patch, Real(2));
+    solve(batched, again);
+    solve(unit_by_unit, reference);
+    const UnitBatches& batches = batched.batches();
+    ASSERT_TRUE(batches.built());
+    ASSERT_EQ(batches.batch_count(), 5u);
+    for (std::size_t k = 0; k < batches.batch_count(); ++k) {
+      const UnitBatch& batch = batches.batch(k);
+      EXPECT_EQ(batch.units, 3u);
+      EXPECT_EQ(batch.first[3], batch.first[0]);
+      EXPECT_NE(batch.first[2], batch.first[0]);
+    }
+    EXPECT_GT(batches.lane_visits(), 0u);
+    EXPECT_TRUE(testing::same_solution(reference, again)) << (patch ? "patch" : "coulomb");
   }
 }
 
