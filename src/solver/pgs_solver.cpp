@@ -659,8 +659,11 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   // Batches for a structure that held from the last solve: a layout that changes every step (a
   // pile still moving) would pay for them each step and use them for one. A shuffled solve never
   // visits them.
+  // One member visits every part: their interiors are batched together (UnitBatches::build).
+  const bool one_member = members_for(pool) == 1;
+  if (batches_.built() && batches_.parts_merged() != one_member) batches_.clear();
   if (in_order && same_layout && !batches_.built())
-    batches_.build(rows, schedule_, visits_, group_of_, groups_, layout_.bodies());
+    batches_.build(rows, schedule_, visits_, group_of_, groups_, layout_.bodies(), one_member);
   batched_ = in_order && batches_.built();
   if (direct_) {
     block_delta_.resize(equalities_.rows().size());
@@ -694,6 +697,12 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                  assemble_group(rows, groups_[g]);
              });
   if (batched_) batches_.pack(rows, packed_, run_coupling_, groups_, pool);
+}
+
+std::size_t PgsSolver::members_for(TaskPool* pool) const {
+  const std::size_t threads = pool == nullptr ? 1 : std::size_t(pool->threads());
+  return std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
+                    std::min(threads, schedule_.parts()));
 }
 
 void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
@@ -967,9 +976,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // (PhasedWork): a part, or a slice of a colour's units, is an item. The units past the last
   // colour and the iteration's end are member 0's, in a phase of their own between sweeps; the
   // equality block's components follow in one more, in runs as its items.
-  const std::size_t threads = bodies.pool == nullptr ? 1 : std::size_t(bodies.pool->threads());
-  const std::size_t members = std::clamp(schedule_.units() / k_min_units_per_member, std::size_t(1),
-                                         std::min(threads, schedule_.parts()));
+  const std::size_t members = members_for(bodies.pool);
   member_delta_.assign(members, {});
   const auto run = [&](std::size_t phases, const auto& member) {
     work_.reset(phases);

@@ -67,6 +67,9 @@ class PgsSolver final : public Solver {
   /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed
   /// velocities.
   PackedAccess packed_access(RowStore& rows);
+  /// How many threads share a sweep of the schedule on this pool: one when the island is small or
+  /// the pool has one thread.
+  std::size_t members_for(TaskPool* pool) const;
   /// Marks the friction rows visited as runs (row_visit::friction_run, pgs_solver.cpp).
   void find_friction_runs(const RowStore& rows);
   /// Finds the groups (below): which rows, not their matrices.

@@ -12,9 +12,6 @@ namespace impulse {
 namespace {
 
 constexpr std::size_t k_lanes = UnitBatch::k_units;
-// A unit moves back to a batch of its shape at most this many steps: a sweep that jumps across
-// the rows waits on memory (a pile visited level by level, the same visits, took 6 to 15% longer).
-constexpr std::size_t k_reach = 32;
 // The batches are packed in this many chunks, on the pool from this many batches (as
 // PgsSolver::prepare packs its rows: the same bits on any count).
 constexpr std::size_t k_pack_chunks = 16;
@@ -138,10 +135,12 @@ std::optional<UnitShape> shape_of(const RowStore& rows, std::span<const std::uin
 void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
                         std::span<const std::uint8_t> visits,
                         std::span<const std::uint32_t> group_of, std::span<const RowGroup> groups,
-                        std::size_t bodies) {
+                        std::size_t bodies, bool merge_parts) {
   steps_.clear();
   batches_.clear();
-  placed_.assign(bodies, 0);
+  level_of_body_.assign(bodies, 0);
+  parts_merged_ = merge_parts;
+  parts_ = schedule.parts();
   // A unit's moving bodies (one may come more than once); every row of a unit with a shape joins
   // the same two.
   const auto for_moving = [&](const RowUnit& unit, bool shaped, const auto& f) {
@@ -152,45 +151,66 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   };
   for (std::size_t p = 0; p < schedule.parts(); ++p) {
     part_begin_[p] = std::uint32_t(steps_.size());
-    open_.clear();
-    for (const RowUnit& unit : schedule.interior(p)) {
-      // The step this unit must follow: the last one placed that moves one of its bodies.
-      std::uint32_t after = 0;  // a step's index + 1; 0 for none
-      const std::optional<UnitShape> shape =
-          shape_of(rows, visits, group_of, groups, unit.begin, unit.end);
-      for_moving(unit, shape.has_value(),
-                 [&](std::uint32_t body) { after = std::max(after, placed_[body]); });
-      const auto place = [&](std::uint32_t step) {
-        for_moving(unit, shape.has_value(), [&](std::uint32_t body) { placed_[body] = step + 1; });
-      };
-      if (!shape) {
-        place(std::uint32_t(steps_.size()));
-        steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
-        continue;
+    if (merge_parts && p > 0) continue;
+    // The units to order: the part's interior, or every part's (they share no moving body).
+    units_.clear();
+    for (std::size_t q = p; q < (merge_parts ? schedule.parts() : p + 1); ++q) {
+      const std::span<const RowUnit> interior = schedule.interior(q);
+      units_.insert(units_.end(), interior.begin(), interior.end());
+    }
+    // Each unit's level: one past the last level that moves one of its bodies. The units of a
+    // level share no moving body, and a unit's level is past those of the units before it that
+    // share one, so level by level is an order with the bits of the stored order.
+    unit_level_.resize(units_.size());
+    shapes_.resize(units_.size());
+    std::uint32_t levels = 0;
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+      shapes_[u] = shape_of(rows, visits, group_of, groups, units_[u].begin, units_[u].end);
+      std::uint32_t level = 0;
+      for_moving(units_[u], shapes_[u].has_value(),
+                 [&](std::uint32_t body) { level = std::max(level, level_of_body_[body]); });
+      for_moving(units_[u], shapes_[u].has_value(),
+                 [&](std::uint32_t body) { level_of_body_[body] = level + 1; });
+      unit_level_[u] = level;
+      levels = std::max(levels, level + 1);
+    }
+    // The units by level, each level's in stored order (a counting sort).
+    level_end_.assign(levels + 1, 0);
+    for (const std::uint32_t level : unit_level_)
+      ++level_end_[level + 1];
+    for (std::size_t l = 0; l < levels; ++l)
+      level_end_[l + 1] += level_end_[l];
+    by_level_.resize(units_.size());
+    for (std::size_t u = 0; u < units_.size(); ++u)
+      by_level_[level_end_[unit_level_[u]]++] = std::uint32_t(u);
+    // Level by level, each unit joins the first batch of its shape still filling in its level, or
+    // starts one; a unit with no shape is a step alone.
+    std::size_t first = 0;
+    for (std::size_t l = 0; l < levels; ++l) {
+      open_.clear();
+      for (; first < level_end_[l]; ++first) {
+        const std::uint32_t u = by_level_[first];
+        const RowUnit& unit = units_[u];
+        if (!shapes_[u]) {
+          steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
+          continue;
+        }
+        const auto open = std::find_if(open_.begin(), open_.end(),
+                                       [&](const OpenBatch& b) { return b.shape == *shapes_[u]; });
+        if (open != open_.end()) {
+          UnitBatch& batch = batches_[steps_[open->step].batch];
+          batch.first[batch.units++] = unit.begin;
+          if (batch.units == k_lanes) open_.erase(open);
+          continue;
+        }
+        UnitBatch batch{};
+        batch.first[0] = unit.begin;
+        batch.units = 1;
+        batch.shape = *shapes_[u];
+        open_.push_back({batch.shape, std::uint32_t(steps_.size())});
+        steps_.push_back({0, 0, std::uint32_t(batches_.size())});
+        batches_.push_back(batch);
       }
-      // Joins the earliest open batch of its shape that it may move back to (no step since then
-      // moves one of its bodies) and that is near (the sweep keeps to the stored order).
-      const auto open = std::find_if(open_.begin(), open_.end(), [&](const OpenBatch& b) {
-        return b.shape == *shape && b.step >= after && steps_.size() - b.step <= k_reach;
-      });
-      if (open != open_.end()) {
-        UnitBatch& batch = batches_[steps_[open->step].batch];
-        batch.first[batch.units++] = unit.begin;
-        place(open->step);
-        if (batch.units == k_lanes) open_.erase(open);
-        continue;
-      }
-      UnitBatch batch{};
-      batch.first[0] = unit.begin;
-      batch.units = 1;
-      batch.shape = *shape;
-      const std::uint32_t step = std::uint32_t(steps_.size());
-      // Batches out of reach stay short.
-      std::erase_if(open_, [&](const OpenBatch& b) { return step - b.step >= k_reach; });
-      open_.push_back({*shape, step});
-      place(step);
-      steps_.push_back({0, 0, std::uint32_t(batches_.size())});
-      batches_.push_back(batch);
     }
   }
   part_begin_[schedule.parts()] = std::uint32_t(steps_.size());

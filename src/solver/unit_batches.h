@@ -3,18 +3,18 @@
 // its friction run, then its group of normal rows), with the same bits as one at a time
 // (docs/solvers.md, "Four manifolds at once").
 //
-// Two units that move no body in common commute: visiting them in either order gives the same
-// bits. So a part's interior units may be visited in any order that keeps every two units sharing
-// a moving body in stored order. The units are taken in stored order; a unit joins the earliest
-// batch of its shape (as many friction rows, bounded by the same normal rows, and as many normal
-// rows) still filling when no step placed since that batch moves one of its bodies and the batch
-// is near, else it starts a batch at its own place. A full batch is visited in lanes: a row's J v
-// for four units is twelve products with no sum across lanes, where one unit's is two sums across
-// them. Each lane does the arithmetic of the visit one at a time, in its order
-// (visit_friction_run and visit_group in pgs_solver.cpp); a group that the all-rows solve does not
-// settle is left to the one-at-a-time visit after the batch (its unit shares no body with the
-// others). A batch of three fills its fourth lane with its first unit again (same values, same
-// bits stored twice). Units of another shape, and batches of one or two, are visited unit by unit.
+// Two units that move no body in common commute: visiting them in either order gives the same bits.
+// So a part's interior units may be visited in any order that keeps every two units sharing a
+// moving body in stored order. Each unit gets a level, one past the last level that moves one of
+// its bodies; the units are visited level by level, and within a level (units that share no moving
+// body) in batches of one shape (as many friction rows, bounded by the same normal rows, and as
+// many normal rows). A batch is visited in lanes: a row's J v for four units is twelve products
+// with no sum across lanes, where one unit's is two sums across them. Each lane does the arithmetic
+// of the visit one at a time, in its order (visit_friction_run and visit_group in pgs_solver.cpp);
+// a group that the all-rows solve does not settle is left to the one-at-a-time visit after the
+// batch (its unit shares no body with the others). A batch of three fills its fourth lane with its
+// first unit again (same values, same bits stored twice). Units of another shape, and batches of
+// one or two, are visited unit by unit.
 
 #include "constraints/rows.h"
 #include "core/lanes.h"
@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -74,10 +75,12 @@ class UnitBatches {
  public:
   static constexpr std::uint8_t k_alone_sweeps = 4;
   /// The steps of each part's interior. visits: per row, row_visit's byte; group_of: per row, its
-  /// RowGroup or none.
+  /// RowGroup or none. merge_parts: one thread visits every part, so the parts' interiors, which
+  /// share no moving body, are ordered and batched together as part 0's steps (the others' are
+  /// then empty): a tower cut in two parts has about two units a level in each.
   void build(const RowStore& rows, const SweepSchedule& schedule,
              std::span<const std::uint8_t> visits, std::span<const std::uint32_t> group_of,
-             std::span<const RowGroup> groups, std::size_t bodies);
+             std::span<const RowGroup> groups, std::size_t bodies, bool merge_parts);
   /// Forgets the steps (a new structure), until the next build.
   void clear() {
     steps_.clear();
@@ -85,6 +88,9 @@ class UnitBatches {
     built_ = false;
   }
   bool built() const { return built_; }
+  /// Whether the last build merged the parts, and how many it was given.
+  bool parts_merged() const { return parts_merged_; }
+  std::size_t parts() const { return parts_; }
   /// How many batch visits in lanes the solves since the last build made.
   std::size_t lane_visits() const;
   /// Part p's steps, in an order that gives the bits of its units in stored order.
@@ -122,19 +128,26 @@ class UnitBatches {
 
   std::vector<SweepStep> steps_;
   bool built_ = false;
+  bool parts_merged_ = false;
+  std::size_t parts_ = 0;
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_begin_{};
   std::vector<UnitBatch> batches_;
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
   std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
   // Scratch, kept so a warmed-up solver allocates nothing.
-  std::vector<std::uint32_t> placed_;  // per body: the last step that moves it, + 1 (0: none)
+  std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
+  std::vector<RowUnit> units_;                    // the units being ordered
+  std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
+  std::vector<std::uint32_t> unit_level_;         // per unit
+  std::vector<std::uint32_t> level_end_;          // per level: its end in by_level_
+  std::vector<std::uint32_t> by_level_;           // the units by level
   struct OpenBatch {
     UnitShape shape;
     std::uint32_t step;
   };
   std::vector<SweepStep> kept_steps_;  // keep_full_batches' steps, then swapped in
-  std::vector<OpenBatch> open_;        // the batches still filling, in the order they were started
+  std::vector<OpenBatch> open_;        // the level's batches still filling, in the order started
 };
 
 }  // namespace impulse

@@ -93,8 +93,9 @@ RowProblem columns(int width, int height, bool patch, Real bias = 1) {
 
 // A solve and its relax solve (solve_again, after the biases change) on a layout the solver
 // held from its last solve visit most manifolds four at a time; a fresh solver visits them unit
-// by unit in stored order. Per-point and patch friction, over-relaxed, on one thread and three:
-// the same bits, and the numbers of the second problem, not the first's, are the ones packed.
+// by unit in stored order. Per-point and patch friction, over-relaxed, on one thread (the parts'
+// units batched together) and three (part by part): the same bits, and the numbers of the second
+// problem, not the first's, are the ones packed.
 TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
   for (const bool patch : {false, true}) {
     for (const int threads : {1, 3}) {
@@ -122,6 +123,12 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
       ASSERT_TRUE(batched.batches().built());
       // The 24 ground contacts share no body, nor do the contacts of one row of boxes.
       EXPECT_GE(batched.batches().batch_count(), 12u) << threads << " threads";
+      // One thread visits every part: their units are batched together, as part 0's steps.
+      const UnitBatches& batches = batched.batches();
+      ASSERT_GE(batches.parts(), 2u);
+      EXPECT_EQ(batches.parts_merged(), threads == 1);
+      for (std::size_t part = 1; part < batches.parts(); ++part)
+        EXPECT_EQ(batches.part(part).empty(), threads == 1) << "part " << part;
       EXPECT_GT(batched.batches().lane_visits(), 0u);
       EXPECT_TRUE(testing::same_solution(reference, again));
       // And the solves did their work: no contact point still closes.
