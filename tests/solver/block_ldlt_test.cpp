@@ -26,6 +26,23 @@ struct Problem {
   Eigen::MatrixXd a;
 };
 
+// A = I + the sum over the coupled pairs of C C^T, C a random column over the two nodes' rows:
+// SPD, and non-zero only inside coupled blocks.
+Eigen::MatrixXd spd_matrix_of(const Problem& p, std::mt19937& random) {
+  const auto n = Eigen::Index(p.node_begin.back());
+  std::uniform_real_distribution<double> value(-1, 1);
+  Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
+  for (const auto& [x, y] : p.coupled) {
+    Eigen::VectorXd c = Eigen::VectorXd::Zero(n);
+    for (const std::uint32_t node : {x, y}) {
+      for (std::uint32_t i = p.node_begin[node]; i < p.node_begin[node + 1]; ++i)
+        c[i] = value(random);
+    }
+    a += c * c.transpose();
+  }
+  return a;
+}
+
 // Nodes of sizes 1 to 6 (twice over); each coupled with the next, the last with the first (a
 // loop: the factor fills in), and node 2 with node 7. A = B B^T + I over the coupled blocks only.
 Problem loop_of_nodes() {
@@ -37,20 +54,8 @@ Problem loop_of_nodes() {
   for (std::uint32_t k = 0; k < nodes; ++k)
     p.coupled.emplace_back(k, (k + 1) % nodes);
   p.coupled.emplace_back(2, 7);
-  const auto n = Eigen::Index(p.node_begin.back());
   std::mt19937 random(5);
-  std::uniform_real_distribution<double> value(-1, 1);
-  p.a = Eigen::MatrixXd::Identity(n, n);
-  // Each coupling adds C C^T of a random column block C over the two nodes' rows: SPD, and
-  // non-zero only inside coupled blocks.
-  for (const auto& [x, y] : p.coupled) {
-    Eigen::VectorXd c = Eigen::VectorXd::Zero(n);
-    for (const std::uint32_t node : {x, y}) {
-      for (std::uint32_t i = p.node_begin[node]; i < p.node_begin[node + 1]; ++i)
-        c[i] = value(random);
-    }
-    p.a += c * c.transpose();
-  }
+  p.a = spd_matrix_of(p, random);
   return p;
 }
 
@@ -162,16 +167,7 @@ TEST(BlockLdlt, TreesFactorWithNoFillEachInConsecutivePositions) {
   for (const auto& [x, y] : p.coupled)
     blocks += sizes[x] * sizes[y];
   const auto n = Eigen::Index(p.node_begin.back());
-  p.a = Eigen::MatrixXd::Identity(n, n);
-  std::uniform_real_distribution<double> value(-1, 1);
-  for (const auto& [x, y] : p.coupled) {
-    Eigen::VectorXd c = Eigen::VectorXd::Zero(n);
-    for (const std::uint32_t node : {x, y}) {
-      for (std::uint32_t i = p.node_begin[node]; i < p.node_begin[node + 1]; ++i)
-        c[i] = value(random);
-    }
-    p.a += c * c.transpose();
-  }
+  p.a = spd_matrix_of(p, random);
   BlockLdlt ldlt;
   ldlt.analyse(p.node_begin, p.coupled);
   EXPECT_EQ(ldlt.values().size(), blocks);
