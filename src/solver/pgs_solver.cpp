@@ -876,8 +876,8 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
   return largest;
 }
 
-// One sweep over a part's steps (UnitBatches): its units alone or four at a time; returns the
-// largest impulse change.
+// One sweep over a part's steps (UnitBatches): its units alone or in lanes, three or four at a
+// time; returns the largest impulse change.
 Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
                  const RowGroup* groups, Real sor) {

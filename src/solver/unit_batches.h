@@ -57,8 +57,8 @@ struct UnitBatch {
   std::array<std::uint32_t, k_units> body_b;
   std::array<std::uint8_t, k_units> moves;  // each unit's row_visit a_moves and b_moves bits
   std::uint8_t units;                       // its units: k_min_units to k_units once built
-  // A batch of three is visited in lanes too: one at a time its units cost about 1260
-  // instructions each, in lanes about 2790 for the batch (pyramid20, 12-row manifolds).
+  // A batch of three is visited in lanes too: one at a time its units cost about 1100
+  // instructions each, in lanes about 2725 for the batch (pyramid20, 12-row manifolds).
   static constexpr std::uint8_t k_min_units = 3;
   UnitShape shape;
   std::uint32_t lanes_begin;  // its first entry in UnitBatches::lanes_

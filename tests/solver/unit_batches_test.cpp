@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "core/task_pool.h"
 #include "row_problem.h"
 #include "solver/pgs_solver.h"
@@ -16,14 +18,67 @@ namespace {
 
 using testing::RowProblem;
 
+// The rows of a manifold between bodies a and b with `points` contact points (2 or 4, the
+// corners of a unit box's face), written as the contact writer writes them: a block of friction
+// rows (per point, two each bounded by the point's normal row; or the patch model's two tangents
+// and a twist, bounded by all the normal rows), then the normal rows, whose targets `bias` scales.
+void add_manifold(RowProblem& p, std::uint32_t a, std::uint32_t b, int points, bool patch,
+                  Real bias) {
+  const Vec3 n = Vec3::unit_y();
+  const auto corner = [&](int k, Real side) {
+    return Vec3{k % 2 == 0 ? Real(-0.5) : Real(0.5), side, k < 2 ? Real(-0.5) : Real(0.5)};
+  };
+  const auto row = [&](const Vec3& lin, const Vec3& ang_a, const Vec3& ang_b) {
+    RowSpec spec;
+    spec.body_a = a;
+    spec.body_b = b;
+    spec.j_lin_a = lin;
+    spec.j_ang_a = ang_a;
+    spec.j_lin_b = -lin;
+    spec.j_ang_b = -ang_b;
+    return spec;
+  };
+  const auto first = std::int32_t(p.rows.size());
+  const std::int32_t friction_rows = patch ? 3 : 2 * points;
+  p.rows.begin_block();
+  if (patch) {
+    for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
+      RowSpec f = row(t, cross(Vec3{0, Real(-0.5), 0}, t), cross(Vec3{0, Real(0.5), 0}, t));
+      f.normal_row = first + friction_rows;
+      f.normal_count = std::uint8_t(points);
+      f.mu = Real(0.5);
+      p.rows.add(f);
+    }
+    RowSpec twist = row(Vec3::zero(), n, n);
+    twist.normal_row = first + friction_rows;
+    twist.normal_count = std::uint8_t(points);
+    twist.mu = Real(0.25);
+    p.rows.add(twist);
+  } else {
+    for (int k = 0; k < points; ++k) {
+      for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
+        RowSpec f = row(t, cross(corner(k, Real(-0.5)), t), cross(corner(k, Real(0.5)), t));
+        f.normal_row = first + friction_rows + k;
+        f.mu = Real(0.5);
+        p.rows.add(f);
+      }
+    }
+  }
+  for (int k = 0; k < points; ++k) {
+    RowSpec normal = row(n, cross(corner(k, Real(-0.5)), n), cross(corner(k, Real(0.5)), n));
+    normal.lo = 0;
+    normal.bias = bias * Real(0.01) * Real(1 + k);
+    p.rows.add(normal);
+  }
+  p.rows.end_block();
+}
+
 // Columns of unit boxes on the ground (body 0), numbered row by row, each resting on the one
-// below through a manifold written as the contact writer writes it: a block of friction rows
-// (per point, two each bounded by the point's normal row; or the patch model's two tangents and a
-// twist, bounded by all the normal rows), then the normal rows. Every third column touches along
-// an edge (two points: a group padded to four rows); every fifth box flies up off its support (an
-// idle manifold); the others fall, slide and spin at different speeds, so some groups lift a
-// corner (the all-rows solve fails and the group is visited alone). `bias` scales the normal rows'
-// targets (a second solve on the same layout with other numbers).
+// below (add_manifold). Every third column touches along an edge (two points: a group padded to
+// four rows); every fifth box flies up off its support (an idle manifold); the others fall, slide
+// and spin at different speeds, so some groups lift a corner (the all-rows solve fails and the
+// group is visited alone). `bias` scales the normal rows' targets (a second solve on the same
+// layout with other numbers).
 RowProblem columns(int width, int height, bool patch, Real bias = 1) {
   RowProblem p;
   p.add_body(0);
@@ -34,58 +89,34 @@ RowProblem columns(int width, int height, bool patch, Real bias = 1) {
     p.velocities.back().angular = {Real(k % 2) * Real(0.9), 0, Real(k % 3) * Real(-0.6)};
   }
   const auto box = [&](int x, int y) { return std::uint32_t(1 + y * width + x); };
-  const Vec3 n = Vec3::unit_y();
   for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const std::uint32_t a = box(x, y), b = y == 0 ? 0 : box(x, y - 1);
-      const int points = x % 3 == 2 ? 2 : 4;
-      const auto corner = [&](int k, Real side) {
-        return Vec3{k % 2 == 0 ? Real(-0.5) : Real(0.5), side, k < 2 ? Real(-0.5) : Real(0.5)};
-      };
-      const auto row = [&](const Vec3& lin, const Vec3& ang_a, const Vec3& ang_b) {
-        RowSpec spec;
-        spec.body_a = a;
-        spec.body_b = b;
-        spec.j_lin_a = lin;
-        spec.j_ang_a = ang_a;
-        spec.j_lin_b = -lin;
-        spec.j_ang_b = -ang_b;
-        return spec;
-      };
-      const auto first = std::int32_t(p.rows.size());
-      const std::int32_t friction_rows = patch ? 3 : 2 * points;
-      p.rows.begin_block();
-      if (patch) {
-        for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
-          RowSpec f = row(t, cross(Vec3{0, Real(-0.5), 0}, t), cross(Vec3{0, Real(0.5), 0}, t));
-          f.normal_row = first + friction_rows;
-          f.normal_count = std::uint8_t(points);
-          f.mu = Real(0.5);
-          p.rows.add(f);
-        }
-        RowSpec twist = row(Vec3::zero(), n, n);
-        twist.normal_row = first + friction_rows;
-        twist.normal_count = std::uint8_t(points);
-        twist.mu = Real(0.25);
-        p.rows.add(twist);
-      } else {
-        for (int k = 0; k < points; ++k) {
-          for (const Vec3& t : {Vec3::unit_x(), Vec3::unit_z()}) {
-            RowSpec f = row(t, cross(corner(k, Real(-0.5)), t), cross(corner(k, Real(0.5)), t));
-            f.normal_row = first + friction_rows + k;
-            f.mu = Real(0.5);
-            p.rows.add(f);
-          }
-        }
-      }
-      for (int k = 0; k < points; ++k) {
-        RowSpec normal = row(n, cross(corner(k, Real(-0.5)), n), cross(corner(k, Real(0.5)), n));
-        normal.lo = 0;
-        normal.bias = bias * Real(0.01) * Real(1 + k);
-        p.rows.add(normal);
-      }
-      p.rows.end_block();
-    }
+    for (int x = 0; x < width; ++x)
+      add_manifold(p, box(x, y), y == 0 ? 0 : box(x, y - 1), x % 3 == 2 ? 2 : 4, patch, bias);
+  }
+  p.rows.prepare(p.masses);
+  return p;
+}
+
+// Manifolds of 2 or 4 points between random pairs of 200 bodies (body 0 and every eleventh
+// static), in random order: units that share a body lie anywhere in the stored order, so the
+// levels move units both back and forth across others.
+RowProblem random_manifolds(unsigned seed, bool patch, Real bias = 1) {
+  RowProblem p;
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> value(-1, 1);
+  constexpr std::uint32_t k_bodies = 200;
+  for (std::uint32_t k = 0; k < k_bodies; ++k) {
+    const bool fixed = k % 11 == 0;
+    p.add_body(fixed ? 0 : 1 + Real(k % 5) * Real(0.3),
+               {Real(value(random)) * Real(0.3), Real(value(random)) * Real(0.5) - 1,
+                Real(value(random)) * Real(0.2)});
+    p.velocities.back().angular = {Real(value(random)), 0, Real(value(random))};
+  }
+  for (int m = 0; m < 400; ++m) {
+    const auto a = std::uint32_t(1 + random() % (k_bodies - 1));
+    auto b = std::uint32_t(random() % k_bodies);
+    if (b == a) b = 0;
+    add_manifold(p, a, b, random() % 3 == 0 ? 2 : 4, patch, bias);
   }
   p.rows.prepare(p.masses);
   return p;
@@ -175,6 +206,35 @@ TEST(UnitBatches, ABatchOfThreeRepeatsItsFirstUnitAndKeepsTheBits) {
     }
     EXPECT_GT(batches.lane_visits(), 0u);
     EXPECT_TRUE(testing::same_solution(reference, again)) << (patch ? "patch" : "coulomb");
+  }
+}
+
+// Random graphs of manifolds, where levels reorder units across each other in both directions
+// (the columns keep their stored order level by level): batched, the same bits as unit by unit,
+// on one thread (the parts merged) and two, under both friction models.
+TEST(UnitBatches, LevelsKeepTheBitsOfTheStoredOrderOnRandomGraphs) {
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    for (const bool patch : {false, true}) {
+      for (const int threads : {1, 2}) {
+        TaskPool pool(threads);
+        const SolverSettings settings = testing::iterations(20);
+        const auto solve = [&](PgsSolver& solver, RowProblem& p) {
+          SolveStats stats;
+          solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+        };
+        PgsSolver batched, unit_by_unit;
+        RowProblem first = random_manifolds(seed, patch);
+        solve(batched, first);
+        RowProblem again = random_manifolds(seed, patch, Real(2));
+        RowProblem reference = random_manifolds(seed, patch, Real(2));
+        solve(batched, again);
+        solve(unit_by_unit, reference);
+        ASSERT_TRUE(batched.batches().built());
+        EXPECT_GE(batched.batches().batch_count(), 20u);
+        EXPECT_TRUE(testing::same_solution(reference, again))
+            << "seed " << seed << (patch ? " patch " : " coulomb ") << threads << " threads";
+      }
+    }
   }
 }
 
