@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   CommonSettings settings;
   app.add_option("--scenes", scenes, "Scenes to run, comma separated")
       ->delimiter(',')
-      ->check(CLI::IsMember(peers::scene_names()));
+      ->check(CLI::IsMember(peers::scene_names(true)));
   app.add_option("--engines", engines, "Engines to run, comma separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"impulse", "impulse_patch", "bullet", "ode"}));

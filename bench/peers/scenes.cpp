@@ -39,16 +39,26 @@ Joint ball(int body_a, int body_b, const V3& anchor) {
   return joint;
 }
 
-// Rows of 20, 19, ... 1 boxes at 1.05 m pitch, centred, each row resting on the one below.
-Scene pyramid20() {
-  Scene s{"pyramid20", {ground()}, {}, true};
-  constexpr int k_base = 20;
-  for (int row = 0; row < k_base; ++row) {
-    const int count = k_base - row;
+// Rows of base, base - 1, ... 1 boxes at 1.05 m pitch, centred, each row resting on the one
+// below.
+Scene pyramid(const std::string& name, int base) {
+  Scene s{name, {ground()}, {}, true};
+  for (int row = 0; row < base; ++row) {
+    const int count = base - row;
     for (int i = 0; i < count; ++i)
       s.bodies.push_back(unit_box({(i - (count - 1) / 2.0) * 1.05, 0.5 + row, 0}));
   }
   return s;
+}
+
+Scene pyramid20() {
+  return pyramid("pyramid20", 20);
+}
+
+// Not one of issue 8's scenes: the pyramid scaled to 820 boxes, whose rows do not stay in L2 and
+// which sags at 10 iterations in every engine (its contacts change every step).
+Scene pyramid40() {
+  return pyramid("pyramid40", 40);
 }
 
 Scene stack10() {
@@ -167,30 +177,39 @@ Scene ragdolls() {
   return s;
 }
 
-// Each scene's maker, given the seed (which only pile1000 reads).
-const std::vector<std::pair<std::string, std::function<Scene(std::uint32_t)>>>& registry() {
+// Each scene's maker, given the seed (which only pile1000 reads), and whether a run without
+// --scenes runs it (issue 8's six; the others on request).
+struct Entry {
+  std::string name;
+  std::function<Scene(std::uint32_t)> make;
+  bool by_default;
+};
+
+const std::vector<Entry>& registry() {
   const auto fixed = [](Scene (*make)()) {
     return std::function<Scene(std::uint32_t)>([make](std::uint32_t) { return make(); });
   };
-  static const std::vector<std::pair<std::string, std::function<Scene(std::uint32_t)>>> scenes{
-      {"pyramid20", fixed(pyramid20)}, {"stack10", fixed(stack10)},
-      {"tower700", fixed(tower700)},   {"pile1000", pile1000},
-      {"chain100", fixed(chain100)},   {"ragdolls", fixed(ragdolls)}};
+  static const std::vector<Entry> scenes{
+      {"pyramid20", fixed(pyramid20), true}, {"stack10", fixed(stack10), true},
+      {"tower700", fixed(tower700), true},   {"pile1000", pile1000, true},
+      {"chain100", fixed(chain100), true},   {"ragdolls", fixed(ragdolls), true},
+      {"pyramid40", fixed(pyramid40), false}};
   return scenes;
 }
 
 }  // namespace
 
-std::vector<std::string> scene_names() {
+std::vector<std::string> scene_names(bool all) {
   std::vector<std::string> names;
-  for (const auto& [name, make] : registry())
-    names.push_back(name);
+  for (const Entry& entry : registry()) {
+    if (all || entry.by_default) names.push_back(entry.name);
+  }
   return names;
 }
 
 Scene make_scene(const std::string& name, std::uint32_t seed) {
-  for (const auto& [scene_name, make] : registry())
-    if (scene_name == name) return make(seed);
+  for (const Entry& entry : registry())
+    if (entry.name == name) return entry.make(seed);
   throw std::invalid_argument("unknown scene '" + name + "'");
 }
 
