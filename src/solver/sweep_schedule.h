@@ -67,9 +67,10 @@ class SweepSchedule {
   /// How many parts the units were cut into (one for a small problem: stored order throughout).
   std::size_t parts() const { return parts_; }
   /// Part p's interior units, in stored order.
-  std::span<const RowUnit> interior(std::size_t part) const {
-    return std::span(interior_).subspan(part_begin_[part],
-                                        part_begin_[part + 1] - part_begin_[part]);
+  std::span<const RowUnit> interior(std::size_t part) const { return interiors(part, part + 1); }
+  /// The interior units of parts [first, end), part after part.
+  std::span<const RowUnit> interiors(std::size_t first, std::size_t end) const {
+    return std::span(interior_).subspan(part_begin_[first], part_begin_[end] - part_begin_[first]);
   }
   std::size_t colours() const { return colour_begin_.size() - 1; }
   /// The boundary units of colour c.

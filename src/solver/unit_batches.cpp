@@ -153,23 +153,20 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     part_begin_[p] = std::uint32_t(steps_.size());
     if (merge_parts && p > 0) continue;
     // The units to order: the part's interior, or every part's (they share no moving body).
-    units_.clear();
-    for (std::size_t q = p; q < (merge_parts ? schedule.parts() : p + 1); ++q) {
-      const std::span<const RowUnit> interior = schedule.interior(q);
-      units_.insert(units_.end(), interior.begin(), interior.end());
-    }
+    const std::span<const RowUnit> units =
+        merge_parts ? schedule.interiors(0, schedule.parts()) : schedule.interior(p);
     // Each unit's level: one past the last level that moves one of its bodies. The units of a
     // level share no moving body, and a unit's level is past those of the units before it that
     // share one, so level by level is an order with the bits of the stored order.
-    unit_level_.resize(units_.size());
-    shapes_.resize(units_.size());
+    unit_level_.resize(units.size());
+    shapes_.resize(units.size());
     std::uint32_t levels = 0;
-    for (std::size_t u = 0; u < units_.size(); ++u) {
-      shapes_[u] = shape_of(rows, visits, group_of, groups, units_[u].begin, units_[u].end);
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      shapes_[u] = shape_of(rows, visits, group_of, groups, units[u].begin, units[u].end);
       std::uint32_t level = 0;
-      for_moving(units_[u], shapes_[u].has_value(),
+      for_moving(units[u], shapes_[u].has_value(),
                  [&](std::uint32_t body) { level = std::max(level, level_of_body_[body]); });
-      for_moving(units_[u], shapes_[u].has_value(),
+      for_moving(units[u], shapes_[u].has_value(),
                  [&](std::uint32_t body) { level_of_body_[body] = level + 1; });
       unit_level_[u] = level;
       levels = std::max(levels, level + 1);
@@ -180,8 +177,8 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       ++level_end_[level + 1];
     for (std::size_t l = 0; l < levels; ++l)
       level_end_[l + 1] += level_end_[l];
-    by_level_.resize(units_.size());
-    for (std::size_t u = 0; u < units_.size(); ++u)
+    by_level_.resize(units.size());
+    for (std::size_t u = 0; u < units.size(); ++u)
       by_level_[level_end_[unit_level_[u]]++] = std::uint32_t(u);
     // Level by level, each unit joins the first batch of its shape still filling in its level, or
     // starts one; a unit with no shape is a step alone.
@@ -190,7 +187,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       open_.clear();
       for (; first < level_end_[l]; ++first) {
         const std::uint32_t u = by_level_[first];
-        const RowUnit& unit = units_[u];
+        const RowUnit& unit = units[u];
         if (!shapes_[u]) {
           steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
           continue;

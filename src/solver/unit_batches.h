@@ -137,7 +137,6 @@ class UnitBatches {
   std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
-  std::vector<RowUnit> units_;                    // the units being ordered
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
   std::vector<std::uint32_t> unit_level_;         // per unit
   std::vector<std::uint32_t> level_end_;          // per level: its end in by_level_
