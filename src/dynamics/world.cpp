@@ -496,20 +496,33 @@ void integrate_awake_positions(World::Impl& w, Real dt) {
   });
 }
 
-// Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
-// the solve starts again from the free velocities without the contacts' Baumgarte bias.
-void move_and_relax(World::Impl& w, Real dt) {
-  clamp_and_report(w, StepStage::solve);
-  integrate_awake_positions(w, dt);
-  w.velocities = w.free_velocities;
-  w.rows.drop_position_bias(&*w.pool);
-  SolverSettings settings = w.settings.solver;
+// The relax solve's settings: the first solve's impulses as its start, a fixed count.
+SolverSettings relax_settings(const SolverSettings& solve) {
+  SolverSettings settings = solve;
   settings.warm_start = true;  // from the first solve's impulses
   settings.iterations = settings.relax_iterations;
   settings.record_residuals = false;
   settings.measure_residuals = false;  // its figures are nobody's: a fixed count
   settings.tolerance = 0;
-  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &*w.pool}, settings, w.relax_stats);
+  return settings;
+}
+
+// Whether the relax solve starts from the free velocities (kept before the first solve) and warm
+// starts, rather than continuing from the velocities the first solve left.
+bool relax_restarts(const World::Impl& w) {
+  return !w.solver->continues_from_solved_velocities(relax_settings(w.settings.solver));
+}
+
+// Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
+// the rows are solved again without the contacts' Baumgarte bias, from the first solve's impulses
+// and the velocities they gave.
+void move_and_relax(World::Impl& w, Real dt) {
+  clamp_and_report(w, StepStage::solve);
+  integrate_awake_positions(w, dt);
+  if (relax_restarts(w)) w.velocities = w.free_velocities;
+  w.rows.drop_position_bias(&*w.pool);
+  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &*w.pool},
+                        relax_settings(w.settings.solver), w.relax_stats);
   guard_bodies(w, StepStage::solve);
 }
 
@@ -570,7 +583,7 @@ void substep(World::Impl& w, Real dt) {
   if (w.rows.size() > 0) {
     w.rows.prepare(w.solver_masses, &*w.pool, prepared);
     report_degenerate_rows(w);
-    if (relax) w.free_velocities = w.velocities;
+    if (relax && relax_restarts(w)) w.free_velocities = w.velocities;
     end_part(stats.rows_ms);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,
                     stats.solve);

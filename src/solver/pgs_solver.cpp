@@ -852,7 +852,11 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                             SolveStats& stats) {
-  iterate(rows, bodies, settings, stats);
+  iterate(rows, bodies, settings, stats, continues_from_solved_velocities(settings));
+}
+
+bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {
+  return !settings.shuffle && !measures_residuals(settings);
 }
 
 // Rows [begin, end) of a unit in stored order; returns the largest impulse change.
@@ -907,7 +911,7 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
 }
 
 void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
-                        SolveStats& stats) {
+                        SolveStats& stats, bool impulses_applied) {
   if (settings.shuffle) {
     iterate_shuffled(rows, bodies, settings, stats);
     return;
@@ -1006,11 +1010,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     }
   };
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
-  // per-body sums are then the same on any count).
-  if (schedule_.parts() == 1) {
+  // per-body sums are then the same on any count); none when the velocities carry the impulses.
+  if (!impulses_applied && schedule_.parts() == 1) {
     warm_start_block();
     warm_start_range(0, std::uint32_t(rows.size()));
-  } else {
+  } else if (!impulses_applied) {
     run(1 + pass_phases, [&](std::size_t m) {
       work_.run_one(0, m == 0, [&] {
         warm_start_block();

@@ -35,6 +35,9 @@ class PgsSolver final : public Solver {
   /// Keeps the packed rows, the groups' factors and the equality block's factorisation.
   void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                    SolveStats& stats) override;
+  /// In stored order and measuring nothing (a residual's right-hand side needs the free
+  /// velocities), the sweeps continue from the last solve's velocities.
+  bool continues_from_solved_velocities(const SolverSettings& settings) const override;
 
  private:
   /// Packs the rows (PackedRow, all but the bias), zeroes their responses on bodies that do not
@@ -48,9 +51,10 @@ class PgsSolver final : public Solver {
   void find_structure(const RowStore& rows, TaskPool* pool);
   /// How a sweep visits row i (row_visit), once the groups and the equality block are known.
   std::uint8_t visit_of(const RowStore& rows, std::size_t i) const;
-  /// Sweeps from the velocities given; the rows' lambda is the warm start.
+  /// Sweeps from the velocities given; the rows' lambda is the warm start, already applied to
+  /// them when impulses_applied.
   void iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
-               SolveStats& stats);
+               SolveStats& stats, bool impulses_applied = false);
   void iterate_shuffled(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats);
   /// Solves the equality block for the velocities' errors and applies the change; returns the

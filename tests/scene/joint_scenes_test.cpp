@@ -173,8 +173,8 @@ TEST(JointScenes, Chain100AtRestHoldsItsJointsWithinAMillimetreAtTenIterations) 
   EXPECT_LT(chain_error(SolverType::pgs, 10), Real(1e-3));
 }
 
-// The relax solve drops the contacts' push-out and solves again from the free velocities. A world
-// of joints alone has no push-out to drop, and pgs solves its rows exactly, so solving again could
+// The relax solve drops the contacts' push-out and solves again from the first solve's impulses.
+// A world of joints alone has no push-out to drop, and pgs solves its rows exactly, so solving again could
 // only repeat the solve: the swinging sheet of seed 000 steps to the same bits with relax
 // iterations or without, while a column of boxes (contacts pushing out) does not.
 TEST(JointScenes, AWorldOfJointsAloneHasNothingToRelax) {
