@@ -174,9 +174,9 @@ TEST(JointScenes, Chain100AtRestHoldsItsJointsWithinAMillimetreAtTenIterations) 
 }
 
 // The relax solve drops the contacts' push-out and solves again from the first solve's impulses.
-// A world of joints alone has no push-out to drop, and pgs solves its rows exactly, so solving again could
-// only repeat the solve: the swinging sheet of seed 000 steps to the same bits with relax
-// iterations or without, while a column of boxes (contacts pushing out) does not.
+// A world of joints alone has no push-out to drop, and pgs solves its rows exactly, so solving
+// again could only repeat the solve: the swinging sheet of seed 000 steps to the same bits with
+// relax iterations or without, while a column of boxes (contacts pushing out) does not.
 TEST(JointScenes, AWorldOfJointsAloneHasNothingToRelax) {
   const auto state_after = [](const std::string& name, int relax_iterations) {
     Scene scene = *builtin_scene(name);

@@ -42,7 +42,7 @@ void solve_and_drop_push_out(PgsSolver& solver, RowProblem& p, const SolverSetti
 }
 
 TEST(RelaxSolve, ContinuingFromTheSolvedVelocitiesMatchesWarmStartingFromTheFreeOnes) {
-  SolverSettings settings;  // no measures, stored order: pgs continues
+  SolverSettings settings;   // no measures, stored order: pgs continues
   settings.iterations = 40;  // enough for the column to settle
   PgsSolver solver;
   ASSERT_TRUE(solver.continues_from_solved_velocities(settings));
