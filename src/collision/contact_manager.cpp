@@ -104,19 +104,20 @@ void ContactManager::collide_chunk(std::size_t chunk, Real margin) {
   for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
     if (updates_[p] != PairUpdate::collide) continue;
     const std::size_t before = out.manifolds.size();
-    collide_pair(pairs_[p], margin, out);
-    new_counts_[p] = std::uint32_t(out.manifolds.size() - before);
+    rebuilt_[p] = collide_pair(pairs_[p], margin, out) ? 1 : 0;
+    new_counts_[p] =
+        rebuilt_[p] != 0 ? pairs_[p].count : std::uint32_t(out.manifolds.size() - before);
   }
 }
 
-void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
+bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   const ShapeRecord& a = shapes_[pair.shape_a];
   const ShapeRecord& b = shapes_[pair.shape_b];
   const Real pair_margin = margin + a.sweep + b.sweep;
   const Transform relative = inverse(a.pose) * b.pose;
-  if (reuse(pair, relative, pair_margin, out)) {
+  if (reusable(pair, relative, pair_margin)) {
     ++out.reused;
-    return;
+    return true;
   }
   out.scratch.clear();
   collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch);
@@ -141,10 +142,10 @@ void ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   pair.relative = relative;
   pair.margin = pair_margin;
   pair.found = true;
+  return false;
 }
 
-bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real margin,
-                           Chunk& out) const {
+bool ContactManager::reusable(const Pair& pair, const Transform& relative, Real margin) const {
   const Real distance = reuse_.distance;
   const ShapeRecord& a = shapes_[pair.shape_a];
   const ShapeRecord& b = shapes_[pair.shape_b];
@@ -155,10 +156,14 @@ bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real mar
       length_squared(relative.position - pair.relative.position) > distance * distance)
     return false;
   // |q1 . q2| is the cosine of half the turn between two orientations.
-  if (std::abs(dot(relative.orientation, pair.relative.orientation)) < reuse_half_angle_cosine_)
-    return false;
+  return std::abs(dot(relative.orientation, pair.relative.orientation)) >= reuse_half_angle_cosine_;
+}
+
+void ContactManager::rebuild(const Pair& pair, ContactManifold* out) const {
+  const ShapeRecord& a = shapes_[pair.shape_a];
+  const ShapeRecord& b = shapes_[pair.shape_b];
   for (const ContactManifold& old : std::span(previous_).subspan(pair.first, pair.count)) {
-    ContactManifold& m = out.manifolds.emplace_back(old);
+    ContactManifold& m = *out++ = old;
     m.normal = rotate(normal_frame(a, b).pose.orientation, m.local_normal);
     for (int k = 0; k < m.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
@@ -171,20 +176,23 @@ bool ContactManager::reuse(const Pair& pair, const Transform& relative, Real mar
       state.warm = true;  // last step's point, with its impulses
     }
   }
-  return true;
 }
 
 // Puts every pair's manifolds into manifolds_ in pair order: the collided ones from their chunk,
-// the kept ones from last step's.
+// the kept ones from last step's, and the reused ones rebuilt from last step's in their place (not
+// through a chunk: a copy less of each).
 void ContactManager::gather(TaskPool* pool) {
   const std::size_t n = pairs_.size();
-  // Each chunk's place in the list: its fresh manifolds and its kept pairs' last ones.
+  // Each chunk's place in the list: its fresh manifolds, its kept and reused pairs' last ones.
   std::size_t total = 0;
   for (std::size_t chunk = 0; chunk < k_chunks; ++chunk) {
     chunks_[chunk].first = total;
     total += chunks_[chunk].manifolds.size();
-    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p)
-      total += updates_[p] == PairUpdate::keep ? pairs_[p].count : 0;
+    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
+      const bool last_ones = updates_[p] == PairUpdate::keep ||
+                             (updates_[p] == PairUpdate::collide && rebuilt_[p] != 0);
+      total += last_ones ? pairs_[p].count : 0;
+    }
   }
   manifolds_.resize(total);
   if (pool != nullptr) {
@@ -214,9 +222,13 @@ void ContactManager::gather_chunk(std::size_t chunk) {
     const auto first = static_cast<std::uint32_t>(at);
     switch (updates_[p]) {
       case PairUpdate::collide:
-        std::copy(fresh, fresh + new_counts_[p], manifolds_.begin() + std::ptrdiff_t(at));
+        if (rebuilt_[p] != 0) {
+          rebuild(pair, manifolds_.data() + at);
+        } else {
+          std::copy(fresh, fresh + new_counts_[p], manifolds_.begin() + std::ptrdiff_t(at));
+          fresh += new_counts_[p];
+        }
         at += new_counts_[p];
-        fresh += new_counts_[p];
         break;
       case PairUpdate::keep:
         std::copy(previous_.begin() + pair.first, previous_.begin() + pair.first + pair.count,

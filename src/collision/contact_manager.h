@@ -27,7 +27,7 @@ struct ContactState {
   // (point.position) and on A's (position + depth * normal), each moved in to its shape's core
   // along the normal by the shape's rounding_radius (a rounded surface's point is not the body's:
   // it moves as the body rolls; its core point does not). A reused pair rebuilds the point from
-  // them (ContactManager, "reuse").
+  // them (ContactManager::rebuild).
   Vec3 local_b, local_a;
 };
 
@@ -158,9 +158,14 @@ class ContactManager {
     return rounded_on_flat(a, b) ? b : a;
   }
   void collide_chunk(std::size_t chunk, Real margin);
-  void collide_pair(Pair& pair, Real margin, Chunk& out) const;
-  /// Rebuilds the pair's contacts from last step's into out, if they may be (ContactReuse).
-  bool reuse(const Pair& pair, const Transform& relative, Real margin, Chunk& out) const;
+  /// Runs the narrowphase on the pair into out; or returns true, adding nothing, where its last
+  /// contacts may be rebuilt instead (reusable): gather rebuilds them in their place in the list.
+  bool collide_pair(Pair& pair, Real margin, Chunk& out) const;
+  /// Whether the pair's contacts may be rebuilt from last step's (ContactReuse).
+  bool reusable(const Pair& pair, const Transform& relative, Real margin) const;
+  /// Rebuilds the pair's last step's contacts, moved with the shapes, into out (pair.count of
+  /// them).
+  void rebuild(const Pair& pair, ContactManifold* out) const;
   /// Lists every pair's manifolds in pair order, each chunk's pairs on the pool when given.
   void gather(TaskPool* pool);
   void gather_chunk(std::size_t chunk);
@@ -176,6 +181,7 @@ class ContactManager {
   std::vector<ContactManifold> previous_;   // last step's: the contact cache
   std::vector<PairUpdate> updates_;         // per pair, this step
   std::vector<std::uint32_t> new_counts_;   // per collided pair: its manifolds this step
+  std::vector<std::uint8_t> rebuilt_;       // per collided pair: 1 if rebuilt, not found
   std::vector<Chunk> chunks_;
   ContactCounts counts_;
   ContactReuse reuse_;
@@ -195,6 +201,7 @@ void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool)
   }
   pairs_.resize(kept);
   new_counts_.resize(kept);
+  rebuilt_.resize(kept);
   chunks_.resize(k_chunks);
   const auto collide = [&](std::size_t chunk) { collide_chunk(chunk, margin); };
   const bool parallel = colliding >= k_parallel_pairs;
