@@ -160,7 +160,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
                          const SolverBodyMass& mass_a, const SolverBodyMass& mass_b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
-                         const ContactRowSettings& settings, RowStore& rows, std::uint32_t first) {
+                         const ContactRowSettings& settings, RowStore& rows, ManifoldRows& where) {
+  const std::uint32_t first = where.first_row;
   const FrictionModel model = settings.solver->friction_model;
   const Real constant_bound =
       material.friction * constant.point_mass * settings.gravity * settings.dt;
@@ -193,6 +194,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
       spec.cone = model == FrictionModel::cone && j == 0;
       spec.lambda = dot(carried, tangents[j]) * settings.warm_scale;
+      where.friction_directions[next - first] = tangents[j];
       Lanes direction;
       to_lanes(tangents[j], direction);
       write_row(contact_jacobian(direction, l.ra, l.rb));
@@ -257,22 +259,25 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   }
 }
 
-void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
+void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> ranges,
                             std::span<ContactManifold> manifolds, FrictionModel model,
                             TaskPool* pool) {
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
                  ContactManifold& m = manifolds[k];
-                 if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
+                 if (ranges[k].first_row == ManifoldRows::k_no_rows) continue;
                  const std::size_t first = ranges[k].first_row;
                  const auto count = std::size_t(m.count);
                  if (count == 0) continue;
                  const std::size_t normals =
                      first + manifold_row_count(m, model) - count;  // the first normal row
+                 // Row first + f pushes along friction_directions[f].
+                 const std::array<Vec3, 2 * Manifold::k_max_points>& directions =
+                     ranges[k].friction_directions;
                  const auto tangent_impulse = [&](std::size_t t1) {
-                   return rows.j_lin_b(t1) * rows.lambda[t1] +
-                          rows.j_lin_b(t1 + 1) * rows.lambda[t1 + 1];
+                   return directions[t1 - first] * rows.lambda[t1] +
+                          directions[t1 - first + 1] * rows.lambda[t1 + 1];
                  };
                  for (std::size_t j = 0; j < count; ++j)
                    m.points[j].normal_impulse = rows.lambda[normals + j];

@@ -8,6 +8,7 @@
 
 #include <impulse/settings.h>
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -41,11 +42,14 @@ struct ContactRowSettings {
   const SolverSettings* solver = nullptr;
 };
 
-/// Where each manifold's rows start: its friction rows (a pair per point, or the patch's), then
-/// the normal rows of its points.
-struct ContactRowRange {
+/// A manifold's rows: where they start (its friction rows, a pair per point or the patch's, then
+/// the normal rows of its points), and the directions its friction rows push along, in their
+/// order (the patch's two tangents), for store_contact_impulses: from here rather than from the
+/// rows' Jacobians, which a sweep in lanes leaves out of the cache by then.
+struct ManifoldRows {
   static constexpr std::uint32_t k_no_rows = ~std::uint32_t(0);  // an inactive manifold
   std::uint32_t first_row = k_no_rows;
+  std::array<Vec3, 2 * Manifold::k_max_points> friction_directions;
 };
 
 /// write_contact_rows and store_contact_impulses cut the manifolds into this many chunks, and use
@@ -58,20 +62,19 @@ constexpr std::size_t k_manifold_chunks = 64;
 constexpr std::size_t k_parallel_manifolds = 64;
 
 /// Appends the rows of every manifold to rows (each manifold one block), prepared
-/// (RowStore::set_prepared), and records where they start in ranges (resized to
-/// manifolds.size()). motions, masses and velocities are indexed by the manifolds' body numbers;
-/// only manifolds for which active(manifold) holds get rows;
-/// material(body) gives a body's material; points_of(body) how many contact points the body has
-/// this step (for the constant friction model's share of mass). The manifolds are written in
-/// chunks on the pool's threads when given (active, material and points_of are then called at
-/// once); the rows are the same.
+/// (RowStore::set_prepared), and records where they start and their friction directions in ranges
+/// (resized to manifolds.size()). motions, masses and velocities are indexed by the manifolds' body
+/// numbers; only manifolds for which active(manifold) holds get rows; material(body) gives a body's
+/// material; points_of(body) how many contact points the body has this step (for the constant
+/// friction model's share of mass). The manifolds are written in chunks on the pool's threads when
+/// given (active, material and points_of are then called at once); the rows are the same.
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
                         std::span<const SolverBodyMass> masses,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ContactRowRange>& ranges, TaskPool* pool = nullptr);
+                        std::vector<ManifoldRows>& ranges, TaskPool* pool = nullptr);
 
 /// Whether a patch of this many points has a twist row: one point cannot resist turning.
 constexpr bool patch_has_twist_row(int points) {
@@ -86,13 +89,14 @@ inline std::size_t manifold_row_count(const ContactManifold& manifold, FrictionM
   return count + (patch_has_twist_row(manifold.count) ? 3 : 2);
 }
 
-/// Writes the rows of one manifold into rows [first, first + manifold_row_count), appended for
-/// them, prepared from the bodies' solver masses (see write_contact_rows).
+/// Writes the rows of one manifold into rows [first, first + manifold_row_count), where first is
+/// where.first_row, appended for them, prepared from the bodies' solver masses (see
+/// write_contact_rows); and their friction directions into where.
 void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, const BodyMotion& b,
                          const SolverBodyMass& mass_a, const SolverBodyMass& mass_b,
                          const BodyVelocity& va, const BodyVelocity& vb,
                          const ContactMaterial& material, const ConstantFriction& constant,
-                         const ContactRowSettings& settings, RowStore& rows, std::uint32_t first);
+                         const ContactRowSettings& settings, RowStore& rows, ManifoldRows& where);
 
 /// A contact point's share of mass for the constant model: each dynamic body's mass divided
 /// among its contact points, averaged over the pair's dynamic bodies (a static body has none).
@@ -103,7 +107,7 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
 /// friction goes to its points as the least point impulses of the same sum and the same moment
 /// about its centre. In the chunks write_contact_rows writes them in, on the pool's threads when
 /// given; model is the one the rows were written with.
-void store_contact_impulses(const RowStore& rows, std::span<const ContactRowRange> ranges,
+void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> ranges,
                             std::span<ContactManifold> manifolds, FrictionModel model,
                             TaskPool* pool = nullptr);
 
@@ -116,24 +120,24 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ContactRowRange>& ranges, TaskPool* pool) {
-  ranges.assign(manifolds.size(), {});
-  // The blocks in manifold order; an inactive manifold's range keeps k_no_rows, and no rows.
+                        std::vector<ManifoldRows>& ranges, TaskPool* pool) {
+  ranges.resize(manifolds.size());
+  // The blocks in manifold order; an inactive manifold's range gets k_no_rows, and no rows.
   rows.append_blocks(
       manifolds.size(),
       [&](std::size_t k) {
-        return ranges[k].first_row == ContactRowRange::k_no_rows
+        return ranges[k].first_row == ManifoldRows::k_no_rows
                    ? std::size_t(0)
                    : manifold_row_count(manifolds[k], settings.solver->friction_model);
       },
       [&](std::size_t k, std::uint32_t first) {
-        if (active(manifolds[k])) ranges[k].first_row = first;
+        ranges[k].first_row = active(manifolds[k]) ? first : ManifoldRows::k_no_rows;
       });
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
-                 if (ranges[k].first_row == ContactRowRange::k_no_rows) continue;
+                 if (ranges[k].first_row == ManifoldRows::k_no_rows) continue;
                  const ContactManifold& m = manifolds[k];
                  const BodyMotion& a = motions[m.body_a];
                  const BodyMotion& b = motions[m.body_b];
@@ -143,7 +147,7 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                      combine_materials(material(m.body_a), material(m.body_b)),
                      constant ? constant_friction(a, points_of(m.body_a), b, points_of(m.body_b))
                               : ConstantFriction{},
-                     settings, rows, ranges[k].first_row);
+                     settings, rows, ranges[k]);
                }
              });
 }

@@ -32,7 +32,7 @@ struct PatchBox {
   RowProblem p;
   std::uint32_t box = 0;
   ContactManifold manifold;
-  std::vector<ContactRowRange> ranges{1};
+  std::vector<ManifoldRows> ranges{1};
 };
 
 // The patch rows of a 1 kg cube on static ground (body 0), falling at g dt, sliding at `speed`
