@@ -158,8 +158,9 @@ class ContactManager {
     return rounded_on_flat(a, b) ? b : a;
   }
   void collide_chunk(std::size_t chunk, Real margin);
-  /// Runs the narrowphase on the pair into out; or returns true, adding nothing, where its last
-  /// contacts may be rebuilt instead (reusable): gather rebuilds them in their place in the list.
+  /// Runs the narrowphase on the pair into out and returns false; or, where its last contacts may
+  /// be rebuilt instead (reusable), adds nothing and returns true: gather rebuilds them in their
+  /// place in the list.
   bool collide_pair(Pair& pair, Real margin, Chunk& out) const;
   /// Whether the pair's contacts may be rebuilt from last step's (ContactReuse).
   bool reusable(const Pair& pair, const Transform& relative, Real margin) const;
@@ -181,7 +182,8 @@ class ContactManager {
   std::vector<ContactManifold> previous_;   // last step's: the contact cache
   std::vector<PairUpdate> updates_;         // per pair, this step
   std::vector<std::uint32_t> new_counts_;   // per collided pair: its manifolds this step
-  std::vector<std::uint8_t> rebuilt_;       // per collided pair: 1 if rebuilt, not found
+  std::vector<std::uint8_t> rebuilt_;       // per collided pair: 1 if its last contacts are
+                                            // rebuilt (gather), 0 if the narrowphase found them
   std::vector<Chunk> chunks_;
   ContactCounts counts_;
   ContactReuse reuse_;

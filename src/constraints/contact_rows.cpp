@@ -259,22 +259,22 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   }
 }
 
-void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> ranges,
+void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> manifold_rows,
                             std::span<ContactManifold> manifolds, FrictionModel model,
                             TaskPool* pool) {
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
                  ContactManifold& m = manifolds[k];
-                 if (ranges[k].first_row == ManifoldRows::k_no_rows) continue;
-                 const std::size_t first = ranges[k].first_row;
+                 if (manifold_rows[k].first_row == ManifoldRows::k_no_rows) continue;
+                 const std::size_t first = manifold_rows[k].first_row;
                  const auto count = std::size_t(m.count);
                  if (count == 0) continue;
                  const std::size_t normals =
                      first + manifold_row_count(m, model) - count;  // the first normal row
                  // Row first + f pushes along friction_directions[f].
                  const std::array<Vec3, 2 * Manifold::k_max_points>& directions =
-                     ranges[k].friction_directions;
+                     manifold_rows[k].friction_directions;
                  const auto tangent_impulse = [&](std::size_t t1) {
                    return directions[t1 - first] * rows.lambda[t1] +
                           directions[t1 - first + 1] * rows.lambda[t1 + 1];

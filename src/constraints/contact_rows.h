@@ -62,19 +62,20 @@ constexpr std::size_t k_manifold_chunks = 64;
 constexpr std::size_t k_parallel_manifolds = 64;
 
 /// Appends the rows of every manifold to rows (each manifold one block), prepared
-/// (RowStore::set_prepared), and records where they start and their friction directions in ranges
-/// (resized to manifolds.size()). motions, masses and velocities are indexed by the manifolds' body
-/// numbers; only manifolds for which active(manifold) holds get rows; material(body) gives a body's
-/// material; points_of(body) how many contact points the body has this step (for the constant
-/// friction model's share of mass). The manifolds are written in chunks on the pool's threads when
-/// given (active, material and points_of are then called at once); the rows are the same.
+/// (RowStore::set_prepared), and records where they start and their friction directions in
+/// manifold_rows (resized to manifolds.size()). motions, masses and velocities are indexed by the
+/// manifolds' body numbers; only manifolds for which active(manifold) holds get rows;
+/// material(body) gives a body's material; points_of(body) how many contact points the body has
+/// this step (for the constant friction model's share of mass). The manifolds are written in chunks
+/// on the pool's threads when given (active, material and points_of are then called at once); the
+/// rows are the same.
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
                         std::span<const SolverBodyMass> masses,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ManifoldRows>& ranges, TaskPool* pool = nullptr);
+                        std::vector<ManifoldRows>& manifold_rows, TaskPool* pool = nullptr);
 
 /// Whether a patch of this many points has a twist row: one point cannot resist turning.
 constexpr bool patch_has_twist_row(int points) {
@@ -107,7 +108,7 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
 /// friction goes to its points as the least point impulses of the same sum and the same moment
 /// about its centre. In the chunks write_contact_rows writes them in, on the pool's threads when
 /// given; model is the one the rows were written with.
-void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> ranges,
+void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> manifold_rows,
                             std::span<ContactManifold> manifolds, FrictionModel model,
                             TaskPool* pool = nullptr);
 
@@ -120,24 +121,24 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
                         const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ManifoldRows>& ranges, TaskPool* pool) {
-  ranges.resize(manifolds.size());
+                        std::vector<ManifoldRows>& manifold_rows, TaskPool* pool) {
+  manifold_rows.resize(manifolds.size());
   // The blocks in manifold order; an inactive manifold's range gets k_no_rows, and no rows.
   rows.append_blocks(
       manifolds.size(),
       [&](std::size_t k) {
-        return ranges[k].first_row == ManifoldRows::k_no_rows
+        return manifold_rows[k].first_row == ManifoldRows::k_no_rows
                    ? std::size_t(0)
                    : manifold_row_count(manifolds[k], settings.solver->friction_model);
       },
       [&](std::size_t k, std::uint32_t first) {
-        ranges[k].first_row = active(manifolds[k]) ? first : ManifoldRows::k_no_rows;
+        manifold_rows[k].first_row = active(manifolds[k]) ? first : ManifoldRows::k_no_rows;
       });
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
   run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
-                 if (ranges[k].first_row == ManifoldRows::k_no_rows) continue;
+                 if (manifold_rows[k].first_row == ManifoldRows::k_no_rows) continue;
                  const ContactManifold& m = manifolds[k];
                  const BodyMotion& a = motions[m.body_a];
                  const BodyMotion& b = motions[m.body_b];
@@ -147,7 +148,7 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                      combine_materials(material(m.body_a), material(m.body_b)),
                      constant ? constant_friction(a, points_of(m.body_a), b, points_of(m.body_b))
                               : ConstantFriction{},
-                     settings, rows, ranges[k]);
+                     settings, rows, manifold_rows[k]);
                }
              });
 }

@@ -142,7 +142,7 @@ void clamp_and_report(World::Impl& impl, StepStage stage) {
   }
 }
 
-void guard_bodies(World::Impl& impl, StepStage stage) {
+bool guard_bodies(World::Impl& impl, StepStage stage) {
   const auto faulty = [&](std::uint32_t slot) {
     return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
   };
@@ -150,7 +150,8 @@ void guard_bodies(World::Impl& impl, StepStage stage) {
   impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
     chunk_faulty[chunk] = std::any_of(slots.begin(), slots.end(), faulty);
   });
-  if (std::none_of(chunk_faulty.begin(), chunk_faulty.end(), [](bool f) { return f; })) return;
+  if (std::none_of(chunk_faulty.begin(), chunk_faulty.end(), [](bool f) { return f; }))
+    return false;
   for (const std::uint32_t slot : impl.awake_slots) {
     if (!faulty(slot)) continue;
     Diagnostic d;
@@ -172,6 +173,7 @@ void guard_bodies(World::Impl& impl, StepStage stage) {
     if (!is_finite(lambda)) lambda = 0;
   }
   std::erase_if(impl.awake_slots, [&](std::uint32_t slot) { return impl.sleep[slot].frozen; });
+  return true;
 }
 
 void hold_frozen_bodies(World::Impl& impl) {

@@ -25,8 +25,8 @@ void clamp_and_report(World::Impl& impl, StepStage stage);
 
 /// Freezes and reports every awake body whose pose or velocity is not finite after `stage`; after
 /// the solve, rows whose impulse went non-finite are zeroed (so no cache warm-starts from them)
-/// and named in the report of the bodies they touch.
-void guard_bodies(World::Impl& impl, StepStage stage);
+/// and named in the report of the bodies they touch. Returns whether it froze any.
+bool guard_bodies(World::Impl& impl, StepStage stage);
 
 /// Bodies frozen this sub-step hold still: the relax solve may have given them velocity again.
 void hold_frozen_bodies(World::Impl& impl);

@@ -507,22 +507,21 @@ SolverSettings relax_settings(const SolverSettings& solve) {
   return settings;
 }
 
-// Whether the relax solve starts from the free velocities (kept before the first solve) and warm
-// starts, rather than continuing from the velocities the first solve left.
-bool relax_restarts(const World::Impl& w) {
-  return !w.solver->continues_from_solved_velocities(relax_settings(w.settings.solver));
-}
-
 // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
-// the rows are solved again without the contacts' Baumgarte bias, from the first solve's impulses
-// and the velocities they gave.
-void move_and_relax(World::Impl& w, Real dt) {
+// the rows are solved again without the contacts' Baumgarte bias, from the first solve's impulses.
+// It continues from the velocities the solve left where the solver can and nothing has changed
+// them since (a speed limit's clamp, or a guard's freeze: solve_untouched false); else it starts
+// again from the free velocities, kept before the solve, and warm starts.
+void move_and_relax(World::Impl& w, Real dt, bool solve_untouched) {
   clamp_and_report(w, StepStage::solve);
   integrate_awake_positions(w, dt);
-  if (relax_restarts(w)) w.velocities = w.free_velocities;
+  const SolverSettings settings = relax_settings(w.settings.solver);
+  const bool continues = solve_untouched && w.clamped_slots.empty() &&
+                         w.solver->continues_from_solved_velocities(settings);
+  if (!continues) w.velocities = w.free_velocities;
   w.rows.drop_position_bias(&*w.pool);
-  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &*w.pool},
-                        relax_settings(w.settings.solver), w.relax_stats);
+  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &*w.pool}, settings, w.relax_stats,
+                        continues);
   guard_bodies(w, StepStage::solve);
 }
 
@@ -583,18 +582,18 @@ void substep(World::Impl& w, Real dt) {
   if (w.rows.size() > 0) {
     w.rows.prepare(w.solver_masses, &*w.pool, prepared);
     report_degenerate_rows(w);
-    if (relax && relax_restarts(w)) w.free_velocities = w.velocities;
+    if (relax) w.free_velocities = w.velocities;
     end_part(stats.rows_ms);
     w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,
                     stats.solve);
-    guard_bodies(w, StepStage::solve);
+    const bool froze = guard_bodies(w, StepStage::solve);
     end_part(stats.solver_ms);
     // Nothing to relax: no row pushes a penetration out, and the solve solved every row directly
     // (joints' equality rows and springs only), so solving again from its impulses would give its
     // velocities again.
     if (relax && w.solver->last_solve_exact() && !w.rows.has_position_bias()) relax = false;
     if (relax) {
-      move_and_relax(w, dt);
+      move_and_relax(w, dt, !froze);
       end_part(stats.relax_ms);
     }
     store_contact_impulses(w);

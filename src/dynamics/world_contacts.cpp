@@ -97,12 +97,12 @@ void write_contact_rows(World::Impl& impl, Real dt) {
       impl.contacts.manifolds(), impl.motions, impl.solver_masses, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](std::uint32_t slot) { return material_of(impl, slot); },
-      [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.contact_ranges,
+      [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.manifold_rows,
       &*impl.pool);
 }
 
 void store_contact_impulses(World::Impl& impl) {
-  store_contact_impulses(impl.rows, impl.contact_ranges, impl.contacts.manifolds(),
+  store_contact_impulses(impl.rows, impl.manifold_rows, impl.contacts.manifolds(),
                          impl.settings.solver.friction_model, &*impl.pool);
 }
 

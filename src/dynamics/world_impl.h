@@ -63,7 +63,7 @@ struct World::Impl {
 
   // Shapes, pairs and the contact cache; the rows each manifold wrote this step.
   ContactManager contacts;
-  std::vector<ManifoldRows> contact_ranges;
+  std::vector<ManifoldRows> manifold_rows;
   std::vector<std::uint32_t> contact_points_per_body;  // per slot, this step
 
   // Sleeping (dynamics/sleep.h): this step's islands and each island's least idle time.

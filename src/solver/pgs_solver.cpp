@@ -851,8 +851,9 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
-                            SolveStats& stats) {
-  iterate(rows, bodies, settings, stats, continues_from_solved_velocities(settings));
+                            SolveStats& stats, bool impulses_applied) {
+  iterate(rows, bodies, settings, stats,
+          impulses_applied && continues_from_solved_velocities(settings));
 }
 
 bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {
@@ -919,7 +920,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   begin_stats(stats, rows);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access = packed_access(rows);
-  // From the packed rows at the packed velocities, still the free ones (before the warm start).
+  // From the packed rows at the packed velocities, still the free ones (before the warm start; a
+  // solve measuring residuals does not continue from applied impulses).
   const Real b_norm = measures_residuals(settings)
                           ? rhs_norm_of(
                                 rows.size(),

@@ -34,9 +34,9 @@ class PgsSolver final : public Solver {
   const UnitBatches& batches() const { return batches_; }
   /// Keeps the packed rows, the groups' factors and the equality block's factorisation.
   void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
-                   SolveStats& stats) override;
+                   SolveStats& stats, bool impulses_applied) override;
   /// In stored order and measuring nothing (a residual's right-hand side needs the free
-  /// velocities), the sweeps continue from the last solve's velocities.
+  /// velocities), the sweeps may continue from the last solve's velocities.
   bool continues_from_solved_velocities(const SolverSettings& settings) const override;
 
  private:

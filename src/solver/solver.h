@@ -42,17 +42,17 @@ class Solver {
   virtual bool last_solve_exact() const { return false; }
   /// Solves the rows of the last solve again from other velocities, biases and impulses (the
   /// relax solve): their Jacobians, masses, softness and bounds are as they were, so a solver may
-  /// keep what it derived from them. Gives the same result as solve, but where
-  /// continues_from_solved_velocities(settings) holds: the velocities are then those the last
-  /// solve left (its impulses are in them already), and the solve continues from them and from
-  /// the rows' impulses without a warm start.
+  /// keep what it derived from them. Gives the same result as solve; but with
+  /// impulses_applied, which only a caller for whom continues_from_solved_velocities(settings)
+  /// holds may set, the velocities are those the last solve left, unchanged since (the rows'
+  /// impulses are in them already), and the solve continues from them without a warm start.
   virtual void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
-                           SolveStats& stats) {
+                           SolveStats& stats, [[maybe_unused]] bool impulses_applied) {
     solve(rows, bodies, settings, stats);
   }
-  /// Whether solve_again with these settings takes the velocities the last solve left rather
-  /// than the free ones: they are the free ones plus the response to the rows' impulses, which a
-  /// warm start would only compute again (a pass over every row), to rounding.
+  /// Whether solve_again with these settings may continue from the velocities the last solve
+  /// left: they are the free ones plus the response to the rows' impulses, which a warm start
+  /// would only compute again (a pass over every row), to rounding.
   virtual bool continues_from_solved_velocities(const SolverSettings&) const { return false; }
 };
 

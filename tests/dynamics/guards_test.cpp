@@ -149,6 +149,27 @@ TEST(Guards, AHugeVelocityIsClampedAndReported) {
   EXPECT_TRUE(world.diagnostics().empty());
 }
 
+// A frictionless box 10 cm into the ground slides at the world's speed limit: the solve's push-out
+// takes it past the limit, and the clamp slows the whole velocity. The relax solve, which takes
+// the push-out away, then starts again from the free velocities (the solve's are no longer its
+// impulses' response), so the box slides on at its 2 m/s rather than at the clamped share of it.
+TEST(Guards, AClampBetweenTheSolveAndTheRelaxSolveKeepsTheSlidingSpeed) {
+  WorldSettings settings = awake();
+  settings.max_linear_speed = 2;
+  World world(settings);
+  BodySettings ground = ground_box();
+  ground.friction = 0;
+  world.create_body(ground);
+  BodySettings box = body_of(Box{}, {0, Real(0.4), 0});
+  box.friction = 0;
+  const BodyId id = world.create_body(box);
+  world.set_linear_velocity(id, {2, 0, 0});
+  world.step(k_dt);
+  EXPECT_EQ(count_of(world, DiagnosticKind::velocity_clamped), 1u);
+  EXPECT_FLOAT_EQ(world.linear_velocity(id).x, 2);
+  EXPECT_NEAR(world.linear_velocity(id).y, 0, 1e-3);  // the push-out moved it, left no speed
+}
+
 // In a world of many bodies the per-body passes run in chunks on the pool: the clamps and faults
 // of bodies in different chunks are reported in creation order and the state is the same, on one
 // thread or three.

@@ -53,7 +53,7 @@ TEST(EqualityBlock, ASolveOfJointsAloneIsExactAndSolvingItAgainChangesNothing) {
   EXPECT_TRUE(solver.last_solve_exact());
   const std::vector<BodyVelocity> solved = p.velocities;
   p.velocities = free;
-  solver.solve_again(p.rows, p.bodies(), testing::iterations(2), stats);
+  solver.solve_again(p.rows, p.bodies(), testing::iterations(2), stats, false);
   for (std::size_t k = 0; k < solved.size(); ++k) {
     for (int axis = 0; axis < 3; ++axis) {
       EXPECT_NEAR(p.velocities[k].linear[axis], solved[k].linear[axis], 1e-5) << "body " << k;

@@ -32,7 +32,7 @@ struct PatchBox {
   RowProblem p;
   std::uint32_t box = 0;
   ContactManifold manifold;
-  std::vector<ManifoldRows> ranges{1};
+  std::vector<ManifoldRows> manifold_rows{1};
 };
 
 // The patch rows of a 1 kg cube on static ground (body 0), falling at g dt, sliding at `speed`
@@ -51,7 +51,7 @@ void write_rows(PatchBox& s, const SolverSettings& solver) {
       [](std::uint32_t) {
         return ContactMaterial{k_mu, 0};
       },
-      [](std::uint32_t) { return 4; }, row_settings, s.p.rows, s.ranges);
+      [](std::uint32_t) { return 4; }, row_settings, s.p.rows, s.manifold_rows);
 }
 
 PatchBox patch_box(Real speed, Real spin) {
@@ -180,7 +180,7 @@ TEST(PatchFriction, StoredImpulsesWarmStartTheSameRows) {
   write_rows(s, settings);
   s.p.solve(SolverType::pgs, settings);
   std::vector<ContactManifold> manifolds{s.manifold};
-  store_contact_impulses(s.p.rows, s.ranges, manifolds, FrictionModel::patch);
+  store_contact_impulses(s.p.rows, s.manifold_rows, manifolds, FrictionModel::patch);
   Vec3 sum = Vec3::zero();
   Real moment = 0;
   for (std::size_t k = 0; k < 4; ++k) {
@@ -220,7 +220,7 @@ TEST(PatchFriction, StoredImpulsesKeepSumAndMomentOnALopsidedPatch) {
   ASSERT_EQ(s.p.rows.size(), 6u);  // a tangent pair, a twist row, three normal rows
   s.p.solve(SolverType::pgs, settings);
   std::vector<ContactManifold> manifolds{s.manifold};
-  store_contact_impulses(s.p.rows, s.ranges, manifolds, FrictionModel::patch);
+  store_contact_impulses(s.p.rows, s.manifold_rows, manifolds, FrictionModel::patch);
   Vec3 centre = Vec3::zero();
   for (std::size_t k = 0; k < 3; ++k) {
     const ContactPoint& p = manifolds[0].points[k].point;

@@ -60,8 +60,8 @@ TEST(RelaxSolve, ContinuingFromTheSolvedVelocitiesMatchesWarmStartingFromTheFree
   solve_and_drop_push_out(restarting, restarted, settings);
   restarted.velocities = free;  // and warm started from the first solve's impulses
   SolveStats stats;
-  continuing.solve_again(continued.rows, continued.bodies(), settings, stats);
-  restarting.solve_again(restarted.rows, restarted.bodies(), measuring, stats);
+  continuing.solve_again(continued.rows, continued.bodies(), settings, stats, true);
+  restarting.solve_again(restarted.rows, restarted.bodies(), settings, stats, false);
 
   for (std::size_t i = 0; i < continued.rows.size(); ++i) {
     const Real scale = std::max(Real(1), std::abs(restarted.rows.lambda[i]));

@@ -138,7 +138,7 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
         solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
         for (std::size_t i = 0; i < p.rows.size(); ++i)
           p.rows.bias[i] *= Real(0.5);
-        solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+        solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, stats, false);
         return stats;
       };
       PgsSolver batched;
@@ -269,7 +269,7 @@ TEST(UnitBatches, AShuffledSolveBuildsNoBatches) {
     s.solve(p.rows, {p.velocities, p.masses, nullptr}, shuffled, stats);
     for (std::size_t i = 0; i < p.rows.size(); ++i)
       p.rows.bias[i] *= Real(0.5);
-    s.solve_again(p.rows, {p.velocities, p.masses, nullptr}, in_order, stats);
+    s.solve_again(p.rows, {p.velocities, p.masses, nullptr}, in_order, stats, false);
   };
   shuffled_then_in_order(solver, stale);
   PgsSolver fresh_again;
