@@ -183,15 +183,14 @@ void ContactManager::rebuild(const Pair& pair, ContactManifold* out) const {
 // through a chunk: a copy less of each).
 void ContactManager::gather(TaskPool* pool) {
   const std::size_t n = pairs_.size();
-  // Each chunk's place in the list: its fresh manifolds, its kept and reused pairs' last ones.
+  // Each chunk's place in the list: its collided pairs' manifolds (found or rebuilt) and its kept
+  // pairs' last ones.
   std::size_t total = 0;
   for (std::size_t chunk = 0; chunk < k_chunks; ++chunk) {
     chunks_[chunk].first = total;
-    total += chunks_[chunk].manifolds.size();
     for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
-      const bool last_ones = updates_[p] == PairUpdate::keep ||
-                             (updates_[p] == PairUpdate::collide && rebuilt_[p] != 0);
-      total += last_ones ? pairs_[p].count : 0;
+      if (updates_[p] == PairUpdate::keep) total += pairs_[p].count;
+      if (updates_[p] == PairUpdate::collide) total += new_counts_[p];
     }
   }
   manifolds_.resize(total);

@@ -70,15 +70,17 @@ inline std::array<Lanes, 4> to_lanes(const std::array<Vec3, 4>& v) {
   return out;
 }
 
+/// A comparison's result in lanes: all bits set where it holds.
+using LaneMask = decltype(Lanes{} < Lanes{});
+
 /// Four 3-vectors in lanes with the fourth lanes zeroed, as to_lanes(to_vec3(...)) gives them: a
 /// product's fourth lane is 0 for finite padded inputs but not for infinite ones. A mask, one AND
 /// a vector (a shuffle with zero is two or three instructions without SSE4.1).
 [[gnu::always_inline]] inline std::array<Lanes, 4> padded(const std::array<Lanes, 4>& v) {
-  using Bits = decltype(Lanes{} < Lanes{});
-  constexpr Bits first_three{-1, -1, -1, 0};
+  constexpr LaneMask first_three{-1, -1, -1, 0};
   std::array<Lanes, 4> out;
   for (std::size_t k = 0; k < 4; ++k)
-    out[k] = __builtin_bit_cast(Lanes, __builtin_bit_cast(Bits, v[k]) & first_three);
+    out[k] = __builtin_bit_cast(Lanes, __builtin_bit_cast(LaneMask, v[k]) & first_three);
   return out;
 }
 
@@ -97,9 +99,6 @@ inline LaneMat33 to_lanes(const Mat33& m) {
 [[gnu::always_inline]] inline Lanes times(const LaneMat33& m, const Lanes& v) {
   return m[0] * splat(v[0]) + m[1] * splat(v[1]) + m[2] * splat(v[2]);
 }
-
-/// A comparison's result in lanes: all bits set where it holds.
-using LaneMask = decltype(Lanes{} < Lanes{});
 
 /// Bit k set where lane k's mask is. The lanes are read by name: a loop over them set GCC's Debug
 /// build warning that its counter may be used uninitialised.

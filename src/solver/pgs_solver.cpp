@@ -852,8 +852,7 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                             SolveStats& stats, bool impulses_applied) {
-  iterate(rows, bodies, settings, stats,
-          impulses_applied && continues_from_solved_velocities(settings));
+  iterate(rows, bodies, settings, stats, impulses_applied);
 }
 
 bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {
