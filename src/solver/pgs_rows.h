@@ -10,9 +10,10 @@
 namespace impulse {
 
 /// Consecutive one-sided rows of one block between the same two bodies (a manifold's normal
-/// rows), which PGS visits together: their small LCP is solved to convergence on the velocities of
-/// the visit. Row by row, four coplanar contact points share a load only as far as the sweeps get,
-/// and what they leave unbalanced turns the box: a stack rocks on it (docs/solvers.md).
+/// rows; not the two ends of one range, which never push at once), which PGS visits together: their
+/// small LCP is solved to convergence on the velocities of the visit. Row by row, four coplanar
+/// contact points share a load only as far as the sweeps get, and what they leave unbalanced turns
+/// the box: a stack rocks on it (docs/solvers.md).
 struct RowGroup {
   static constexpr std::uint32_t k_max_rows = 4;
   std::uint32_t first, count;

@@ -464,6 +464,19 @@ bool groupable(const RowStore& rows, std::size_t i) {
          rows.body_a[i] != rows.body_b[i];
 }
 
+// Whether rows i and j are the two ends of one range (a joint's limits on one coordinate:
+// J_j = -J_i). They never push at once, and together they make a group's matrix singular, so
+// every visit that was not idle left the direct solve for the active-set one; in a group with
+// the range's other end left out, the two ends were treated unlike.
+bool opposed(const RowStore& rows, std::size_t i, std::size_t j) {
+  const std::array<Lanes, 4>& a = rows.coefficients[i].jacobian;
+  const std::array<Lanes, 4>& b = rows.coefficients[j].jacobian;
+  for (std::size_t side = 0; side < 4; ++side) {
+    if (lane_bits(a[side] == -b[side]) != (1u << 4) - 1) return false;
+  }
+  return true;
+}
+
 // Column c of a group's matrix, J_r M^-1 J_c^T for every row r (lane r) from the group's Jacobian
 // by components and row c's B: RowStore::coupling's products summed in its order (body a's two,
 // then body b's two; the rows of a group join two different bodies).
@@ -796,8 +809,13 @@ void PgsSolver::find_groups(const RowStore& rows) {
     const std::size_t end = rows.block_begin[block + 1];
     for (std::size_t i = rows.block_begin[block]; i < end;) {
       std::size_t run = i;
+      // A row with the other end of its range beside it is visited alone (opposed).
+      const auto in_range = [&](std::size_t k) {
+        return (k > rows.block_begin[block] && opposed(rows, k - 1, k)) ||
+               (k + 1 < end && opposed(rows, k, k + 1));
+      };
       while (run < end && run - i < RowGroup::k_max_rows && groupable(rows, run) &&
-             same_pair(i, run))
+             same_pair(i, run) && !in_range(run))
         ++run;
       if (run - i < 2) {
         i = std::max(run, i + 1);

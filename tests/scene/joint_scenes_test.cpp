@@ -231,7 +231,7 @@ TEST(JointScenes, RagdollsStepToTheSameBitsAndJointErrorsOnOneThreadAndTwo) {
     EXPECT_EQ(one.joint_state(id).error, two.joint_state(id).error);
 }
 
-// Not met today: the elbow and knee limits open by up to 0.86 rad; docs/results.md.
+// Not met today: the elbow and knee limits open by up to 0.38 rad; docs/results.md.
 TEST(JointScenes, DISABLED_RagdollsLandOnThePileWithTheirLimitsHeld) {
   SKIP_UNLESS_OPTIMISED();
   World world = world_of("ragdolls");
