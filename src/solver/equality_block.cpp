@@ -173,6 +173,19 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     std::sort(component_positions_.begin() + positions_begin_[c], component_positions_.end());
   }
   positions_begin_[components] = std::uint32_t(component_positions_.size());
+  pair_run_begin_.clear();
+  pair_runs_begin_.resize(components + 1);
+  for (std::uint32_t c = 0; c < components; ++c) {
+    pair_runs_begin_[c] = std::uint32_t(pair_run_begin_.size());
+    const std::span<const std::uint32_t> component = component_rows(c);
+    for (std::uint32_t r = 0; r < component.size(); ++r) {
+      const std::size_t i = rows_[component[r]], last = rows_[component[r == 0 ? 0 : r - 1]];
+      if (r == 0 || rows.body_a[i] != rows.body_a[last] || rows.body_b[i] != rows.body_b[last])
+        pair_run_begin_.push_back(r);
+    }
+    pair_run_begin_.push_back(std::uint32_t(component.size()));
+  }
+  pair_runs_begin_[components] = std::uint32_t(pair_run_begin_.size());
   run_begin_.assign(1, 0);
   std::size_t run_rows = 0;
   for (std::uint32_t c = 0; c < components; ++c) {

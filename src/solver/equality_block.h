@@ -41,6 +41,12 @@ class EqualityBlock {
     return std::span(component_rows_)
         .subspan(component_begin_[c], component_begin_[c + 1] - component_begin_[c]);
   }
+  /// Component c's rows cut where their bodies change (a joint's rows each): the positions in
+  /// component_rows(c) where each such run begins, then its size.
+  std::span<const std::uint32_t> pair_runs(std::size_t c) const {
+    return std::span(pair_run_begin_)
+        .subspan(pair_runs_begin_[c], pair_runs_begin_[c + 1] - pair_runs_begin_[c]);
+  }
   /// The components cut into runs of consecutive components of at least k_min_run_rows rows (the
   /// last may have fewer): what pgs shares among its threads, a pendulum's three rows being too
   /// little for a claim of their own and a ragdoll's 38 enough. Run r holds components
@@ -99,6 +105,8 @@ class EqualityBlock {
   // and find_components' scratch for the same now.
   std::vector<std::array<std::uint32_t, 2>> found_moving_bodies_, moving_bodies_;
   std::vector<std::uint32_t> run_begin_{0};
+  // pair_runs(c) for each component c, one after another, and where each component's begin.
+  std::vector<std::uint32_t> pair_run_begin_, pair_runs_begin_{0};
   // find_components' scratch: the rows' sets, each row's component, per body the last row that
   // moves it.
   IslandSets row_sets_;

@@ -1146,19 +1146,37 @@ Real PgsSolver::visit_equality_component(RowStore& rows, const PackedAccess& acc
                                          std::size_t component, Real sor) {
   const std::vector<std::uint32_t>& block = equalities_.rows();
   const std::span<const std::uint32_t> component_rows = equalities_.component_rows(component);
+  // f(pair, begin, end) for each run [begin, end) of the component's rows between the same two
+  // bodies (a joint's), their velocities held in registers (PairVelocities).
+  const std::span<const std::uint32_t> runs = equalities_.pair_runs(component);
+  const auto for_each_run = [&](const auto& f) {
+    for (std::size_t run = 0; run + 1 < runs.size(); ++run) {
+      PairVelocities pair(access, block[component_rows[runs[run]]]);
+      f(pair, runs[run], runs[run + 1]);
+    }
+  };
   // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
-  for (const std::uint32_t k : component_rows) {
-    const Real error = access.error(block[k]);
-    block_delta_[k] = -(is_finite(error) ? double(error) : 0.0);
-  }
+  for_each_run([&](PairVelocities& pair, std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      const std::uint32_t k = component_rows[r], i = block[k];
+      const PackedRow& row = access.row(i);
+      const Real error =
+          pair.velocity(access.coefficients_of(i)) - row.bias + row.softness * access.lambda(i);
+      block_delta_[k] = -(is_finite(error) ? double(error) : 0.0);
+    }
+  });
   equalities_.solve_component(component, block_delta_);
   Real largest = 0;
-  for (const std::uint32_t k : component_rows) {
-    const Real delta = sor * Real(block_delta_[k]);
-    rows.lambda[block[k]] += delta;
-    access.apply(block[k], delta);
-    largest = std::max(largest, std::abs(delta));
-  }
+  for_each_run([&](PairVelocities& pair, std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      const std::uint32_t k = component_rows[r], i = block[k];
+      const Real delta = sor * Real(block_delta_[k]);
+      rows.lambda[i] += delta;
+      pair.apply(access.coefficients_of(i), delta);
+      largest = std::max(largest, std::abs(delta));
+    }
+    pair.store();
+  });
   return largest;
 }
 
