@@ -952,10 +952,12 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
+  const auto visit_steps = [&](std::span<const SweepStep> steps) {
+    return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_.data(),
+                       settings.sor);
+  };
   const auto visit_part = [&](std::size_t p) {
-    return batched_ ? sweep_steps(rows, access, batches_, batches_.part(p), group_of_.data(),
-                                  groups_.data(), settings.sor)
-                    : visit_units(schedule_.interior(p));
+    return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));
   };
   // Row i's impulse into v, its bodies' velocities; zeroed if warm starting is off or the row
   // is inert.
@@ -1013,21 +1015,26 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       });
   };
   const std::size_t pass_phases = 1 + schedule_.colours();
+  // Slice k of `items` even slices of a colour's units or steps.
+  const auto slice = [](auto all, std::size_t k, std::size_t items) {
+    return all.subspan(all.size() * k / items,
+                       all.size() * (k + 1) / items - all.size() * k / items);
+  };
+  const auto visit_colour = [&](std::size_t c, std::size_t k, std::size_t items) {
+    return batched_ ? visit_steps(slice(batches_.colour(c), k, items))
+                    : visit_units(slice(schedule_.colour(c), k, items));
+  };
   // One pass over the schedule from phase `first`: visit_interior(m, p) for each part and
-  // visit(m, units) for each slice of a colour that member m takes.
+  // visit_slice(m, c, k, items) for each slice k of colour c that member m takes.
   const auto pass = [&](std::size_t first, std::size_t m, const auto& visit_interior,
-                        const auto& visit) {
+                        const auto& visit_slice) {
     // Member m starts on its own run of consecutive parts.
     work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
                          [&](std::size_t p) { visit_interior(m, p); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
-      const std::span<const RowUnit> units = schedule_.colour(c);
-      const std::size_t items = std::clamp(units.size() / k_min_units_per_item, std::size_t(1),
-                                           k_items_per_member * members);
-      work_.run(first + 1 + c, items, [&](std::size_t k) {
-        const std::size_t begin = units.size() * k / items, end = units.size() * (k + 1) / items;
-        visit(m, units.subspan(begin, end - begin));
-      });
+      const std::size_t items = std::clamp(schedule_.colour(c).size() / k_min_units_per_item,
+                                           std::size_t(1), k_items_per_member * members);
+      work_.run(first + 1 + c, items, [&](std::size_t k) { visit_slice(m, c, k, items); });
     }
   };
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
@@ -1043,7 +1050,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       });
       pass(
           1, m, [&](std::size_t, std::size_t p) { warm_start_units(schedule_.interior(p)); },
-          [&](std::size_t, std::span<const RowUnit> units) { warm_start_units(units); });
+          [&](std::size_t, std::size_t c, std::size_t k, std::size_t items) {
+            warm_start_units(slice(schedule_.colour(c), k, items));
+          });
     });
   }
   const auto measure_on = [&](TaskPool* pool) {
@@ -1079,8 +1088,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       };
       pass(
           first, m, [&](std::size_t member, std::size_t p) { note(member, visit_part(p)); },
-          [&](std::size_t member, std::span<const RowUnit> units) {
-            note(member, visit_units(units));
+          [&](std::size_t member, std::size_t c, std::size_t k, std::size_t items) {
+            note(member, visit_colour(c, k, items));
           });
       std::uint8_t& skipped = block_skipped_[std::size_t(iteration)];
       work_.run_one(first + pass_phases, m == 0, [&] {

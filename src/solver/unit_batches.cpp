@@ -149,8 +149,9 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       if (visits[i] & row_visit::b_moves) f(rows.body_b[i]);
     }
   };
+  segment_begin_.clear();
   for (std::size_t p = 0; p < schedule.parts(); ++p) {
-    part_begin_[p] = std::uint32_t(steps_.size());
+    segment_begin_.push_back(std::uint32_t(steps_.size()));
     if (merge_parts && p > 0) continue;
     // The units to order: the part's interior, or every part's (they share no moving body).
     const std::span<const RowUnit> units =
@@ -180,38 +181,23 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     by_level_.resize(units.size());
     for (std::size_t u = 0; u < units.size(); ++u)
       by_level_[level_end_[unit_level_[u]]++] = std::uint32_t(u);
-    // Level by level, each unit joins the first batch of its shape still filling in its level, or
-    // starts one; a unit with no shape is a step alone.
-    std::size_t first = 0;
-    for (std::size_t l = 0; l < levels; ++l) {
-      open_.clear();
-      for (; first < level_end_[l]; ++first) {
-        const std::uint32_t u = by_level_[first];
-        const RowUnit& unit = units[u];
-        if (!shapes_[u]) {
-          steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
-          continue;
-        }
-        const auto open = std::find_if(open_.begin(), open_.end(),
-                                       [&](const OpenBatch& b) { return b.shape == *shapes_[u]; });
-        if (open != open_.end()) {
-          UnitBatch& batch = batches_[steps_[open->step].batch];
-          batch.first[batch.units++] = unit.begin;
-          if (batch.units == k_lanes) open_.erase(open);
-          continue;
-        }
-        UnitBatch batch{};
-        batch.first[0] = unit.begin;
-        batch.units = 1;
-        batch.shape = *shapes_[u];
-        open_.push_back({batch.shape, std::uint32_t(steps_.size())});
-        steps_.push_back({0, 0, std::uint32_t(batches_.size())});
-        batches_.push_back(batch);
-      }
-    }
+    for (std::size_t l = 0, first = 0; l < levels; first = level_end_[l++])
+      add_together(units, std::span(by_level_).subspan(first, level_end_[l] - first));
   }
-  part_begin_[schedule.parts()] = std::uint32_t(steps_.size());
-  keep_full_batches(schedule.parts());
+  // Each colour as one level: its units share no moving body.
+  for (std::size_t c = 0; c < schedule.colours(); ++c) {
+    segment_begin_.push_back(std::uint32_t(steps_.size()));
+    const std::span<const RowUnit> units = schedule.colour(c);
+    shapes_.resize(units.size());
+    by_level_.resize(units.size());
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      shapes_[u] = shape_of(rows, visits, group_of, groups, units[u].begin, units[u].end);
+      by_level_[u] = std::uint32_t(u);
+    }
+    add_together(units, by_level_);
+  }
+  segment_begin_.push_back(std::uint32_t(steps_.size()));
+  keep_full_batches();
   std::size_t lanes_size = 0;
   for (UnitBatch& batch : batches_) {
     // A batch of three fills its last lane with its first unit: the two lanes do the same
@@ -233,12 +219,39 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   alone_sweeps_.assign(batches_.size(), 0);
 }
 
-void UnitBatches::keep_full_batches(std::size_t parts) {
+void UnitBatches::add_together(std::span<const RowUnit> units,
+                               std::span<const std::uint32_t> together) {
+  open_.clear();
+  for (const std::uint32_t u : together) {
+    const RowUnit& unit = units[u];
+    if (!shapes_[u]) {
+      steps_.push_back({unit.begin, unit.end, SweepStep::k_alone});
+      continue;
+    }
+    const auto open = std::find_if(open_.begin(), open_.end(),
+                                   [&](const OpenBatch& b) { return b.shape == *shapes_[u]; });
+    if (open != open_.end()) {
+      UnitBatch& batch = batches_[steps_[open->step].batch];
+      batch.first[batch.units++] = unit.begin;
+      if (batch.units == k_lanes) open_.erase(open);
+      continue;
+    }
+    UnitBatch batch{};
+    batch.first[0] = unit.begin;
+    batch.units = 1;
+    batch.shape = *shapes_[u];
+    open_.push_back({batch.shape, std::uint32_t(steps_.size())});
+    steps_.push_back({0, 0, std::uint32_t(batches_.size())});
+    batches_.push_back(batch);
+  }
+}
+
+void UnitBatches::keep_full_batches() {
   kept_steps_.clear();
   std::size_t kept = 0;
-  for (std::size_t p = 0; p < parts; ++p) {
-    const std::uint32_t begin = part_begin_[p], end = part_begin_[p + 1];
-    part_begin_[p] = std::uint32_t(kept_steps_.size());
+  for (std::size_t k = 0; k + 1 < segment_begin_.size(); ++k) {
+    const std::uint32_t begin = segment_begin_[k], end = segment_begin_[k + 1];
+    segment_begin_[k] = std::uint32_t(kept_steps_.size());
     for (std::uint32_t s = begin; s < end; ++s) {
       const SweepStep& step = steps_[s];
       if (step.batch == SweepStep::k_alone) {
@@ -252,11 +265,11 @@ void UnitBatches::keep_full_batches(std::size_t parts) {
         continue;
       }
       const std::uint32_t rows = batch.shape.friction_rows + batch.shape.group_rows;
-      for (std::size_t k = 0; k < batch.units; ++k)
-        kept_steps_.push_back({batch.first[k], batch.first[k] + rows, SweepStep::k_alone});
+      for (std::size_t u = 0; u < batch.units; ++u)
+        kept_steps_.push_back({batch.first[u], batch.first[u] + rows, SweepStep::k_alone});
     }
   }
-  part_begin_[parts] = std::uint32_t(kept_steps_.size());
+  segment_begin_.back() = std::uint32_t(kept_steps_.size());
   batches_.resize(kept);
   steps_.swap(kept_steps_);
 }

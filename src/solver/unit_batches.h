@@ -94,9 +94,11 @@ class UnitBatches {
   /// How many batch visits in lanes the solves since the last build made.
   std::size_t lane_visits() const;
   /// Part p's steps, in an order that gives the bits of its units in stored order.
-  std::span<const SweepStep> part(std::size_t p) const {
-    return std::span(steps_).subspan(part_begin_[p], part_begin_[p + 1] - part_begin_[p]);
-  }
+  std::span<const SweepStep> part(std::size_t p) const { return segment(p); }
+  /// How many colours the last build was given (SweepSchedule::colours).
+  std::size_t colours() const { return built_ ? segment_begin_.size() - 1 - parts_ : 0; }
+  /// Colour c's steps (its units share no moving body, so any order gives their bits).
+  std::span<const SweepStep> colour(std::size_t c) const { return segment(parts_ + c); }
   const UnitBatch& batch(std::size_t k) const { return batches_[k]; }
   std::size_t batch_count() const { return batches_.size(); }
   /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, couplings and
@@ -119,9 +121,16 @@ class UnitBatches {
   BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
 
  private:
+  std::span<const SweepStep> segment(std::size_t k) const {
+    return std::span(steps_).subspan(segment_begin_[k], segment_begin_[k + 1] - segment_begin_[k]);
+  }
+  /// The steps of units that share no moving body (a level, a colour), those of units[u] for each
+  /// u in `together` (shapes_ holds each unit's shape): each unit joins the first batch of its
+  /// shape still filling, or starts one; a unit with no shape is a step alone.
+  void add_together(std::span<const RowUnit> units, std::span<const std::uint32_t> together);
   /// A batch left shorter than UnitBatch::k_min_units becomes its units' steps at its place, in
   /// the order they joined it.
-  void keep_full_batches(std::size_t parts);
+  void keep_full_batches();
   /// fill(batch, its friction rows' lanes, its group's lanes) for every batch, on the pool.
   template <class Fill>
   void for_each_batch(TaskPool* pool, const Fill& fill);
@@ -130,7 +139,8 @@ class UnitBatches {
   bool built_ = false;
   bool parts_merged_ = false;
   std::size_t parts_ = 0;
-  std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_begin_{};
+  // The steps' segments: each part's, then each colour's (their begins, then the end).
+  std::vector<std::uint32_t> segment_begin_;
   std::vector<UnitBatch> batches_;
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
@@ -140,7 +150,7 @@ class UnitBatches {
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
   std::vector<std::uint32_t> unit_level_;         // per unit
   std::vector<std::uint32_t> level_end_;          // per level: its end in by_level_
-  std::vector<std::uint32_t> by_level_;           // the units by level
+  std::vector<std::uint32_t> by_level_;           // the units by level (a colour's: in order)
   struct OpenBatch {
     UnitShape shape;
     std::uint32_t step;

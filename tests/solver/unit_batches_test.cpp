@@ -229,8 +229,16 @@ TEST(UnitBatches, LevelsKeepTheBitsOfTheStoredOrderOnRandomGraphs) {
         RowProblem reference = random_manifolds(seed, patch, Real(2));
         solve(batched, again);
         solve(unit_by_unit, reference);
-        ASSERT_TRUE(batched.batches().built());
-        EXPECT_GE(batched.batches().batch_count(), 20u);
+        const UnitBatches& batches = batched.batches();
+        ASSERT_TRUE(batches.built());
+        EXPECT_GE(batches.batch_count(), 20u);
+        // The boundary's colours are batched too, each as one level.
+        std::size_t coloured = 0;
+        for (std::size_t c = 0; c < batches.colours(); ++c) {
+          for (const SweepStep& step : batches.colour(c))
+            coloured += step.batch != SweepStep::k_alone ? 1 : 0;
+        }
+        EXPECT_GT(coloured, 0u) << "seed " << seed;
         EXPECT_TRUE(testing::same_solution(reference, again))
             << "seed " << seed << (patch ? " patch " : " coulomb ") << threads << " threads";
       }
