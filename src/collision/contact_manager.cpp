@@ -61,14 +61,29 @@ void ContactManager::remove_shape(std::uint32_t shape) {
 
 void ContactManager::move_shape(std::uint32_t shape, const Transform& pose,
                                 const Vec3& displacement) {
+  if (const std::optional<ShapeMove> move = place_shape(shape, pose, displacement))
+    move_placed(*move);
+}
+
+std::optional<ContactManager::ShapeMove> ContactManager::place_shape(std::uint32_t shape,
+                                                                     const Transform& pose,
+                                                                     const Vec3& displacement) {
   ShapeRecord& record = shapes_[shape];
   record.pose = pose;
   record.sweep = length(displacement);
-  broadphase_.move_proxy(record.proxy, shape_bounds(record.shape, pose), displacement);
+  const AABB tight = shape_bounds(record.shape, pose);
+  // Within its fat box the proxy stays as it is (AabbTree::move_proxy would change nothing).
+  if (broadphase_.tree().fat_aabb(record.proxy).contains(tight)) return std::nullopt;
+  return ShapeMove{shape, tight, displacement};
+}
+
+void ContactManager::move_placed(const ShapeMove& move) {
+  broadphase_.move_proxy(shapes_[move.shape].proxy, move.tight, move.displacement);
 }
 
 void ContactManager::find_new_pairs() {
   broadphase_.update_pairs(new_pairs_);
+  if (new_pairs_.empty()) return;  // no shape left its fat box: the pairs stay as they are
   // Both lists are sorted: one merge keeps pairs_ sorted and free of duplicates.
   merged_pairs_.clear();
   auto old_it = pairs_.begin();

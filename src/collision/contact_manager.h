@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -82,6 +83,18 @@ class ContactManager {
   /// Moves a shape; displacement (m) is how far it will move during the coming step: it stretches
   /// the fat box that way and widens the speculative margin of its pairs.
   void move_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
+  /// move_shape in two halves, for many shapes: place_shape sets a shape's pose and sweep and may
+  /// run for different shapes at once (it only reads the broadphase); it returns the broadphase's
+  /// part of the move when the shape's box left its fat box, which move_placed then makes, one at
+  /// a time (in the order of the shapes, for the same tree).
+  struct ShapeMove {
+    std::uint32_t shape;
+    AABB tight;
+    Vec3 displacement;
+  };
+  std::optional<ShapeMove> place_shape(std::uint32_t shape, const Transform& pose,
+                                       const Vec3& displacement);
+  void move_placed(const ShapeMove& move);
 
   /// find_new_pairs (the broadphase), then collide_pairs (the narrowphase and the cache).
   template <class Filter>

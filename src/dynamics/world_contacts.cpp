@@ -43,18 +43,43 @@ void remove_body_shapes(World::Impl& impl, std::uint32_t slot) {
   impl.records[slot].shapes.clear();
 }
 
-void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement) {
+namespace {
+
+// f(shape, its pose) for each of the body's shapes at the body's pose.
+template <class F>
+void for_body_shapes(const World::Impl& impl, std::uint32_t slot, const F& f) {
   const BodyRecord& record = impl.records[slot];
   const Transform pose = impl.motions[slot].origin_transform();
   for (std::size_t i = 0; i < record.shapes.size(); ++i)
-    impl.contacts.move_shape(record.shapes[i], pose * record.settings.shapes[i].local,
-                             displacement);
+    f(record.shapes[i], pose * record.settings.shapes[i].local);
 }
 
+}  // namespace
+
+void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement) {
+  for_body_shapes(impl, slot, [&](std::uint32_t shape, const Transform& pose) {
+    impl.contacts.move_shape(shape, pose, displacement);
+  });
+}
+
+// The awake bodies' shapes are placed in chunks on the pool; those that left their fat boxes then
+// move in the broadphase one by one, in the order of the slots (the tree's structure follows it).
 void find_pairs(World::Impl& impl, Real dt) {
-  for (const std::uint32_t slot : impl.awake_slots) {
-    if (impl.motions[slot].type == BodyType::static_body) continue;
-    move_body_shapes(impl, slot, impl.velocities[slot].linear * dt);
+  impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+    std::vector<ContactManager::ShapeMove>& moves = impl.shape_moves_by_chunk[chunk];
+    moves.clear();
+    for (const std::uint32_t slot : slots) {
+      if (impl.motions[slot].type == BodyType::static_body) continue;
+      const Vec3 displacement = impl.velocities[slot].linear * dt;
+      for_body_shapes(impl, slot, [&](std::uint32_t shape, const Transform& pose) {
+        if (const auto move = impl.contacts.place_shape(shape, pose, displacement))
+          moves.push_back(*move);
+      });
+    }
+  });
+  for (const std::vector<ContactManager::ShapeMove>& moves : impl.shape_moves_by_chunk) {
+    for (const ContactManager::ShapeMove& move : moves)
+      impl.contacts.move_placed(move);
   }
   impl.contacts.find_new_pairs();
 }

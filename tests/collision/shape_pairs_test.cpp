@@ -101,6 +101,30 @@ TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
   EXPECT_EQ(contacts.counts().matched, 0u);
 }
 
+// move_shape's two halves: a move within the fat box places the shape (its pose, for the
+// narrowphase) and leaves the broadphase alone; one out of it is returned for move_placed, after
+// which the pairs are found as move_shape would find them.
+TEST(ContactCache, APlacedShapeMovesInTheBroadphaseOnlyOutOfItsFatBox) {
+  ContactManager contacts;
+  TaskPool pool;
+  const auto all = [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; };
+  contacts.add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
+  const std::uint32_t box = contacts.add_shape(Box{}, 1, at({0, 3, 0}));
+  contacts.update(0, all, pool);
+  ASSERT_EQ(contacts.counts().pairs, 0u);
+  const Transform nudged = at({0, Real(3.01), 0});
+  EXPECT_FALSE(contacts.place_shape(box, nudged, {}).has_value());
+  EXPECT_EQ(contacts.pose(box).position.y, nudged.position.y);
+  const std::optional<ContactManager::ShapeMove> landed =
+      contacts.place_shape(box, at({0, Real(0.49), 0}), {});
+  ASSERT_TRUE(landed.has_value());
+  EXPECT_EQ(landed->shape, box);
+  contacts.move_placed(*landed);
+  contacts.update(0, all, pool);
+  EXPECT_EQ(contacts.counts().pairs, 1u);
+  EXPECT_EQ(contacts.counts().points, 4u);
+}
+
 TEST(ContactCache, PartsOfOneBodyNeverPair) {
   ContactManager contacts;
   TaskPool pool;
