@@ -220,6 +220,7 @@ void ContactManager::gather(TaskPool* pool) {
     counts_.points += chunk.points;
     counts_.matched += chunk.matched;
     counts_.reused += chunk.reused;
+    counts_.deepest = std::max(counts_.deepest, chunk.deepest);
   }
   counts_.pairs = n;
   counts_.manifolds = manifolds_.size();
@@ -228,6 +229,7 @@ void ContactManager::gather(TaskPool* pool) {
 void ContactManager::gather_chunk(std::size_t chunk) {
   Chunk& c = chunks_[chunk];
   c.points = c.matched = 0;
+  c.deepest = 0;
   const std::size_t n = pairs_.size();
   const ContactManifold* fresh = c.manifolds.data();
   auto at = c.first;
@@ -259,8 +261,10 @@ void ContactManager::gather_chunk(std::size_t chunk) {
     // Every listed manifold's points, a sleeping pair's kept ones too (with their warm flags).
     for (const ContactManifold& m : std::span(manifolds_).subspan(first, pair.count)) {
       c.points += std::size_t(m.count);
-      for (int k = 0; k < m.count; ++k)
+      for (int k = 0; k < m.count; ++k) {
         c.matched += m.points[std::size_t(k)].warm ? 1 : 0;
+        c.deepest = std::max(c.deepest, m.points[std::size_t(k)].point.depth);
+      }
     }
   }
 }

@@ -62,6 +62,7 @@ struct ContactCounts {
   std::size_t matched = 0;    // points that matched last step's (the cache's hits; a kept point
                               // keeps its flag)
   std::size_t reused = 0;  // collided pairs whose contacts were rebuilt, not found (ContactReuse)
+  Real deepest = 0;        // m, the largest depth of the manifolds' points (0 without overlap)
 };
 
 /// What a pair needs this step (the caller's filter decides from the two bodies).
@@ -153,6 +154,7 @@ class ContactManager {
     std::size_t reused = 0;
     std::size_t first = 0;                // gather: where the chunk's pairs' manifolds start
     std::size_t points = 0, matched = 0;  // gather: of its pairs' manifolds
+    Real deepest = 0;                     // gather: ContactCounts::deepest of its pairs
   };
   static constexpr std::size_t k_chunks = 64;
   // Below this many pairs to collide, waking the workers costs more than they save (the chunks are

@@ -292,13 +292,4 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
              });
 }
 
-Real max_penetration(std::span<const ContactManifold> manifolds) {
-  Real deepest = 0;
-  for (const ContactManifold& m : manifolds) {
-    for (int k = 0; k < m.count; ++k)
-      deepest = std::max(deepest, m.points[std::size_t(k)].point.depth);
-  }
-  return deepest;
-}
-
 }  // namespace impulse

@@ -112,9 +112,6 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
                             std::span<ContactManifold> manifolds, FrictionModel model,
                             TaskPool* pool = nullptr);
 
-/// The deepest penetration over all points, m (0 when none overlaps).
-Real max_penetration(std::span<const ContactManifold> manifolds);
-
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
                         std::span<const SolverBodyMass> masses,

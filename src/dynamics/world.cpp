@@ -535,16 +535,19 @@ void substep(World::Impl& w, Real dt) {
   stats.broadphase_ms += milliseconds_since(stage);
   const auto narrowphase = Clock::now();
   find_contacts(w);
-  wake_touched_islands(w);
-  wake_jointed_islands(w);
-  collect_awake(w);
+  // With every live body awake (awake_slots, collected above, lists them all) none is to wake.
+  if (w.awake_slots.size() < w.live_slots.size()) {
+    wake_touched_islands(w);
+    wake_jointed_islands(w);
+    collect_awake(w);
+  }
   const ContactCounts& counts = w.contacts.counts();
   stats.contact_pairs = counts.pairs;
   stats.contact_manifolds = counts.manifolds;
   stats.contact_points = counts.points;
   stats.cache_hits = counts.matched;
   stats.reused_pairs = counts.reused;
-  stats.max_penetration = std::max(stats.max_penetration, max_penetration(w.contacts.manifolds()));
+  stats.max_penetration = std::max(stats.max_penetration, counts.deepest);
   stats.narrowphase_ms += milliseconds_since(narrowphase);
   stats.collide_ms += milliseconds_since(stage);
 

@@ -78,6 +78,7 @@ TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
   ASSERT_EQ(contacts.manifolds().size(), 1u);
   EXPECT_EQ(contacts.counts().points, 4u);
   EXPECT_EQ(contacts.counts().matched, 0u);  // a new pair starts cold
+  EXPECT_NEAR(contacts.counts().deepest, Real(0.01), Real(1e-5));  // 1 cm into the ground
   contacts.manifolds()[0].points[0].normal_impulse = 7;
   contacts.move_shape(box, at({Real(0.001), Real(0.49), 0}), {});
   contacts.update(0, all, pool);
@@ -90,6 +91,7 @@ TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
   contacts.move_shape(box, at({0, Real(0.55), 0}), {});
   contacts.update(0, all, pool);
   EXPECT_TRUE(contacts.manifolds().empty());
+  EXPECT_EQ(contacts.counts().deepest, 0);
   EXPECT_EQ(contacts.counts().pairs, 1u);
   // Far away: the pair leaves the cache, and coming back starts cold.
   contacts.move_shape(box, at({0, 5, 0}), {});
