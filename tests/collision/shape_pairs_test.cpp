@@ -77,7 +77,7 @@ TEST(ContactCache, PairsStayWhileTouchingMatchByIdAndLeaveWhenApart) {
   contacts.update(0, all, pool);
   ASSERT_EQ(contacts.manifolds().size(), 1u);
   EXPECT_EQ(contacts.counts().points, 4u);
-  EXPECT_EQ(contacts.counts().matched, 0u);  // a new pair starts cold
+  EXPECT_EQ(contacts.counts().matched, 0u);                        // a new pair starts cold
   EXPECT_NEAR(contacts.counts().deepest, Real(0.01), Real(1e-5));  // 1 cm into the ground
   contacts.manifolds()[0].points[0].normal_impulse = 7;
   contacts.move_shape(box, at({Real(0.001), Real(0.49), 0}), {});
