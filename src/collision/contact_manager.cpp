@@ -61,24 +61,26 @@ void ContactManager::remove_shape(std::uint32_t shape) {
 
 void ContactManager::move_shape(std::uint32_t shape, const Transform& pose,
                                 const Vec3& displacement) {
-  if (const std::optional<ShapeMove> move = place_shape(shape, pose, displacement))
-    move_placed(*move);
+  if (place_shape(shape, pose, displacement)) move_placed(shape);
 }
 
-std::optional<ContactManager::ShapeMove> ContactManager::place_shape(std::uint32_t shape,
-                                                                     const Transform& pose,
-                                                                     const Vec3& displacement) {
+bool ContactManager::place_shape(std::uint32_t shape, const Transform& pose,
+                                 const Vec3& displacement) {
   ShapeRecord& record = shapes_[shape];
   record.pose = pose;
   record.sweep = length(displacement);
-  const AABB tight = shape_bounds(record.shape, pose);
+  record.placed = shape_bounds(record.shape, pose);
+  record.displacement = displacement;
   // Within its fat box the proxy stays as it is (AabbTree::move_proxy would change nothing).
-  if (broadphase_.tree().fat_aabb(record.proxy).contains(tight)) return std::nullopt;
-  return ShapeMove{shape, tight, displacement};
+  record.moves = !broadphase_.tree().fat_aabb(record.proxy).contains(record.placed);
+  return record.moves;
 }
 
-void ContactManager::move_placed(const ShapeMove& move) {
-  broadphase_.move_proxy(shapes_[move.shape].proxy, move.tight, move.displacement);
+void ContactManager::move_placed(std::uint32_t shape) {
+  ShapeRecord& record = shapes_[shape];
+  if (!record.moves) return;
+  broadphase_.move_proxy(record.proxy, record.placed, record.displacement);
+  record.moves = false;
 }
 
 void ContactManager::find_new_pairs() {

@@ -7,7 +7,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -85,17 +84,12 @@ class ContactManager {
   /// the fat box that way and widens the speculative margin of its pairs.
   void move_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
   /// move_shape in two halves, for many shapes: place_shape sets a shape's pose and sweep and may
-  /// run for different shapes at once (it only reads the broadphase); it returns the broadphase's
-  /// part of the move when the shape's box left its fat box, which move_placed then makes, one at
-  /// a time (in the order of the shapes, for the same tree).
-  struct ShapeMove {
-    std::uint32_t shape;
-    AABB tight;
-    Vec3 displacement;
-  };
-  std::optional<ShapeMove> place_shape(std::uint32_t shape, const Transform& pose,
-                                       const Vec3& displacement);
-  void move_placed(const ShapeMove& move);
+  /// run for different shapes at once (it only reads the broadphase); it returns whether the
+  /// shape's box left its fat box, and then move_placed makes the broadphase's part of the move,
+  /// one shape at a time (in the order of the shapes, for the same tree).
+  bool place_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
+  /// Does nothing for a shape whose last place_shape kept it within its fat box.
+  void move_placed(std::uint32_t shape);
 
   /// find_new_pairs (the broadphase), then collide_pairs (the narrowphase and the cache).
   template <class Filter>
@@ -135,6 +129,10 @@ class ContactManager {
     std::int32_t proxy = AabbTree::k_null;
     Real sweep = 0;     // m, length of the coming step's displacement
     Real rounding = 0;  // m, rounding_radius(shape)
+    // place_shape's move for move_placed: the shape's box and displacement, while `moves`.
+    AABB placed;
+    Vec3 displacement;
+    bool moves = false;
   };
   struct Pair {
     std::uint32_t shape_a = 0, shape_b = 0;  // shape_a < shape_b

@@ -4,6 +4,9 @@
 #include "dynamics/sleep.h"
 #include "dynamics/world_joints.h"
 
+#include <algorithm>
+#include <array>
+
 namespace impulse {
 namespace {
 
@@ -65,21 +68,23 @@ void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displac
 // The awake bodies' shapes are placed in chunks on the pool; those that left their fat boxes then
 // move in the broadphase one by one, in the order of the slots (the tree's structure follows it).
 void find_pairs(World::Impl& impl, Real dt) {
+  std::array<bool, World::Impl::k_body_chunks> chunk_moves{};
   impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
-    std::vector<ContactManager::ShapeMove>& moves = impl.shape_moves_by_chunk[chunk];
-    moves.clear();
+    bool moves = false;
     for (const std::uint32_t slot : slots) {
       if (impl.motions[slot].type == BodyType::static_body) continue;
       const Vec3 displacement = impl.velocities[slot].linear * dt;
       for_body_shapes(impl, slot, [&](std::uint32_t shape, const Transform& pose) {
-        if (const auto move = impl.contacts.place_shape(shape, pose, displacement))
-          moves.push_back(*move);
+        moves = impl.contacts.place_shape(shape, pose, displacement) || moves;
       });
     }
+    chunk_moves[chunk] = moves;
   });
-  for (const std::vector<ContactManager::ShapeMove>& moves : impl.shape_moves_by_chunk) {
-    for (const ContactManager::ShapeMove& move : moves)
-      impl.contacts.move_placed(move);
+  if (std::any_of(chunk_moves.begin(), chunk_moves.end(), [](bool m) { return m; })) {
+    for (const std::uint32_t slot : impl.awake_slots) {
+      for (const std::uint32_t shape : impl.records[slot].shapes)
+        impl.contacts.move_placed(shape);
+    }
   }
   impl.contacts.find_new_pairs();
 }

@@ -54,8 +54,6 @@ struct World::Impl {
   static constexpr std::size_t k_body_chunks = 16;
   static constexpr std::size_t k_parallel_bodies = 256;  // fewer stay on the calling thread
   std::array<std::vector<std::uint32_t>, k_body_chunks> clamped_by_chunk;
-  // find_pairs' scratch: per chunk, the broadphase's moves its shapes need (ContactManager).
-  std::array<std::vector<ContactManager::ShapeMove>, k_body_chunks> shape_moves_by_chunk;
 
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;

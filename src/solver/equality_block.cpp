@@ -10,9 +10,12 @@ namespace {
 // yield of 1e-6.
 constexpr double k_regularisation = 1e-6;
 
+// A row between a body and itself is left to Gauss-Seidel: the block's visit holds a run's two
+// bodies' velocities apart (PairVelocities), and one body's would be stored twice.
 bool bilateral(const RowStore& rows, std::size_t i) {
   return rows.inv_eff_mass[i] > 0 && rows.normal_row[i] < 0 && rows.cone[i] == 0 &&
-         !rows.disc_second(i) && rows.lo[i] == -k_infinity && rows.hi[i] == k_infinity;
+         !rows.disc_second(i) && rows.lo[i] == -k_infinity && rows.hi[i] == k_infinity &&
+         rows.body_a[i] != rows.body_b[i];
 }
 
 }  // namespace
@@ -37,7 +40,10 @@ bool EqualityBlock::prepare(const RowStore& rows, const RowLayout& layout, bool 
   // joints from step to step), so only their values are computed.
   const bool same_pattern = sides_ == pattern_sides_ && pattern_rows_ == rows_.size();
   if (!same_pattern) analyse(rows);
-  if (!same_pattern || !same_layout) find_components(rows, layout, !same_pattern);
+  if (!same_pattern || !same_layout) {
+    find_components(rows, layout, !same_pattern);
+    find_pair_runs(rows);
+  }
   side_vectors_.resize(sides_.size());
   for (std::size_t s = 0; s < sides_.size(); ++s) {
     const std::size_t i = rows_[sides_[s].row];
@@ -173,6 +179,21 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     std::sort(component_positions_.begin() + positions_begin_[c], component_positions_.end());
   }
   positions_begin_[components] = std::uint32_t(component_positions_.size());
+  run_begin_.assign(1, 0);
+  std::size_t run_rows = 0;
+  for (std::uint32_t c = 0; c < components; ++c) {
+    run_rows += component_rows(c).size();
+    if (run_rows >= k_min_run_rows || c + 1 == components) {
+      run_begin_.push_back(c + 1);
+      run_rows = 0;
+    }
+  }
+}
+
+// pair_runs from the rows' bodies, moving or not: a run holds both bodies' velocities, so a change
+// of a partner that does not move (a kinematic one swapped for another) cuts it anew too.
+void EqualityBlock::find_pair_runs(const RowStore& rows) {
+  const std::size_t components = this->components();
   pair_run_begin_.clear();
   pair_runs_begin_.resize(components + 1);
   for (std::uint32_t c = 0; c < components; ++c) {
@@ -186,15 +207,6 @@ void EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     pair_run_begin_.push_back(std::uint32_t(component.size()));
   }
   pair_runs_begin_[components] = std::uint32_t(pair_run_begin_.size());
-  run_begin_.assign(1, 0);
-  std::size_t run_rows = 0;
-  for (std::uint32_t c = 0; c < components; ++c) {
-    run_rows += component_rows(c).size();
-    if (run_rows >= k_min_run_rows || c + 1 == components) {
-      run_begin_.push_back(c + 1);
-      run_rows = 0;
-    }
-  }
 }
 
 void EqualityBlock::solve_component(std::size_t c, std::span<double> x) const {

@@ -41,8 +41,9 @@ class EqualityBlock {
     return std::span(component_rows_)
         .subspan(component_begin_[c], component_begin_[c + 1] - component_begin_[c]);
   }
-  /// Component c's rows cut where their bodies change (a joint's rows each): the positions in
-  /// component_rows(c) where each such run begins, then its size.
+  /// Component c's rows cut where their bodies change (a joint's rows, or those of consecutive
+  /// joints between the same two bodies): the positions in component_rows(c) where each such run
+  /// begins, then its size.
   std::span<const std::uint32_t> pair_runs(std::size_t c) const {
     return std::span(pair_run_begin_)
         .subspan(pair_runs_begin_[c], pair_runs_begin_[c + 1] - pair_runs_begin_[c]);
@@ -81,6 +82,7 @@ class EqualityBlock {
   // The components (components()) of the rows, and each component's nodes in the factor's order,
   // unless neither the pattern (new_pattern) nor the rows' moving bodies changed.
   void find_components(const RowStore& rows, const RowLayout& layout, bool new_pattern);
+  void find_pair_runs(const RowStore& rows);
 
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;

@@ -1000,9 +1000,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       warm_start_range(unit.begin, unit.end);
   };
   // The schedule's parts, then each of its colours, as phases of work shared by the team
-  // (PhasedWork): a part, or a slice of a colour's units, is an item. The units past the last
-  // colour and the iteration's end are member 0's, in a phase of their own between sweeps; the
-  // equality block's components follow in one more, in runs as its items.
+  // (PhasedWork): a part, or a slice of a colour's units (of its steps when batched), is an item.
+  // The units past the last colour and the iteration's end are member 0's, in a phase of their own
+  // between sweeps; the equality block's components follow in one more, in runs as its items.
   const std::size_t members = members_for(bodies.pool);
   member_delta_.assign(members, {});
   const auto run = [&](std::size_t phases, const auto& member) {

@@ -149,9 +149,9 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       if (visits[i] & row_visit::b_moves) f(rows.body_b[i]);
     }
   };
-  segment_begin_.clear();
+  segments_ = 0;
   for (std::size_t p = 0; p < schedule.parts(); ++p) {
-    segment_begin_.push_back(std::uint32_t(steps_.size()));
+    begin_segment();
     if (merge_parts && p > 0) continue;
     // The units to order: the part's interior, or every part's (they share no moving body).
     const std::span<const RowUnit> units =
@@ -186,7 +186,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   }
   // Each colour as one level: its units share no moving body.
   for (std::size_t c = 0; c < schedule.colours(); ++c) {
-    segment_begin_.push_back(std::uint32_t(steps_.size()));
+    begin_segment();
     const std::span<const RowUnit> units = schedule.colour(c);
     shapes_.resize(units.size());
     by_level_.resize(units.size());
@@ -196,7 +196,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     }
     add_together(units, by_level_);
   }
-  segment_begin_.push_back(std::uint32_t(steps_.size()));
+  segment_begin_[segments_] = std::uint32_t(steps_.size());  // the last segment's end
   keep_full_batches();
   std::size_t lanes_size = 0;
   for (UnitBatch& batch : batches_) {
@@ -249,7 +249,7 @@ void UnitBatches::add_together(std::span<const RowUnit> units,
 void UnitBatches::keep_full_batches() {
   kept_steps_.clear();
   std::size_t kept = 0;
-  for (std::size_t k = 0; k + 1 < segment_begin_.size(); ++k) {
+  for (std::size_t k = 0; k < segments_; ++k) {
     const std::uint32_t begin = segment_begin_[k], end = segment_begin_[k + 1];
     segment_begin_[k] = std::uint32_t(kept_steps_.size());
     for (std::uint32_t s = begin; s < end; ++s) {
@@ -269,7 +269,7 @@ void UnitBatches::keep_full_batches() {
         kept_steps_.push_back({batch.first[u], batch.first[u] + rows, SweepStep::k_alone});
     }
   }
-  segment_begin_.back() = std::uint32_t(kept_steps_.size());
+  segment_begin_[segments_] = std::uint32_t(kept_steps_.size());
   batches_.resize(kept);
   steps_.swap(kept_steps_);
 }

@@ -30,7 +30,8 @@
 
 namespace impulse {
 
-/// One step of a part's sweep: rows [begin, end) of a unit visited alone, or the batch `batch`.
+/// One step of a part's or a colour's sweep: rows [begin, end) of a unit visited alone, or the
+/// batch `batch`.
 struct SweepStep {
   static constexpr std::uint32_t k_alone = ~std::uint32_t(0);
   std::uint32_t begin, end;
@@ -74,10 +75,11 @@ struct BatchVisit {
 class UnitBatches {
  public:
   static constexpr std::uint8_t k_alone_sweeps = 4;
-  /// The steps of each part's interior. visits: per row, row_visit's byte; group_of: per row, its
-  /// RowGroup or none. merge_parts: one thread visits every part, so the parts' interiors, which
-  /// share no moving body, are ordered and batched together as part 0's steps (the others' are
-  /// then empty): a tower cut in two parts has about two units a level in each.
+  /// The steps of each part's interior and of each boundary colour. visits: per row, row_visit's
+  /// byte; group_of: per row, its RowGroup or none. merge_parts: one thread visits every part, so
+  /// the parts' interiors, which share no moving body, are ordered and batched together as part 0's
+  /// steps (the others' are then empty): a tower cut in two parts has about two units a level in
+  /// each.
   void build(const RowStore& rows, const SweepSchedule& schedule,
              std::span<const std::uint8_t> visits, std::span<const std::uint32_t> group_of,
              std::span<const RowGroup> groups, std::size_t bodies, bool merge_parts);
@@ -96,7 +98,7 @@ class UnitBatches {
   /// Part p's steps, in an order that gives the bits of its units in stored order.
   std::span<const SweepStep> part(std::size_t p) const { return segment(p); }
   /// How many colours the last build was given (SweepSchedule::colours).
-  std::size_t colours() const { return built_ ? segment_begin_.size() - 1 - parts_ : 0; }
+  std::size_t colours() const { return built_ ? segments_ - parts_ : 0; }
   /// Colour c's steps (its units share no moving body, so any order gives their bits).
   std::span<const SweepStep> colour(std::size_t c) const { return segment(parts_ + c); }
   const UnitBatch& batch(std::size_t k) const { return batches_[k]; }
@@ -122,6 +124,7 @@ class UnitBatches {
 
  private:
   std::span<const SweepStep> segment(std::size_t k) const {
+    if (!built_) return {};
     return std::span(steps_).subspan(segment_begin_[k], segment_begin_[k + 1] - segment_begin_[k]);
   }
   /// The steps of units that share no moving body (a level, a colour), those of units[u] for each
@@ -140,7 +143,11 @@ class UnitBatches {
   bool parts_merged_ = false;
   std::size_t parts_ = 0;
   // The steps' segments: each part's, then each colour's (their begins, then the end).
-  std::vector<std::uint32_t> segment_begin_;
+  std::array<std::uint32_t, SweepSchedule::k_max_parts + SweepSchedule::k_max_colours + 1>
+      segment_begin_{};
+  std::size_t segments_ = 0;
+  // Opens a segment at the steps' end.
+  void begin_segment() { segment_begin_[segments_++] = std::uint32_t(steps_.size()); }
   std::vector<UnitBatch> batches_;
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
