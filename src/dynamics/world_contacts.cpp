@@ -28,6 +28,15 @@ ContactMaterial material_of(const World::Impl& impl, std::uint32_t slot) {
   return {s.friction, s.restitution};
 }
 
+// f(shape, its pose) for each of the body's shapes at the body's pose.
+template <class F>
+void for_body_shapes(const World::Impl& impl, std::uint32_t slot, const F& f) {
+  const BodyRecord& record = impl.records[slot];
+  const Transform pose = impl.motions[slot].origin_transform();
+  for (std::size_t i = 0; i < record.shapes.size(); ++i)
+    f(record.shapes[i], pose * record.settings.shapes[i].local);
+}
+
 }  // namespace
 
 void add_body_shapes(World::Impl& impl, std::uint32_t slot, std::vector<CookedShape> shapes) {
@@ -45,19 +54,6 @@ void remove_body_shapes(World::Impl& impl, std::uint32_t slot) {
     impl.contacts.remove_shape(shape);
   impl.records[slot].shapes.clear();
 }
-
-namespace {
-
-// f(shape, its pose) for each of the body's shapes at the body's pose.
-template <class F>
-void for_body_shapes(const World::Impl& impl, std::uint32_t slot, const F& f) {
-  const BodyRecord& record = impl.records[slot];
-  const Transform pose = impl.motions[slot].origin_transform();
-  for (std::size_t i = 0; i < record.shapes.size(); ++i)
-    f(record.shapes[i], pose * record.settings.shapes[i].local);
-}
-
-}  // namespace
 
 void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement) {
   for_body_shapes(impl, slot, [&](std::uint32_t shape, const Transform& pose) {

@@ -811,14 +811,17 @@ void PgsSolver::find_groups(const RowStore& rows) {
     const std::size_t end = rows.block_begin[block + 1];
     for (std::size_t i = rows.block_begin[block]; i < end;) {
       std::size_t run = i;
-      // A row with the other end of its range beside it is visited alone (opposed).
-      const auto in_range = [&](std::size_t k) {
-        return (k > rows.block_begin[block] && opposed(rows, k - 1, k)) ||
-               (k + 1 < end && opposed(rows, k, k + 1));
-      };
+      // A row with the other end of its range beside it is visited alone (opposed); each pair of
+      // neighbours is tested once, the test of a row and the next carried to the next.
+      bool opposes_last = false;
       while (run < end && run - i < RowGroup::k_max_rows && groupable(rows, run) &&
-             same_pair(i, run) && !in_range(run))
+             same_pair(i, run)) {
+        if (run == i) opposes_last = i > rows.block_begin[block] && opposed(rows, i - 1, i);
+        const bool opposes_next = run + 1 < end && opposed(rows, run, run + 1);
+        if (opposes_last || opposes_next) break;
+        opposes_last = opposes_next;
         ++run;
+      }
       if (run - i < 2) {
         i = std::max(run, i + 1);
         continue;

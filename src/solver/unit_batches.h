@@ -127,6 +127,8 @@ class UnitBatches {
     if (!built_) return {};
     return std::span(steps_).subspan(segment_begin_[k], segment_begin_[k + 1] - segment_begin_[k]);
   }
+  /// Opens a segment at the steps' end.
+  void begin_segment() { segment_begin_[segments_++] = std::uint32_t(steps_.size()); }
   /// The steps of units that share no moving body (a level, a colour), those of units[u] for each
   /// u in `together` (shapes_ holds each unit's shape): each unit joins the first batch of its
   /// shape still filling, or starts one; a unit with no shape is a step alone.
@@ -146,8 +148,6 @@ class UnitBatches {
   std::array<std::uint32_t, SweepSchedule::k_max_parts + SweepSchedule::k_max_colours + 1>
       segment_begin_{};
   std::size_t segments_ = 0;
-  // Opens a segment at the steps' end.
-  void begin_segment() { segment_begin_[segments_++] = std::uint32_t(steps_.size()); }
   std::vector<UnitBatch> batches_;
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
