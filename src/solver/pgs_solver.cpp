@@ -838,12 +838,12 @@ void PgsSolver::find_groups(const RowStore& rows) {
 
 void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
   const std::size_t i = group.first;
-  for (std::size_t r = 0; r < group.count; ++r) {
-    const RowCoefficients& row = rows.coefficients[i + r];
-    for (std::size_t side = 0; side < 4; ++side) {
-      for (std::size_t c = 0; c < 3; ++c)
-        group.jacobian[3 * side + c][r] = row.jacobian[side][c];
-    }
+  // By components in registers: lane stores followed by vector loads would stall the loads.
+  for (std::size_t side = 0; side < 4; ++side) {
+    const auto of_row = [&](std::size_t r) {
+      return r < group.count ? rows.coefficients[i + r].jacobian[side] : Lanes{};
+    };
+    by_components(of_row(0), of_row(1), of_row(2), of_row(3), &group.jacobian[3 * side]);
   }
   group.softness = Lanes{};
   for (std::size_t c = 0; c < group.count; ++c) {
