@@ -178,6 +178,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   std::array<Lever, Manifold::k_max_points> levers;
   for (int k = 0; k < count; ++k)
     levers[std::size_t(k)] = lever_at(midpoints[std::size_t(k)], a, b, va, vb);
+  Lanes normal;
+  to_lanes(n, normal);
   RowSpec spec;
   spec.body_a = manifold.body_a;
   spec.body_b = manifold.body_b;
@@ -188,16 +190,19 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   };
   const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried)
       __attribute__((always_inline)) {
-    const Vec3 t1 = first_tangent(n, l.dv, carried);
-    const std::array<Vec3, 2> tangents{t1, cross(n, t1)};
+    // In lanes from the first tangent on: a Vec3 returned in two registers and read back through
+    // memory at another offset stalls the read on a failed store forward.
+    std::array<Lanes, 2> tangents;
+    to_lanes(first_tangent(n, l.dv, carried), tangents[0]);
+    tangents[1] = cross3(normal, tangents[0]);
+    Lanes carried_lanes;
+    to_lanes(carried, carried_lanes);
     for (std::size_t j = 0; j < 2; ++j) {
       // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
       spec.cone = model == FrictionModel::cone && j == 0;
-      spec.lambda = dot(carried, tangents[j]) * settings.warm_scale;
-      where.friction_directions[next - first] = tangents[j];
-      Lanes direction;
-      to_lanes(tangents[j], direction);
-      write_row(contact_jacobian(direction, l.ra, l.rb));
+      spec.lambda = dot3(carried_lanes, tangents[j]) * settings.warm_scale;
+      where.friction_directions[next - first] = to_vec3(tangents[j]);
+      write_row(contact_jacobian(tangents[j], l.ra, l.rb));
     }
   };
   // Friction rows first, then the normal rows: the normal impulses, solved last in each pass,
@@ -239,8 +244,6 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       write_tangent_rows(levers[std::size_t(k)], manifold.points[std::size_t(k)].friction_impulse);
     }
   }
-  Lanes normal;
-  to_lanes(n, normal);
   spec.lo = 0;
   spec.hi = k_infinity;
   spec.normal_row = -1;
