@@ -112,20 +112,24 @@ std::string describe_joint(const World::Impl& impl, std::uint32_t index) {
   return described("joint", joint.model.settings.name, index, joint.generation);
 }
 
-void remember_poses(World::Impl& impl) {
+void begin_remembering_poses(World::Impl& impl) {
   impl.start_poses.resize(impl.motions.size());
   impl.frozen_this_step.clear();
-  for (const std::uint32_t slot : impl.awake_slots)
+}
+
+void remember_chunk_poses(World::Impl& impl, std::span<const std::uint32_t> slots) {
+  for (const std::uint32_t slot : slots)
     impl.start_poses[slot] = {impl.motions[slot].center, impl.motions[slot].orientation};
 }
 
-void clamp_and_report(World::Impl& impl, StepStage stage) {
-  impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
-    std::vector<std::uint32_t>& clamped = impl.clamped_by_chunk[chunk];
-    clamped.clear();
-    clamp_velocities(slots, impl.velocities, impl.settings.max_linear_speed,
-                     impl.settings.max_angular_speed, clamped);
-  });
+void clamp_chunk(World::Impl& impl, std::size_t chunk, std::span<const std::uint32_t> slots) {
+  std::vector<std::uint32_t>& clamped = impl.clamped_by_chunk[chunk];
+  clamped.clear();
+  clamp_velocities(slots, impl.velocities, impl.settings.max_linear_speed,
+                   impl.settings.max_angular_speed, clamped);
+}
+
+void report_clamped(World::Impl& impl, StepStage stage) {
   impl.clamped_slots.clear();
   for (const std::vector<std::uint32_t>& clamped : impl.clamped_by_chunk)
     impl.clamped_slots.insert(impl.clamped_slots.end(), clamped.begin(), clamped.end());
@@ -142,18 +146,25 @@ void clamp_and_report(World::Impl& impl, StepStage stage) {
   }
 }
 
-bool guard_bodies(World::Impl& impl, StepStage stage) {
-  const auto faulty = [&](std::uint32_t slot) {
-    return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
-  };
-  std::array<bool, World::Impl::k_body_chunks> chunk_faulty{};
+void clamp_and_report(World::Impl& impl, StepStage stage) {
   impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
-    chunk_faulty[chunk] = std::any_of(slots.begin(), slots.end(), faulty);
+    clamp_chunk(impl, chunk, slots);
   });
+  report_clamped(impl, stage);
+}
+
+bool any_faulty(const World::Impl& impl, std::span<const std::uint32_t> slots) {
+  return std::any_of(slots.begin(), slots.end(), [&](std::uint32_t slot) {
+    return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
+  });
+}
+
+bool freeze_faulty(World::Impl& impl, StepStage stage,
+                   const std::array<bool, World::Impl::k_body_chunks>& chunk_faulty) {
   if (std::none_of(chunk_faulty.begin(), chunk_faulty.end(), [](bool f) { return f; }))
     return false;
   for (const std::uint32_t slot : impl.awake_slots) {
-    if (!faulty(slot)) continue;
+    if (!any_faulty(impl, std::span(&slot, 1))) continue;
     Diagnostic d;
     d.kind = DiagnosticKind::non_finite_body;
     d.stage = stage;
@@ -174,6 +185,14 @@ bool guard_bodies(World::Impl& impl, StepStage stage) {
   }
   std::erase_if(impl.awake_slots, [&](std::uint32_t slot) { return impl.sleep[slot].frozen; });
   return true;
+}
+
+bool guard_bodies(World::Impl& impl, StepStage stage) {
+  std::array<bool, World::Impl::k_body_chunks> chunk_faulty{};
+  impl.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+    chunk_faulty[chunk] = any_faulty(impl, slots);
+  });
+  return freeze_faulty(impl, stage, chunk_faulty);
 }
 
 void hold_frozen_bodies(World::Impl& impl) {

@@ -490,10 +490,14 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
 
 namespace {
 
-void integrate_awake_positions(World::Impl& w, Real dt) {
-  w.for_awake_chunks([&](std::size_t, std::span<const std::uint32_t> slots) {
+// Holds the awake bodies to the speed limits and moves them (clamp_and_report, then
+// integrate_positions): one pass over them on the pool.
+void clamp_and_move(World::Impl& w, StepStage stage, Real dt) {
+  w.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+    clamp_chunk(w, chunk, slots);
     integrate_positions(slots, w.motions, w.velocities, dt);
   });
+  report_clamped(w, stage);
 }
 
 // The relax solve's settings: the first solve's impulses as its start, a fixed count.
@@ -513,8 +517,7 @@ SolverSettings relax_settings(const SolverSettings& solve) {
 // them since (a speed limit's clamp, or a guard's freeze: solve_untouched false); else it starts
 // again from the free velocities, kept before the solve, and warm starts.
 void move_and_relax(World::Impl& w, Real dt, bool solve_untouched) {
-  clamp_and_report(w, StepStage::solve);
-  integrate_awake_positions(w, dt);
+  clamp_and_move(w, StepStage::solve, dt);
   const SolverSettings settings = relax_settings(w.settings.solver);
   const bool continues = solve_untouched && w.clamped_slots.empty() &&
                          w.solver->continues_from_solved_velocities(settings);
@@ -552,13 +555,18 @@ void substep(World::Impl& w, Real dt) {
   stats.collide_ms += milliseconds_since(stage);
 
   stage = Clock::now();
-  remember_poses(w);
-  clamp_and_report(w, StepStage::velocities);
-  w.for_awake_chunks([&](std::size_t, std::span<const std::uint32_t> slots) {
+  // The guards and the forces in one pass over the awake bodies (guards.h).
+  begin_remembering_poses(w);
+  std::array<bool, World::Impl::k_body_chunks> faulty{};
+  w.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+    remember_chunk_poses(w, slots);
+    clamp_chunk(w, chunk, slots);
     integrate_velocities(slots, w.motions, w.velocities,
                          {w.settings.gravity, dt, w.settings.gyroscopic});
+    faulty[chunk] = any_faulty(w, slots);
   });
-  guard_bodies(w, StepStage::velocities);
+  report_clamped(w, StepStage::velocities);
+  freeze_faulty(w, StepStage::velocities, faulty);
   stats.integrate_velocities_ms += milliseconds_since(stage);
 
   stage = Clock::now();
@@ -611,8 +619,10 @@ void substep(World::Impl& w, Real dt) {
   stats.solve_ms += milliseconds_between(stage, part);
 
   stage = Clock::now();
-  clamp_and_report(w, StepStage::positions);
-  if (!relax) integrate_awake_positions(w, dt);
+  if (relax)
+    clamp_and_report(w, StepStage::positions);  // moved before the relax solve
+  else
+    clamp_and_move(w, StepStage::positions, dt);
   project_joint_positions(w);
   guard_bodies(w, StepStage::positions);
   hold_frozen_bodies(w);
