@@ -112,12 +112,15 @@ void resolve_contact_impacts(World::Impl& impl, Real dt) {
 
 void write_contact_rows(World::Impl& impl, Real dt) {
   const ContactRowSettings settings = row_settings(impl, dt);
-  // Contact points per body: the constant friction model divides a body's mass among them.
+  // Contact points per body: the constant friction model divides a body's mass among them (the
+  // others never ask).
   std::vector<std::uint32_t>& points = impl.contact_points_per_body;
-  points.assign(impl.motions.size(), 0);
-  for (const ContactManifold& m : impl.contacts.manifolds()) {
-    points[m.body_a] += std::uint32_t(m.count);
-    points[m.body_b] += std::uint32_t(m.count);
+  if (impl.settings.solver.friction_model == FrictionModel::constant) {
+    points.assign(impl.motions.size(), 0);
+    for (const ContactManifold& m : impl.contacts.manifolds()) {
+      points[m.body_a] += std::uint32_t(m.count);
+      points[m.body_b] += std::uint32_t(m.count);
+    }
   }
   write_contact_rows(
       impl.contacts.manifolds(), impl.motions, impl.solver_masses, impl.velocities,
