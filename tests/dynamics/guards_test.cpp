@@ -149,6 +149,47 @@ TEST(Guards, AHugeVelocityIsClampedAndReported) {
   EXPECT_TRUE(world.diagnostics().empty());
 }
 
+// Among 300 balls in weightless space, enough for the velocity stage to guard them a chunk at a
+// time on the pool, one is flung past the speed limit and one is given an overflowing force: on two
+// threads the reports come in the same order with the same words as on one, the two bodies are
+// slowed and frozen, and every ball ends with the same bits.
+TEST(Guards, TheVelocityStagesChunkedGuardsReportAndFreezeAsOnOneThread) {
+  const auto run = [](int threads) {
+    WorldSettings settings = awake();
+    settings.gravity = Vec3::zero();
+    settings.max_linear_speed = 50;
+    World world(settings);
+    world.set_threads(threads);
+    std::vector<BodyId> balls;
+    for (int i = 0; i < 300; ++i) {
+      const Vec3 at{Real(3 * (i % 20)), Real(10 + 3 * (i / 20)), 0};
+      balls.push_back(world.create_body(named(body_of(Sphere{1}, at), numbered("ball ", i))));
+    }
+    world.step(k_dt);
+    world.set_linear_velocity(balls[40], {Real(1e6), 0, 0});
+    world.apply_force(balls[260], {Real(3e38), 0, 0});
+    world.apply_force(balls[260], {Real(3e38), 0, 0});
+    world.step(k_dt);
+    std::vector<std::pair<DiagnosticKind, std::string>> reports;
+    for (const Diagnostic& d : world.diagnostics()) {
+      EXPECT_EQ(d.stage, StepStage::velocities) << d.message;
+      reports.emplace_back(d.kind, d.message);
+    }
+    EXPECT_FLOAT_EQ(world.linear_velocity(balls[40]).x, settings.max_linear_speed);
+    EXPECT_TRUE(world.is_frozen(balls[260]));
+    return std::pair{reports, world.state_hash()};
+  };
+  const auto [one_reports, one_hash] = run(1);
+  const auto [two_reports, two_hash] = run(2);
+  ASSERT_EQ(one_reports.size(), 2u);
+  EXPECT_EQ(one_reports[0].first, DiagnosticKind::velocity_clamped);
+  EXPECT_TRUE(contains(one_reports[0].second, "ball 40")) << one_reports[0].second;
+  EXPECT_EQ(one_reports[1].first, DiagnosticKind::non_finite_body);
+  EXPECT_TRUE(contains(one_reports[1].second, "ball 260")) << one_reports[1].second;
+  EXPECT_EQ(two_reports, one_reports);
+  EXPECT_EQ(two_hash, one_hash);
+}
+
 // A frictionless box 10 cm into the ground slides at the world's speed limit: the solve's push-out
 // takes it past the limit, and the clamp slows the whole velocity. The relax solve, which takes
 // the push-out away, then starts again from the free velocities (the solve's are no longer its
