@@ -95,25 +95,39 @@ struct Lever {
   Vec3 dv;
 };
 
-[[gnu::always_inline]] inline Lever lever_at(const Vec3& p, const BodyMotion& a,
+// The lever at p (padded), as the Vec3 products compute it.
+[[gnu::always_inline]] inline Lever lever_at(const Lanes& p, const BodyMotion& a,
                                              const BodyMotion& b, const BodyVelocity& va,
                                              const BodyVelocity& vb) {
   Lever l;
-  const Vec3 ra = p - a.center, rb = p - b.center;
-  to_lanes(ra, l.ra);
-  to_lanes(rb, l.rb);
-  l.dv = vb.linear + cross(vb.angular, rb) - va.linear - cross(va.angular, ra);
+  Lanes centre_a, centre_b, linear_a, linear_b, angular_a, angular_b;
+  to_lanes(a.center, centre_a);
+  to_lanes(b.center, centre_b);
+  to_lanes(va.linear, linear_a);
+  to_lanes(vb.linear, linear_b);
+  to_lanes(va.angular, angular_a);
+  to_lanes(vb.angular, angular_b);
+  l.ra = p - centre_a;
+  l.rb = p - centre_b;
+  l.dv = to_vec3(linear_b + cross3(angular_b, l.rb) - linear_a - cross3(angular_a, l.ra));
   return l;
 }
 
 using Points = std::array<Vec3, Manifold::k_max_points>;
+using PointLanes = std::array<Lanes, Manifold::k_max_points>;
 
-// A manifold's points midway between the surfaces: where its rows act.
-Points contact_midpoints(const ContactManifold& m) {
-  Points midpoints;
+// A manifold's points midway between the surfaces, where its rows act. In lanes, so that a lever
+// reads each back whole: a Vec3 stored in two parts and read at another offset stalls the read on
+// a failed store forward.
+PointLanes contact_midpoints(const ContactManifold& m) {
+  PointLanes midpoints;
+  Lanes normal;
+  to_lanes(m.normal, normal);
   for (int k = 0; k < m.count; ++k) {
     const ContactPoint& point = m.points[std::size_t(k)].point;
-    midpoints[std::size_t(k)] = point.position + m.normal * (point.depth / 2);
+    Lanes position;
+    to_lanes(point.position, position);
+    midpoints[std::size_t(k)] = position + normal * splat(point.depth / 2);
   }
   return midpoints;
 }
@@ -127,14 +141,14 @@ struct Patch {
 };
 
 // The patch of manifold m, whose midpoints (contact_midpoints) are given.
-Patch patch_of(const ContactManifold& m, const Points& midpoints) {
+Patch patch_of(const ContactManifold& m, const PointLanes& midpoints) {
   Patch patch;
   Vec3 sum = Vec3::zero();
   for (int k = 0; k < m.count; ++k)
-    sum += midpoints[std::size_t(k)];
+    sum += to_vec3(midpoints[std::size_t(k)]);
   patch.centre = sum / Real(m.count);
   for (int k = 0; k < m.count; ++k) {
-    const Vec3 offset = reject(midpoints[std::size_t(k)] - patch.centre, m.normal);
+    const Vec3 offset = reject(to_vec3(midpoints[std::size_t(k)]) - patch.centre, m.normal);
     patch.offsets[std::size_t(k)] = offset;
     patch.spread += length_squared(offset);
   }
@@ -174,7 +188,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   // Each row's response is computed in lanes from the bodies' masses converted once (the same
   // bits as the scalar products).
   const LaneMass lane_a(mass_a), lane_b(mass_b);
-  const Points midpoints = contact_midpoints(manifold);
+  const PointLanes midpoints = contact_midpoints(manifold);
   std::array<Lever, Manifold::k_max_points> levers;
   for (int k = 0; k < count; ++k)
     levers[std::size_t(k)] = lever_at(midpoints[std::size_t(k)], a, b, va, vb);
@@ -224,7 +238,9 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     spec.normal_row = std::int32_t(first + friction_rows);
     spec.normal_count = std::uint8_t(count);
     spec.mu = material.friction;
-    write_tangent_rows(lever_at(patch.centre, a, b, va, vb), carried);
+    Lanes centre;
+    to_lanes(patch.centre, centre);
+    write_tangent_rows(lever_at(centre, a, b, va, vb), carried);
     if (patch_has_twist_row(count)) {
       spec.mu = material.friction * mean_distance;
       spec.lambda = carried_twist * settings.warm_scale;
