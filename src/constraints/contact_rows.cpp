@@ -25,24 +25,23 @@ Vec3 any_perpendicular(const Vec3& n) {
   return {Real(1) + sign * n.x * n.x * a, sign * b, -sign * n.x};
 }
 
-// The first tangent: along the sliding velocity while sliding, so that friction opposes the
-// slip itself whatever basis the last step had; else along the carried friction impulse, so the
-// warm start lands on one row; else any.
-// Padded in lanes: returned as a Vec3 (two registers), it went through memory and was read back
-// whole, a read that stalls on a failed store forward.
+// The first tangent, padded in lanes: along the sliding velocity while sliding, so that friction
+// opposes the slip itself whatever basis the last step had; else along the carried friction
+// impulse, so the warm start lands on one row; else any. (Returned as a Vec3, in two registers,
+// it went through memory and was read back whole: a read that stalls on a failed store forward.)
 Lanes first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& friction_impulse) {
-  const auto padded = [](const Vec3& v) {
+  const auto in_lanes = [](const Vec3& v) {
     Lanes out;
     to_lanes(v, out);
     return out;
   };
   const Vec3 slip = relative_velocity - n * dot(relative_velocity, n);
   const Real slip_speed = length(slip);
-  if (slip_speed > k_sliding_speed) return padded(slip / slip_speed);
+  if (slip_speed > k_sliding_speed) return in_lanes(slip / slip_speed);
   const Vec3 carried = friction_impulse - n * dot(friction_impulse, n);
   const Real carried_length = length(carried);
-  if (carried_length > 0) return padded(carried / carried_length);
-  return padded(any_perpendicular(n));
+  if (carried_length > 0) return in_lanes(carried / carried_length);
+  return in_lanes(any_perpendicular(n));
 }
 
 // The Jacobian of a contact row along `direction` (from a to b) at levers ra and rb.
@@ -211,9 +210,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   };
   const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried)
       __attribute__((always_inline)) {
-    // In lanes (first_tangent): a Vec3 read back through memory at another offset than it was
-    // stored at stalls the read on a failed store forward.
-    std::array<Lanes, 2> tangents;
+    std::array<Lanes, 2> tangents;  // in lanes, as first_tangent gives them
     tangents[0] = first_tangent(n, l.dv, carried);
     tangents[1] = cross3(normal, tangents[0]);
     Lanes carried_lanes;

@@ -77,6 +77,10 @@ bool state_is_finite(const BodyMotion& m, const BodyVelocity& v) {
          is_finite(v.angular);
 }
 
+bool faulty(const World::Impl& impl, std::uint32_t slot) {
+  return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
+}
+
 // The first row on the body whose impulse is not finite, if any.
 std::optional<std::size_t> non_finite_row_of(const World::Impl& impl, std::uint32_t slot) {
   for (std::size_t i = 0; i < impl.rows.size(); ++i) {
@@ -154,9 +158,8 @@ void clamp_and_report(World::Impl& impl, StepStage stage) {
 }
 
 bool any_faulty(const World::Impl& impl, std::span<const std::uint32_t> slots) {
-  return std::any_of(slots.begin(), slots.end(), [&](std::uint32_t slot) {
-    return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
-  });
+  return std::any_of(slots.begin(), slots.end(),
+                     [&](std::uint32_t slot) { return faulty(impl, slot); });
 }
 
 bool freeze_faulty(World::Impl& impl, StepStage stage,
@@ -164,7 +167,7 @@ bool freeze_faulty(World::Impl& impl, StepStage stage,
   if (std::none_of(chunk_faulty.begin(), chunk_faulty.end(), [](bool f) { return f; }))
     return false;
   for (const std::uint32_t slot : impl.awake_slots) {
-    if (!any_faulty(impl, std::span(&slot, 1))) continue;
+    if (!faulty(impl, slot)) continue;
     Diagnostic d;
     d.kind = DiagnosticKind::non_finite_body;
     d.stage = stage;
