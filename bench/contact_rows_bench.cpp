@@ -53,7 +53,8 @@ Stack stack() {
     const Vec3 c = s.motions[m.body_b].center - Vec3{0, Real(0.5), 0};
     for (int p = 0; p < 4; ++p) {
       ContactState& point = m.points[std::size_t(p)];
-      point.point.position = c + Vec3{p % 2 ? Real(0.5) : Real(-0.5), 0, p / 2 ? Real(0.5) : Real(-0.5)};
+      point.point.position =
+          c + Vec3{p % 2 ? Real(0.5) : Real(-0.5), 0, p / 2 ? Real(0.5) : Real(-0.5)};
       point.point.depth = Real(0.004) + noise(random) / 10;
       point.normal_impulse = Real(0.04);
       point.friction_impulse = {noise(random), 0, noise(random)};
@@ -74,8 +75,10 @@ void write_rows(benchmark::State& state, FrictionModel model) {
     rows.clear();
     write_contact_rows(
         s.manifolds, s.motions, s.masses, s.velocities, [](const ContactManifold&) { return true; },
-        [](std::uint32_t) { return ContactMaterial{Real(0.5), 0}; }, [](std::uint32_t) { return 4; },
-        settings, rows, where);
+        [](std::uint32_t) {
+          return ContactMaterial{Real(0.5), 0};
+        },
+        [](std::uint32_t) { return 4; }, settings, rows, where);
     benchmark::DoNotOptimize(rows.coefficients.data());
   }
   state.counters["rows"] = double(rows.size());
