@@ -149,6 +149,8 @@ class UnitBatches {
       segment_begin_{};
   std::size_t segments_ = 0;
   std::vector<UnitBatch> batches_;
+  // Part p's batches start at part_batches_[p]; the colours' follow the last part's, to the end.
+  std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_batches_{};
   std::vector<Lanes> lanes_;
   std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
   std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
