@@ -828,9 +828,7 @@ void PgsSolver::find_groups(const RowStore& rows) {
       }
       for (std::size_t r = i; r < run; ++r)
         group_of_[r] = std::uint32_t(groups_.size());
-      RowGroup& group = groups_.emplace_back();
-      group.first = std::uint32_t(i);
-      group.count = std::uint32_t(run - i);
+      groups_.emplace_back(std::uint32_t(i), std::uint32_t(run - i));
       i = run;
     }
   }
@@ -846,6 +844,7 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
     by_components(of_row(0), of_row(1), of_row(2), of_row(3), &group.jacobian[3 * side]);
   }
   group.softness = Lanes{};
+  group.a = {};  // zero past count
   for (std::size_t c = 0; c < group.count; ++c) {
     group.a[c] = group_column(group.jacobian, rows.coefficients[i + c]);
     group.a[c][c] += rows.softness[i + c];
