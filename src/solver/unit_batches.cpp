@@ -13,9 +13,11 @@ namespace {
 
 constexpr std::size_t k_lanes = UnitBatch::k_units;
 // The batches are packed in this many chunks, on the pool from this many batches (as
-// PgsSolver::prepare packs its rows: the same bits on any count).
+// PgsSolver::prepare packs its rows: the same bits on any count); at least one chunk a part
+// (for_each_batch).
 constexpr std::size_t k_pack_chunks = 16;
 constexpr std::size_t k_parallel_batches = 16;
+static_assert(k_pack_chunks >= SweepSchedule::k_max_parts, "each part's batches have chunks");
 static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane");
 
 // A batch's data in lanes, lane k being unit k's: per friction row, then the group.
