@@ -782,8 +782,16 @@ std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::size_t i) const {
 
 void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v,
                                   TaskPool* pool) {
+  velocity_.resize(2 * v.size());
+  // Chunk c packs its rows' biases and bodies [c n / chunks, (c + 1) n / chunks)' velocities: on
+  // the pool, each thread's share, which holds the bodies of its rows in a stack listed bottom up.
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+               for (std::size_t k = v.size() * chunk / k_prepare_chunks;
+                    k < v.size() * (chunk + 1) / k_prepare_chunks; ++k) {
+                 to_lanes(v[k].linear, velocity_[2 * k]);
+                 to_lanes(v[k].angular, velocity_[2 * k + 1]);
+               }
                for (std::size_t i = begin; i < end; ++i) {
                  packed_[i].bias = rows.bias[i];
                  if ((visits_[i] & row_visit::kind_mask) != row_visit::group) continue;
@@ -794,11 +802,6 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
                }
              });
   if (batched_) batches_.pack_biases(packed_, groups_, pool);
-  velocity_.resize(2 * v.size());
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    to_lanes(v[k].linear, velocity_[2 * k]);
-    to_lanes(v[k].angular, velocity_[2 * k + 1]);
-  }
 }
 
 void PgsSolver::find_groups(const RowStore& rows) {
