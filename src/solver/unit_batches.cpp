@@ -287,23 +287,20 @@ void UnitBatches::keep_full_batches() {
 template <class Fill>
 void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
   run_chunks(pool, batches_.size(), k_pack_chunks, k_parallel_batches,
-             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               // Parts visited on several threads: each part's batches in its own chunks (the
-               // colours' with the last part's). The pool starts each thread on its share of the
-               // chunks, so the core that packs a part's batches is the one that visits them:
-               // cut evenly, the second part's first few came from the other core's cache at
-               // every solve's first sweep (docs/performance.md).
-               if (!parts_merged_ && parts_ > 1) {
-                 const std::size_t part = chunk * parts_ / k_pack_chunks;
-                 const auto first_chunk = [&](std::size_t p) {
-                   return (p * k_pack_chunks + parts_ - 1) / parts_;
-                 };
-                 const std::size_t c0 = first_chunk(part), chunks = first_chunk(part + 1) - c0;
-                 const std::size_t b0 = part_batches_[part], batches = part_batches_[part + 1] - b0;
-                 begin = b0 + batches * (chunk - c0) / chunks;
-                 end = b0 + batches * (chunk + 1 - c0) / chunks;
-               }
-               for (std::size_t b = begin; b < end; ++b) {
+             [&](std::size_t chunk, std::size_t, std::size_t) {
+               // Each part's batches in its own chunks (the colours' with the last part's): the
+               // pool starts each thread on its share of the chunks, so with the parts on several
+               // threads the core that packs a part's batches is the one that visits them. Cut
+               // evenly, the second part's first few came from the other core's cache at every
+               // solve's first sweep (docs/performance.md). One part: an even cut.
+               const std::size_t part = chunk * parts_ / k_pack_chunks;
+               const auto first_chunk = [&](std::size_t p) {
+                 return (p * k_pack_chunks + parts_ - 1) / parts_;
+               };
+               const std::size_t c0 = first_chunk(part), chunks = first_chunk(part + 1) - c0;
+               const std::size_t b0 = part_batches_[part], batches = part_batches_[part + 1] - b0;
+               for (std::size_t b = b0 + batches * (chunk - c0) / chunks;
+                    b < b0 + batches * (chunk + 1 - c0) / chunks; ++b) {
                  const UnitBatch& batch = batches_[b];
                  Lanes* out = lanes_.data() + batch.lanes_begin;
                  fill(batch, out, out + batch.shape.friction_rows * lane_layout::friction_row);
