@@ -121,7 +121,7 @@ template <class Access>
   const Real new_lambda = std::clamp(old_lambda - w * step, lo, hi);
   const Real delta = new_lambda - old_lambda;
   lambda = new_lambda;
-  access.apply(i, delta);
+  if (delta != 0) access.apply(i, delta);
   return std::abs(delta);
 }
 
