@@ -348,22 +348,18 @@ void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positi
 template <class NthNode>
 void BlockLdlt::solve_nodes(double* x, std::size_t count, const NthNode& nth_node) const {
   const double* values = values_.data();
-  for (std::size_t n = 0; n < count; ++n) {  // L y = x
+  // L y = x, and z = D^-1 y node by node: a node's y is final once the nodes before it are
+  // done (only they reach it), and it has then given the later nodes their share.
+  for (std::size_t n = 0; n < count; ++n) {
     const Node& node = nth_node(n);
     by_size(node.rows, [&]<std::uint32_t N>() {
-      const double* y = x + node.first_row;
+      double* y = x + node.first_row;
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
         by_size(later.rows, [&]<std::uint32_t M>() {
           subtract_product<N, M>(values + below_[b].offset, y, x + later.first_row);
         });
       }
-    });
-  }
-  for (std::size_t n = 0; n < count; ++n) {  // z = D^-1 y
-    const Node& node = nth_node(n);
-    by_size(node.rows, [&]<std::uint32_t N>() {
-      double* y = x + node.first_row;
       double z[N];
       std::copy(y, y + N, z);
       const double* d_inverse = values + node.diagonal;
