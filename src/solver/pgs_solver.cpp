@@ -669,7 +669,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   const bool direct = equalities_.prepare(rows, layout_, same_layout);
   if (!same_layout || direct != direct_) {
     direct_ = direct;
-    find_structure(rows, pool);
+    find_structure(rows);
   }
   // Batches for a structure that held from the last solve: a layout that changes every step (a
   // pile still moving) would pay for them each step and use them for one. A shuffled solve never
@@ -720,46 +720,47 @@ std::size_t PgsSolver::members_for(TaskPool* pool) const {
                     std::min(threads, schedule_.parts()));
 }
 
-void PgsSolver::find_structure(const RowStore& rows, TaskPool* pool) {
-  find_groups(rows);
+void PgsSolver::find_structure(const RowStore& rows) {
+  groups_.clear();
+  group_of_.assign(rows.size(), k_no_row_group);
   if (direct_) {
     for (const std::uint32_t i : equalities_.rows())
       group_of_[i] = k_row_in_block;
   }
   visits_.resize(rows.size() + 1);
   visits_.back() = row_visit::none;  // ends a friction run in the last rows
-  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
-               for (std::size_t i = begin; i < end; ++i)
-                 visits_[i] = visit_of(rows, i);
-             });
-  find_friction_runs(rows);
+  // A block at a time, its rows read once from memory: the groups, the visits (which name a
+  // group's first row), then the friction runs (which follow the visits' kinds). No row of a
+  // group or run lies outside its block.
+  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
+    const std::uint32_t begin = rows.block_begin[block], end = rows.block_begin[block + 1];
+    find_groups(rows, begin, end);
+    for (std::uint32_t i = begin; i < end; ++i)
+      visits_[i] = visit_of(rows, i);
+    find_friction_runs(rows, begin, end);
+  }
   schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies());
   batches_.clear();
 }
 
-void PgsSolver::find_friction_runs(const RowStore& rows) {
+void PgsSolver::find_friction_runs(const RowStore& rows, std::uint32_t begin, std::uint32_t end) {
   const auto kind = [&](std::size_t i) { return visits_[i] & row_visit::kind_mask; };
-  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
-    const std::size_t end = rows.block_begin[block + 1];
-    for (std::size_t i = rows.block_begin[block]; i < end;) {
-      std::size_t run = i + 1;
-      if (kind(i) == row_visit::friction) {
-        while (run < end && kind(run) == row_visit::friction &&
-               rows.body_a[run] == rows.body_a[i] && rows.body_b[run] == rows.body_b[i] &&
-               rows.normal_count[run] == rows.normal_count[i])
-          ++run;
-      }
-      if (run - i >= 2 && rows.body_a[i] != rows.body_b[i]) {
-        const auto mark = [&](std::size_t k, std::uint8_t visit) {
-          visits_[k] = std::uint8_t((visits_[k] & ~row_visit::kind_mask) | visit);
-        };
-        mark(i, row_visit::friction_run);
-        for (std::size_t k = i + 1; k < run; ++k)
-          mark(k, row_visit::friction_more);
-      }
-      i = run;
+  for (std::size_t i = begin; i < end;) {
+    std::size_t run = i + 1;
+    if (kind(i) == row_visit::friction) {
+      while (run < end && kind(run) == row_visit::friction && rows.body_a[run] == rows.body_a[i] &&
+             rows.body_b[run] == rows.body_b[i] && rows.normal_count[run] == rows.normal_count[i])
+        ++run;
     }
+    if (run - i >= 2 && rows.body_a[i] != rows.body_b[i]) {
+      const auto mark = [&](std::size_t k, std::uint8_t visit) {
+        visits_[k] = std::uint8_t((visits_[k] & ~row_visit::kind_mask) | visit);
+      };
+      mark(i, row_visit::friction_run);
+      for (std::size_t k = i + 1; k < run; ++k)
+        mark(k, row_visit::friction_more);
+    }
+    i = run;
   }
 }
 
@@ -804,36 +805,31 @@ void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelo
   if (batched_) batches_.pack_biases(packed_, groups_, pool);
 }
 
-void PgsSolver::find_groups(const RowStore& rows) {
-  groups_.clear();
-  group_of_.assign(rows.size(), k_no_row_group);
+void PgsSolver::find_groups(const RowStore& rows, std::uint32_t begin, std::uint32_t end) {
   const auto same_pair = [&rows](std::size_t i, std::size_t j) {
     return rows.body_a[i] == rows.body_a[j] && rows.body_b[i] == rows.body_b[j];
   };
-  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
-    const std::size_t end = rows.block_begin[block + 1];
-    for (std::size_t i = rows.block_begin[block]; i < end;) {
-      std::size_t run = i;
-      // A row with the other end of its range beside it is visited alone (opposed); each pair of
-      // neighbours is tested once, the test of a row and the next carried to the next.
-      bool opposes_last = false;
-      while (run < end && run - i < RowGroup::k_max_rows && groupable(rows, run) &&
-             same_pair(i, run)) {
-        if (run == i) opposes_last = i > rows.block_begin[block] && opposed(rows, i - 1, i);
-        const bool opposes_next = run + 1 < end && opposed(rows, run, run + 1);
-        if (opposes_last || opposes_next) break;
-        opposes_last = opposes_next;
-        ++run;
-      }
-      if (run - i < 2) {
-        i = std::max(run, i + 1);
-        continue;
-      }
-      for (std::size_t r = i; r < run; ++r)
-        group_of_[r] = std::uint32_t(groups_.size());
-      groups_.emplace_back(std::uint32_t(i), std::uint32_t(run - i));
-      i = run;
+  for (std::size_t i = begin; i < end;) {
+    std::size_t run = i;
+    // A row with the other end of its range beside it is visited alone (opposed); each pair of
+    // neighbours is tested once, the test of a row and the next carried to the next.
+    bool opposes_last = false;
+    while (run < end && run - i < RowGroup::k_max_rows && groupable(rows, run) &&
+           same_pair(i, run)) {
+      if (run == i) opposes_last = i > begin && opposed(rows, i - 1, i);
+      const bool opposes_next = run + 1 < end && opposed(rows, run, run + 1);
+      if (opposes_last || opposes_next) break;
+      opposes_last = opposes_next;
+      ++run;
     }
+    if (run - i < 2) {
+      i = std::max(run, i + 1);
+      continue;
+    }
+    for (std::size_t r = i; r < run; ++r)
+      group_of_[r] = std::uint32_t(groups_.size());
+    groups_.emplace_back(std::uint32_t(i), std::uint32_t(run - i));
+    i = run;
   }
 }
 

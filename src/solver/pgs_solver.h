@@ -50,7 +50,7 @@ class PgsSolver final : public Solver {
                bool in_order);
   /// The structure of the solve that follows from the layout (RowLayout): the groups, the
   /// equality block's rows among them, how each row is visited, the friction runs, the schedule.
-  void find_structure(const RowStore& rows, TaskPool* pool);
+  void find_structure(const RowStore& rows);
   /// How a sweep visits row i (row_visit), once the groups and the equality block are known.
   std::uint8_t visit_of(const RowStore& rows, std::size_t i) const;
   /// Sweeps from the velocities given; the rows' lambda is the warm start, already applied to
@@ -76,10 +76,11 @@ class PgsSolver final : public Solver {
   /// How many threads share a sweep of the schedule on this pool: one when the island is small or
   /// the pool has one thread.
   std::size_t members_for(TaskPool* pool) const;
-  /// Marks the friction rows visited as runs (row_visit::friction_run, pgs_solver.cpp).
-  void find_friction_runs(const RowStore& rows);
-  /// Finds the groups (below): which rows, not their matrices.
-  void find_groups(const RowStore& rows);
+  /// Marks the friction rows of block [begin, end) visited as runs (row_visit::friction_run,
+  /// pgs_solver.cpp).
+  void find_friction_runs(const RowStore& rows, std::uint32_t begin, std::uint32_t end);
+  /// Finds the groups (below) of block [begin, end): which rows, not their matrices.
+  void find_groups(const RowStore& rows, std::uint32_t begin, std::uint32_t end);
   /// A group's matrices (RowGroup) from its rows' coefficients.
   void assemble_group(const RowStore& rows, RowGroup& group) const;
 
