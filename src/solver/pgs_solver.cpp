@@ -368,11 +368,12 @@ class PairVelocities {
   return loaded;
 }
 
-// The group's impulses that zero its rows' velocity errors given everything else: first the
-// direct solve, kept if every row still pushes (a box resting flat: the common case); then the
-// same with only the rows that pushed before the visit, then only those the direct solve left
-// pushing; else projected Gauss-Seidel within the group on its own matrix until the impulses
-// settle (a few sweeps of k^2 flops each). The change is applied once.
+// The group's impulses that zero its rows' velocity errors given everything else: the direct
+// solve, kept if every row still pushes (a box resting flat: the common case), and the same with
+// only the rows that pushed before the visit (a box resting on an edge stays on it), that one
+// first when some rows pushed and others carried nothing; then with only the rows the direct
+// solve left pushing; else projected Gauss-Seidel within the group on its own matrix until the
+// impulses settle (a few sweeps of k^2 flops each). The change is applied once.
 [[gnu::always_inline]] inline Real visit_group(const PackedAccess& access, const RowGroup& group,
                                                Real sor) {
   constexpr int k_max_sweeps = 32;
@@ -389,7 +390,17 @@ class PairVelocities {
   SmallVector lambda = to_array(before), w = to_array(errors_before);
   Lanes target{};  // the impulses the visit moves to (sor 1), zero past count
   bool solved = false, all_rows = false;
-  if (group.factored) {
+  // The rows that pushed before the visit. When only some did, most visits find the same rows
+  // pushing (an edge's two points), and the all-rows solve would have been wasted on them.
+  std::array<bool, k_g> pushed{};
+  std::size_t pushed_rows = 0;
+  for (std::size_t r = 0; r < k; ++r) {
+    pushed[r] = lambda[r] > 0;
+    pushed_rows += pushed[r] ? 1 : 0;
+  }
+  const bool some_pushed = pushed_rows > 0 && pushed_rows < k;
+  if (group.factored && some_pushed) solved = solve_active(group, pushed, lambda, w);
+  if (group.factored && !solved) {
     const std::array<Lanes, k_g>& inverse = group.inverse;
     const auto solve = [&](const Lanes& v) {
       return inverse[0] * splat(v[0]) + inverse[1] * splat(v[1]) + inverse[2] * splat(v[2]) +
@@ -412,15 +423,11 @@ class PairVelocities {
       target = all;
       all_rows = true;
     } else {
-      // Second, the rows that pushed before this visit (a box resting on an edge stays on it);
-      // third, the rows the all-rows solve left pushing (a contact coming off one edge).
-      std::array<bool, k_g> pushing{}, pushed{};
-      for (std::size_t r = 0; r < k; ++r) {
+      // The rows the all-rows solve left pushing (a contact coming off one edge).
+      std::array<bool, k_g> pushing{};
+      for (std::size_t r = 0; r < k; ++r)
         pushing[r] = step[r] > 0;
-        pushed[r] = lambda[r] > 0;
-      }
-      solved = solve_active(group, pushed, lambda, w) ||
-               (pushed != pushing && solve_active(group, pushing, lambda, w));
+      solved = pushing != pushed && solve_active(group, pushing, lambda, w);
     }
   }
   Lanes errors = errors_before;

@@ -473,7 +473,8 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   restore_still(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   restore_still(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
   // The groups (visit_group): the all-rows solve with its refinement, kept where every row
-  // pushes; the others are visited alone afterwards.
+  // pushes; the others are visited alone afterwards, with those where some rows pushed before the
+  // visit and others carried nothing (visit_group tries those rows first).
   const Lanes* g = batch_lanes + friction * lane_layout::friction_row;
   Lanes errors[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
@@ -481,9 +482,12 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
                  g[lane_layout::group_bias + r]) +
                 g[lane_layout::softness + r] * before[r];
   }
-  LaneMask idle = all;
-  for (std::size_t r = 0; r < group_rows; ++r)
+  LaneMask idle = all, none_pushed = all, all_pushed = all;
+  for (std::size_t r = 0; r < group_rows; ++r) {
     idle &= (before[r] == Lanes{}) & (errors[r] >= Lanes{});
+    none_pushed &= ~(before[r] > Lanes{});
+    all_pushed &= before[r] > Lanes{};
+  }
   const auto entry = [&](std::size_t at, std::size_t c, std::size_t r) {
     return g[at + 4 * c + r];
   };
@@ -507,7 +511,7 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     rest[r] = negated[r] - moved;
   }
   solve(rest, refined);
-  LaneMask solved = g[lane_layout::factored] > Lanes{};
+  LaneMask solved = (g[lane_layout::factored] > Lanes{}) & (none_pushed | all_pushed);
   Lanes target[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
     target[r] = before[r] + (change[r] + refined[r]);
