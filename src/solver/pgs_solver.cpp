@@ -265,8 +265,8 @@ bool solve_subset(const RowGroup& group, const std::array<std::size_t, k_g>& set
   return true;
 }
 
-// A guess after the all-rows solve failed: the rows in `in_set` push, the others carry nothing.
-// Kept if it is the LCP's solution (every pushing row pushes, every other row separates).
+// A guess besides the all-rows solve: the rows in `in_set` push, the others carry nothing. Kept if
+// it is the LCP's solution (every pushing row pushes, every other row separates).
 bool solve_active(const RowGroup& group, const std::array<bool, k_g>& in_set,
                   std::array<Real, k_g>& lambda, const std::array<Real, k_g>& w) {
   const std::size_t k = group.count;
@@ -391,7 +391,10 @@ class PairVelocities {
   Lanes target{};  // the impulses the visit moves to (sor 1), zero past count
   bool solved = false, all_rows = false;
   // The rows that pushed before the visit. When only some did, most visits find the same rows
-  // pushing (an edge's two points), and the all-rows solve would have been wasted on them.
+  // pushing (an edge's two points), and the all-rows solve would have been wasted on them. Where
+  // both guesses hold (three of four coplanar points pushed: their zero velocities fix the
+  // fourth's, so it separates or not by rounding), this keeps the three-point split of the load
+  // that the all-rows solve would have spread over four, the same velocities.
   std::array<bool, k_g> pushed{};
   std::size_t pushed_rows = 0;
   for (std::size_t r = 0; r < k; ++r) {

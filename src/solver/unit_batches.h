@@ -11,8 +11,9 @@
 // many normal rows). A batch is visited in lanes: a row's J v for four units is twelve products
 // with no sum across lanes, where one unit's is two sums across them. Each lane does the arithmetic
 // of the visit one at a time, in its order (visit_friction_run and visit_group in pgs_solver.cpp);
-// a group that the all-rows solve does not settle is left to the one-at-a-time visit after the
-// batch (its unit shares no body with the others). A batch of three fills its fourth lane with its
+// a group that the all-rows solve does not settle, or whose rows only partly pushed before the
+// visit (visit_group tries those rows first), is left to the one-at-a-time visit after the batch
+// (its unit shares no body with the others). A batch of three fills its fourth lane with its
 // first unit again (same values, same bits stored twice). Units of another shape, and batches of
 // one or two, are visited unit by unit.
 
@@ -119,7 +120,7 @@ class UnitBatches {
     return false;
   }
   /// Visits batch k's units: their friction runs, then their groups (those the all-rows solve
-  /// settles; BatchVisit::groups_left names the others).
+  /// settles and whose rows all or none pushed before; BatchVisit::groups_left names the others).
   BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
 
  private:
