@@ -30,18 +30,13 @@ Vec3 any_perpendicular(const Vec3& n) {
 // impulse, so the warm start lands on one row; else any. (Returned as a Vec3, in two registers,
 // it went through memory and was read back whole: a read that stalls on a failed store forward.)
 Lanes first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& friction_impulse) {
-  const auto in_lanes = [](const Vec3& v) {
-    Lanes out;
-    to_lanes(v, out);
-    return out;
-  };
   const Vec3 slip = relative_velocity - n * dot(relative_velocity, n);
   const Real slip_speed = length(slip);
-  if (slip_speed > k_sliding_speed) return in_lanes(slip / slip_speed);
+  if (slip_speed > k_sliding_speed) return lanes_of(slip / slip_speed);
   const Vec3 carried = friction_impulse - n * dot(friction_impulse, n);
   const Real carried_length = length(carried);
-  if (carried_length > 0) return in_lanes(carried / carried_length);
-  return in_lanes(any_perpendicular(n));
+  if (carried_length > 0) return lanes_of(carried / carried_length);
+  return lanes_of(any_perpendicular(n));
 }
 
 // The Jacobian of a contact row along `direction` (from a to b) at levers ra and rb.
@@ -106,16 +101,10 @@ struct Lever {
                                              const BodyMotion& b, const BodyVelocity& va,
                                              const BodyVelocity& vb) {
   Lever l;
-  Lanes centre_a, centre_b, linear_a, linear_b, angular_a, angular_b;
-  to_lanes(a.center, centre_a);
-  to_lanes(b.center, centre_b);
-  to_lanes(va.linear, linear_a);
-  to_lanes(vb.linear, linear_b);
-  to_lanes(va.angular, angular_a);
-  to_lanes(vb.angular, angular_b);
-  l.ra = p - centre_a;
-  l.rb = p - centre_b;
-  l.dv = to_vec3(linear_b + cross3(angular_b, l.rb) - linear_a - cross3(angular_a, l.ra));
+  l.ra = p - lanes_of(a.center);
+  l.rb = p - lanes_of(b.center);
+  l.dv = to_vec3(lanes_of(vb.linear) + cross3(lanes_of(vb.angular), l.rb) - lanes_of(va.linear) -
+                 cross3(lanes_of(va.angular), l.ra));
   return l;
 }
 
@@ -127,13 +116,10 @@ using PointLanes = std::array<Lanes, Manifold::k_max_points>;
 // a failed store forward.
 PointLanes contact_midpoints(const ContactManifold& m) {
   PointLanes midpoints;
-  Lanes normal;
-  to_lanes(m.normal, normal);
+  const Lanes normal = lanes_of(m.normal);
   for (int k = 0; k < m.count; ++k) {
     const ContactPoint& point = m.points[std::size_t(k)].point;
-    Lanes position;
-    to_lanes(point.position, position);
-    midpoints[std::size_t(k)] = position + normal * splat(point.depth / 2);
+    midpoints[std::size_t(k)] = lanes_of(point.position) + normal * splat(point.depth / 2);
   }
   return midpoints;
 }
@@ -198,8 +184,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   std::array<Lever, Manifold::k_max_points> levers;
   for (int k = 0; k < count; ++k)
     levers[std::size_t(k)] = lever_at(midpoints[std::size_t(k)], a, b, va, vb);
-  Lanes normal;
-  to_lanes(n, normal);
+  const Lanes normal = lanes_of(n);
   RowSpec spec;
   spec.body_a = manifold.body_a;
   spec.body_b = manifold.body_b;
@@ -213,8 +198,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     std::array<Lanes, 2> tangents;  // in lanes, as first_tangent gives them
     tangents[0] = first_tangent(n, l.dv, carried);
     tangents[1] = cross3(normal, tangents[0]);
-    Lanes carried_lanes;
-    to_lanes(carried, carried_lanes);
+    const Lanes carried_lanes = lanes_of(carried);
     for (std::size_t j = 0; j < 2; ++j) {
       // cone: the pair's impulse vector is clamped to the disc (t1's flag names the pair)
       spec.cone = model == FrictionModel::cone && j == 0;
@@ -242,15 +226,11 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     spec.normal_row = std::int32_t(first + friction_rows);
     spec.normal_count = std::uint8_t(count);
     spec.mu = material.friction;
-    Lanes centre;
-    to_lanes(patch.centre, centre);
-    write_tangent_rows(lever_at(centre, a, b, va, vb), carried);
+    write_tangent_rows(lever_at(lanes_of(patch.centre), a, b, va, vb), carried);
     if (patch_has_twist_row(count)) {
       spec.mu = material.friction * mean_distance;
       spec.lambda = carried_twist * settings.warm_scale;
-      Lanes twist;
-      to_lanes(n, twist);
-      write_row({Lanes{}, -twist, Lanes{}, twist});
+      write_row({Lanes{}, -normal, Lanes{}, normal});
     }
   } else {
     for (int k = 0; k < count; ++k) {

@@ -21,6 +21,11 @@ inline void to_lanes(const Vec3& v, Lanes& out) {
   out = Lanes{v.x, v.y, v.z, 0};
 }
 
+/// v in lanes, returned: always inlined, so no vector crosses a call (to_lanes' reason).
+[[gnu::always_inline]] inline Lanes lanes_of(const Vec3& v) {
+  return Lanes{v.x, v.y, v.z, 0};
+}
+
 inline Vec3 to_vec3(const Lanes& l) {
   return {l[0], l[1], l[2]};
 }

@@ -22,12 +22,6 @@ bool same_bits(const Vec3& x, const Lanes& y) {
   return same_bits(x.x, y[0]) && same_bits(x.y, y[1]) && same_bits(x.z, y[2]);
 }
 
-Lanes lanes_of(const Vec3& v) {
-  Lanes out;
-  to_lanes(v, out);
-  return out;
-}
-
 class Random {
  public:
   Vec3 vec() { return {value_(rng_), value_(rng_), value_(rng_)}; }
