@@ -41,6 +41,14 @@ struct RowGroup {
   bool factored;
 };
 
+/// A group's rows' biases in lanes, lane r being row r's of `bias` (per row), zero past count.
+inline Lanes biases_of(const RowGroup& group, const Real* bias) {
+  Lanes lanes{};
+  for (std::size_t r = 0; r < group.count; ++r)
+    lanes[r] = bias[group.first + r];
+  return lanes;
+}
+
 /// PgsSolver's per-row group index for a row in no group (k_row_in_block: in the equality block).
 constexpr std::uint32_t k_no_row_group = ~std::uint32_t(0);
 

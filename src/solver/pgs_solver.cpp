@@ -794,25 +794,30 @@ std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::size_t i) const {
 void PgsSolver::pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v,
                                   TaskPool* pool) {
   velocity_.resize(2 * v.size());
-  // Chunk c packs its rows' biases and bodies [c n / chunks, (c + 1) n / chunks)' velocities: on
-  // the pool, each thread's share, which holds the bodies of its rows in a stack listed bottom up.
-  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               for (std::size_t k = v.size() * chunk / k_prepare_chunks;
-                    k < v.size() * (chunk + 1) / k_prepare_chunks; ++k) {
-                 to_lanes(v[k].linear, velocity_[2 * k]);
-                 to_lanes(v[k].angular, velocity_[2 * k + 1]);
-               }
-               for (std::size_t i = begin; i < end; ++i) {
-                 packed_[i].bias = rows.bias[i];
-                 if ((visits_[i] & row_visit::kind_mask) != row_visit::group) continue;
-                 RowGroup& group = groups_[group_of_[i]];
-                 group.bias = Lanes{};
-                 for (std::size_t r = 0; r < group.count; ++r)
-                   group.bias[r] = rows.bias[i + r];
-               }
-             });
-  if (batched_) batches_.pack_biases(packed_, groups_, pool);
+  run_chunks(
+      pool, rows.size(), k_prepare_chunks, k_parallel_rows,
+      [&](std::size_t chunk, std::size_t, std::size_t) { pack_solve_chunk(rows, v, chunk); });
+}
+
+// Chunk c packs its rows' biases, bodies [c n / chunks, (c + 1) n / chunks)' velocities and its
+// batches' biases: on the pool, each thread's share, which holds the bodies of its rows in a stack
+// listed bottom up and the batches of its part (UnitBatches::fill_chunk).
+void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVelocity> v,
+                                 std::size_t chunk) {
+  static_assert(k_prepare_chunks == UnitBatches::k_pack_chunks, "a chunk packs both");
+  for (std::size_t k = v.size() * chunk / k_prepare_chunks;
+       k < v.size() * (chunk + 1) / k_prepare_chunks; ++k) {
+    to_lanes(v[k].linear, velocity_[2 * k]);
+    to_lanes(v[k].angular, velocity_[2 * k + 1]);
+  }
+  for (std::size_t i = rows.size() * chunk / k_prepare_chunks;
+       i < rows.size() * (chunk + 1) / k_prepare_chunks; ++i) {
+    packed_[i].bias = rows.bias[i];
+    if ((visits_[i] & row_visit::kind_mask) != row_visit::group) continue;
+    RowGroup& group = groups_[group_of_[i]];
+    group.bias = biases_of(group, rows.bias.data());
+  }
+  if (batched_) batches_.pack_biases(chunk, rows.bias.data(), groups_);
 }
 
 void PgsSolver::find_groups(const RowStore& rows, std::uint32_t begin, std::uint32_t end) {
@@ -948,7 +953,15 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return;
   }
   begin_stats(stats, rows);
-  pack_solve_inputs(rows, bodies.velocities, bodies.pool);
+  const std::size_t members = members_for(bodies.pool);
+  // With several members and no residual measured between these steps, the inputs are packed,
+  // the impulses warm started and the sweeps made in one team: a team's start and end on the pool
+  // cost more than a pyramid's packing.
+  const bool one_team = members > 1 && !measures_residuals(settings);
+  if (one_team)
+    velocity_.resize(2 * bodies.velocities.size());
+  else
+    pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access = packed_access(rows);
   // From the packed rows at the packed velocities, still the free ones (before the warm start; a
   // solve measuring residuals does not continue from applied impulses).
@@ -1014,7 +1027,6 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // (PhasedWork): a part, or a slice of a colour's units (of its steps when batched), is an item.
   // The units past the last colour and the iteration's end are member 0's, in a phase of their own
   // between sweeps; the equality block's components follow in one more, in runs as its items.
-  const std::size_t members = members_for(bodies.pool);
   member_delta_.assign(members, {});
   const auto run = [&](std::size_t phases, const auto& member) {
     work_.reset(phases);
@@ -1050,22 +1062,34 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   };
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
   // per-body sums are then the same on any count); none when the velocities carry the impulses.
-  if (!impulses_applied && schedule_.parts() == 1) {
+  // (Several members imply several parts: one team warm starts in parts or not at all.)
+  const bool warm_start_in_parts = !impulses_applied && schedule_.parts() > 1;
+  const std::size_t warm_start_phases = warm_start_in_parts ? 1 + pass_phases : 0;
+  const auto warm_start_member = [&](std::size_t first, std::size_t m) {
+    work_.run_one(first, m == 0, [&] {
+      warm_start_block();
+      warm_start_units(schedule_.last());
+    });
+    pass(
+        first + 1, m, [&](std::size_t, std::size_t p) { warm_start_units(schedule_.interior(p)); },
+        [&](std::size_t, std::size_t c, std::size_t k, std::size_t items) {
+          warm_start_units(slice(schedule_.colour(c), k, items));
+        });
+  };
+  if (!impulses_applied && !warm_start_in_parts) {
     warm_start_block();
     warm_start_range(0, std::uint32_t(rows.size()));
-  } else if (!impulses_applied) {
-    run(1 + pass_phases, [&](std::size_t m) {
-      work_.run_one(0, m == 0, [&] {
-        warm_start_block();
-        warm_start_units(schedule_.last());
-      });
-      pass(
-          1, m, [&](std::size_t, std::size_t p) { warm_start_units(schedule_.interior(p)); },
-          [&](std::size_t, std::size_t c, std::size_t k, std::size_t items) {
-            warm_start_units(slice(schedule_.colour(c), k, items));
-          });
-    });
+  } else if (warm_start_in_parts && !one_team) {
+    run(warm_start_phases, [&](std::size_t m) { warm_start_member(0, m); });
   }
+  // In one team, the packing's phase and the warm start's come first. Member m packs from its
+  // share of the chunks on, which hold its part's rows and batches (pack_solve_chunk).
+  const std::size_t lead = one_team ? 1 + warm_start_phases : 0;
+  const auto pack_and_warm_start = [&](std::size_t m) {
+    work_.run_preferring(0, k_prepare_chunks, m * k_prepare_chunks / members,
+                         [&](std::size_t c) { pack_solve_chunk(rows, bodies.velocities, c); });
+    if (warm_start_in_parts) warm_start_member(1, m);
+  };
   const auto measure_on = [&](TaskPool* pool) {
     return measure_packed(rows, access, b_norm, pool);
   };
@@ -1090,10 +1114,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // Atomic: a member may read it while another, phases ahead, sets it for a later iteration.
   std::atomic<bool> stop = false;
   const std::size_t iteration_phases = pass_phases + 2;
-  run(1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
-    visit_block(0, m, false);
+  run(lead + 1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
+    if (one_team) pack_and_warm_start(m);
+    visit_block(lead, m, false);
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-      const std::size_t first = 1 + std::size_t(iteration) * iteration_phases;
+      const std::size_t first = lead + 1 + std::size_t(iteration) * iteration_phases;
       const auto note = [&](std::size_t member, Real delta) {
         member_delta_[member].value = std::max(member_delta_[member].value, delta);
       };

@@ -68,6 +68,8 @@ class PgsSolver final : public Solver {
   /// Copies the velocities into the lanes below and the rows' biases into the packed rows: both
   /// change between solve and solve_again.
   void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);
+  /// pack_solve_inputs' chunk `chunk` (of k_prepare_chunks, pgs_solver.cpp); velocity_ sized.
+  void pack_solve_chunk(const RowStore& rows, std::span<const BodyVelocity> v, std::size_t chunk);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
   /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed

@@ -12,12 +12,11 @@ namespace impulse {
 namespace {
 
 constexpr std::size_t k_lanes = UnitBatch::k_units;
-// The batches are packed in this many chunks, on the pool from this many batches (as
-// PgsSolver::prepare packs its rows: the same bits on any count); at least one chunk a part
-// (for_each_batch).
-constexpr std::size_t k_pack_chunks = 16;
+// The batches are packed on the pool from this many batches (as PgsSolver::prepare packs its
+// rows: the same bits on any count).
 constexpr std::size_t k_parallel_batches = 16;
-static_assert(k_pack_chunks >= SweepSchedule::k_max_parts, "each part's batches have chunks");
+static_assert(UnitBatches::k_pack_chunks >= SweepSchedule::k_max_parts,
+              "each part's batches have chunks");
 static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane");
 
 // A batch's data in lanes, lane k being unit k's: per friction row, then the group.
@@ -285,27 +284,28 @@ void UnitBatches::keep_full_batches() {
 }
 
 template <class Fill>
+void UnitBatches::fill_chunk(std::size_t chunk, const Fill& fill) {
+  // Each part's batches in its own chunks (the colours' with the last part's): the pool starts
+  // each thread on its share of the chunks, so with the parts on several threads the core that
+  // packs a part's batches is the one that visits them. Cut evenly, the second part's first few
+  // came from the other core's cache at every solve's first sweep (docs/performance.md). One
+  // part: an even cut.
+  const std::size_t part = chunk * parts_ / k_pack_chunks;
+  const auto first_chunk = [&](std::size_t p) { return (p * k_pack_chunks + parts_ - 1) / parts_; };
+  const std::size_t c0 = first_chunk(part), chunks = first_chunk(part + 1) - c0;
+  const std::size_t b0 = part_batches_[part], batches = part_batches_[part + 1] - b0;
+  for (std::size_t b = b0 + batches * (chunk - c0) / chunks;
+       b < b0 + batches * (chunk + 1 - c0) / chunks; ++b) {
+    const UnitBatch& batch = batches_[b];
+    Lanes* out = lanes_.data() + batch.lanes_begin;
+    fill(batch, out, out + batch.shape.friction_rows * lane_layout::friction_row);
+  }
+}
+
+template <class Fill>
 void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
   run_chunks(pool, batches_.size(), k_pack_chunks, k_parallel_batches,
-             [&](std::size_t chunk, std::size_t, std::size_t) {
-               // Each part's batches in its own chunks (the colours' with the last part's): the
-               // pool starts each thread on its share of the chunks, so with the parts on several
-               // threads the core that packs a part's batches is the one that visits them. Cut
-               // evenly, the second part's first few came from the other core's cache at every
-               // solve's first sweep (docs/performance.md). One part: an even cut.
-               const std::size_t part = chunk * parts_ / k_pack_chunks;
-               const auto first_chunk = [&](std::size_t p) {
-                 return (p * k_pack_chunks + parts_ - 1) / parts_;
-               };
-               const std::size_t c0 = first_chunk(part), chunks = first_chunk(part + 1) - c0;
-               const std::size_t b0 = part_batches_[part], batches = part_batches_[part + 1] - b0;
-               for (std::size_t b = b0 + batches * (chunk - c0) / chunks;
-                    b < b0 + batches * (chunk + 1 - c0) / chunks; ++b) {
-                 const UnitBatch& batch = batches_[b];
-                 Lanes* out = lanes_.data() + batch.lanes_begin;
-                 fill(batch, out, out + batch.shape.friction_rows * lane_layout::friction_row);
-               }
-             });
+             [&](std::size_t chunk, std::size_t, std::size_t) { fill_chunk(chunk, fill); });
 }
 
 void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
@@ -381,16 +381,17 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
   });
 }
 
-void UnitBatches::pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
-                              TaskPool* pool) {
-  for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
+void UnitBatches::pack_biases(std::size_t chunk, const Real* bias,
+                              std::span<const RowGroup> groups) {
+  fill_chunk(chunk, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
-      const auto bias = [&](std::size_t k) { return packed[batch.first[k] + f].bias; };
+      const auto row_bias = [&](std::size_t k) { return bias[batch.first[k] + f]; };
       out[f * lane_layout::friction_row + lane_layout::bias] =
-          Lanes{bias(0), bias(1), bias(2), bias(3)};
+          Lanes{row_bias(0), row_bias(1), row_bias(2), row_bias(3)};
     }
-    const auto bias = [&](std::size_t k) { return groups[batch.group[k]].bias; };
-    const std::array<Lanes, 4> t = transposed(bias(0), bias(1), bias(2), bias(3));
+    const auto group_bias = [&](std::size_t k) { return biases_of(groups[batch.group[k]], bias); };
+    const std::array<Lanes, 4> t =
+        transposed(group_bias(0), group_bias(1), group_bias(2), group_bias(3));
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
       group_out[lane_layout::group_bias + r] = t[r];
   });

@@ -109,8 +109,11 @@ class UnitBatches {
   void pack(const RowStore& rows, std::span<const PackedRow> packed,
             std::span<const RunCoupling> couplings, std::span<const RowGroup> groups,
             TaskPool* pool);
-  void pack_biases(std::span<const PackedRow> packed, std::span<const RowGroup> groups,
-                   TaskPool* pool);
+  /// The batches are packed in this many chunks, at least one a part (fill_chunk).
+  static constexpr std::size_t k_pack_chunks = 16;
+  /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
+  /// the relax solve changes them. A solve packs its chunks with its rows (PgsSolver).
+  void pack_biases(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
   /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
   /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
   /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way).
@@ -137,7 +140,10 @@ class UnitBatches {
   /// A batch left shorter than UnitBatch::k_min_units becomes its units' steps at its place, in
   /// the order they joined it.
   void keep_full_batches();
-  /// fill(batch, its friction rows' lanes, its group's lanes) for every batch, on the pool.
+  /// fill(batch, its friction rows' lanes, its group's lanes) for every batch of chunk `chunk`.
+  template <class Fill>
+  void fill_chunk(std::size_t chunk, const Fill& fill);
+  /// fill_chunk for every chunk, on the pool.
   template <class Fill>
   void for_each_batch(TaskPool* pool, const Fill& fill);
 
