@@ -660,6 +660,8 @@ static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_
 // still shared, a large one is not claimed unit by unit.
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
+static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare_chunks <= 64,
+              "slices and chunks are claimed by bits (run_preferring)");
 
 }  // namespace
 
@@ -1051,13 +1053,16 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // visit_slice(m, c, k, items) for each slice k of colour c that member m takes.
   const auto pass = [&](std::size_t first, std::size_t m, const auto& visit_interior,
                         const auto& visit_slice) {
-    // Member m starts on its own run of consecutive parts.
+    // Member m starts on its own run of consecutive parts, and of each colour's slices: a slice
+    // then falls to the same member sweep after sweep and its rows stay in that core's cache
+    // (claimed in turn, they moved between the cores: docs/performance.md).
     work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
                          [&](std::size_t p) { visit_interior(m, p); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
       const std::size_t items = std::clamp(schedule_.colour(c).size() / k_min_units_per_item,
                                            std::size_t(1), k_items_per_member * members);
-      work_.run(first + 1 + c, items, [&](std::size_t k) { visit_slice(m, c, k, items); });
+      work_.run_preferring(first + 1 + c, items, m * items / members,
+                           [&](std::size_t k) { visit_slice(m, c, k, items); });
     }
   };
   // The warm start in stored order, or when the schedule has parts in the sweep's order (its
