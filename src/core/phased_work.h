@@ -73,7 +73,9 @@ class PhasedWork {
   }
 
  private:
-  struct Counters {
+  // A cache line each: a member claiming in one phase does not take the line another polls in
+  // the phase before (docs/performance.md).
+  struct alignas(64) Counters {
     std::atomic<std::size_t> claimed{0};  // run: items claimed; run_preferring: a bit per item
     std::atomic<std::size_t> done{0};
   };
