@@ -1,5 +1,6 @@
 #include "solver/unit_batches.h"
 
+#include "solver/group_solve.h"
 #include "solver/pgs_rows.h"
 #include "solver/row_visit.h"
 #include "solver/visit_arithmetic.h"
@@ -473,9 +474,9 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   // runs added zero times its response, which may have turned a -0 to +0).
   restore_still(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   restore_still(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
-  // The groups (visit_group): the all-rows solve with its refinement, kept where every row
-  // pushes; the others are visited alone afterwards, with those where some rows pushed before the
-  // visit and others carried nothing (visit_group tries those rows first).
+  // The groups (visit_group): where some rows pushed before the visit and the others carried
+  // nothing, those rows first (solve_active), else the all-rows solve with its refinement, kept
+  // where every row pushes; the others are visited alone afterwards.
   const Lanes* g = batch_lanes + friction * lane_layout::friction_row;
   Lanes errors[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
@@ -512,11 +513,35 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     rest[r] = negated[r] - moved;
   }
   solve(rest, refined);
-  LaneMask solved = (g[lane_layout::factored] > Lanes{}) & (none_pushed | all_pushed);
+  const LaneMask factored = g[lane_layout::factored] > Lanes{};
+  LaneMask solved = factored & (none_pushed | all_pushed);
   Lanes target[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
     target[r] = before[r] + (change[r] + refined[r]);
     solved &= target[r] >= Lanes{};
+  }
+  // The guess of the rows that pushed, on each such lane's group as visit_group holds it (the
+  // same function, the same bits); a lane whose guess fails is left to visit_group, which tries
+  // the all-rows solve next.
+  const LaneMask some_pushed = factored & ~none_pushed & ~all_pushed;
+  for (std::size_t k = 0; k < k_lanes; ++k) {
+    if (some_pushed[k] == 0) continue;
+    GroupMatrix a;
+    for (std::size_t c = 0; c < k_g; ++c) {
+      for (std::size_t r = 0; r < k_g; ++r)
+        a[c][r] = entry(lane_layout::matrix, c, r)[k];
+    }
+    SmallVector impulses{}, w{};
+    std::array<bool, k_g> pushed{};
+    for (std::size_t r = 0; r < group_rows; ++r) {
+      impulses[r] = before[r][k];
+      w[r] = errors[r][k];
+      pushed[r] = impulses[r] > 0;
+    }
+    if (!solve_active(a, group_rows, pushed, impulses, w)) continue;
+    solved[k] = -1;
+    for (std::size_t r = 0; r < group_rows; ++r)
+      target[r][k] = impulses[r];
   }
   const LaneMask settled = solved & ~idle;
   const bool all_settled = lane_bits(settled) == (1u << k_lanes) - 1;

@@ -10,12 +10,12 @@
 // body) in batches of one shape (as many friction rows, bounded by the same normal rows, and as
 // many normal rows). A batch is visited in lanes: a row's J v for four units is twelve products
 // with no sum across lanes, where one unit's is two sums across them. Each lane does the arithmetic
-// of the visit one at a time, in its order (visit_friction_run and visit_group in pgs_solver.cpp);
-// a group that the all-rows solve does not settle, or whose rows only partly pushed before the
-// visit (visit_group tries those rows first), is left to the one-at-a-time visit after the batch
-// (its unit shares no body with the others). A batch of three fills its fourth lane with its
-// first unit again (same values, same bits stored twice). Units of another shape, and batches of
-// one or two, are visited unit by unit.
+// of the visit one at a time, in its order (visit_friction_run and visit_group in pgs_solver.cpp;
+// a group whose rows only partly pushed before the visit tries those rows first, with the same
+// solve_active, group_solve.h); a group neither settles is left to the one-at-a-time visit after
+// the batch (its unit shares no body with the others). A batch of three fills its fourth lane with
+// its first unit again (same values, same bits stored twice). Units of another shape, and batches
+// of one or two, are visited unit by unit.
 
 #include "constraints/rows.h"
 #include "core/lanes.h"
@@ -122,8 +122,9 @@ class UnitBatches {
     --alone_sweeps_[k];
     return false;
   }
-  /// Visits batch k's units: their friction runs, then their groups (those the all-rows solve
-  /// settles and whose rows all or none pushed before; BatchVisit::groups_left names the others).
+  /// Visits batch k's units: their friction runs, then their groups (those settled by the guess
+  /// of the rows that pushed before, where only some did, or else by the all-rows solve;
+  /// BatchVisit::groups_left names the others).
   BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
 
  private:
