@@ -217,7 +217,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   }
   lanes_.resize(lanes_size);
   built_ = true;
-  lane_visits_.assign(batches_.size(), 0);
+  visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
 }
 
@@ -398,13 +398,6 @@ void UnitBatches::pack_biases(std::size_t chunk, const Real* bias,
   });
 }
 
-std::size_t UnitBatches::lane_visits() const {
-  std::size_t visits = 0;
-  for (const std::uint32_t v : lane_visits_)
-    visits += v;
-  return visits;
-}
-
 BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
   const UnitBatch& batch = batches_[index];
   const Lanes* batch_lanes = lanes_.data() + batch.lanes_begin;
@@ -563,9 +556,11 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   Real largest_change = 0;
   for (std::size_t k = 0; k < k_lanes; ++k)
     largest_change = std::max(largest_change, largest[k]);
-  ++lane_visits_[index];
+  if (!visited_in_lanes_.load(std::memory_order_relaxed))
+    visited_in_lanes_.store(true, std::memory_order_relaxed);
   const unsigned units = (1u << batch.units) - 1;  // not a padding lane
-  alone_sweeps_[index] = std::popcount(lane_bits(~settled) & units) >= 2 ? k_alone_sweeps : 0;
+  const std::uint8_t alone = std::popcount(lane_bits(~settled) & units) >= 2 ? k_alone_sweeps : 0;
+  if (alone_sweeps_[index] != alone) alone_sweeps_[index] = alone;
   return {largest_change, std::uint8_t(lane_bits(~idle & ~settled) & units)};
 }
 

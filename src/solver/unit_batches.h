@@ -24,6 +24,7 @@
 #include "solver/sweep_schedule.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -94,8 +95,8 @@ class UnitBatches {
   /// Whether the last build merged the parts, and how many it was given.
   bool parts_merged() const { return parts_merged_; }
   std::size_t parts() const { return parts_; }
-  /// How many batch visits in lanes the solves since the last build made.
-  std::size_t lane_visits() const;
+  /// Whether a solve since the last build visited a batch in lanes.
+  bool visited_in_lanes() const { return visited_in_lanes_.load(std::memory_order_relaxed); }
   /// Part p's steps, in an order that gives the bits of its units in stored order.
   std::span<const SweepStep> part(std::size_t p) const { return segment(p); }
   /// How many colours the last build was given (SweepSchedule::colours).
@@ -160,8 +161,11 @@ class UnitBatches {
   // Part p's batches start at part_batches_[p]; the colours' follow the last part's, to the end.
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_batches_{};
   std::vector<Lanes> lanes_;
-  std::vector<std::uint8_t> alone_sweeps_;  // per batch: sweeps still to visit it unit by unit
-  std::vector<std::uint32_t> lane_visits_;  // per batch (each is one thread's at a time)
+  // Per batch: sweeps still to visit it unit by unit. The threads visit batches next to each
+  // other's at once, so a visit writes its byte only when it changes: a write at every visit took
+  // the line from the other core each time (docs/performance.md).
+  std::vector<std::uint8_t> alone_sweeps_;
+  std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
