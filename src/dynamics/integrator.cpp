@@ -57,9 +57,9 @@ void clamp_velocities(std::span<const std::uint32_t> slots, std::span<BodyVeloci
   // Scaled by the largest component first: the square of a speed of 1e19 overflows a float.
   const auto clamp = [](Vec3& v, Real max_speed) {
     const Real largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
-    // The speed is at most sqrt(3) times the largest component: most bodies are far below the
-    // limit, and need no division to show it.
-    if (largest * Real(1.75) <= max_speed) return false;
+    // The speed is at most the components' magnitudes summed: most bodies are far below the
+    // limit, and need no division to show it (a NaN anywhere fails it: the test below decides).
+    if ((std::abs(v.x) + std::abs(v.y) + std::abs(v.z)) * Real(1.01) <= max_speed) return false;
     if (!(largest > 0) || !is_finite(largest)) return false;
     const Vec3 direction = v / largest;
     const Real length_of_direction = length(direction);
