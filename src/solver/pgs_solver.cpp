@@ -483,8 +483,9 @@ ResidualMeasure measure_packed(const RowStore& rows, const PackedAccess& access,
       rows, [&](std::size_t i) { return access.error(i); }, b_norm, pool);
 }
 
-// PgsSolver::prepare's passes over the rows run in this many chunks, on the pool from this many
-// rows (each row's or group's result depends on it alone: the same bits on any count).
+// PgsSolver::prepare's passes over the rows, and the packing of a solve's inputs
+// (pack_solve_chunk), run in this many chunks, on the pool from this many rows (each row's or
+// group's result depends on it alone: the same bits on any count).
 constexpr std::size_t k_prepare_chunks = 16;
 constexpr std::size_t k_parallel_rows = 2048;
 constexpr std::size_t k_parallel_groups = 128;  // a group's factorisation is a few hundred flops

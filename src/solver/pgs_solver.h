@@ -65,8 +65,8 @@ class PgsSolver final : public Solver {
   /// The same for the block's component `component` alone (EqualityBlock::components).
   Real visit_equality_component(RowStore& rows, const PackedAccess& access, std::size_t component,
                                 Real sor);
-  /// Copies the velocities into the lanes below and the rows' biases into the packed rows: both
-  /// change between solve and solve_again.
+  /// Copies the velocities into the lanes below and the rows' biases into the packed rows, the
+  /// groups and the batches: both change between solve and solve_again.
   void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);
   /// pack_solve_inputs' chunk `chunk` (of k_prepare_chunks, pgs_solver.cpp); velocity_ sized.
   void pack_solve_chunk(const RowStore& rows, std::span<const BodyVelocity> v, std::size_t chunk);

@@ -467,9 +467,10 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   // runs added zero times its response, which may have turned a -0 to +0).
   restore_still(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   restore_still(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
-  // The groups (visit_group): where some rows pushed before the visit and the others carried
-  // nothing, those rows first (solve_active), else the all-rows solve with its refinement, kept
-  // where every row pushes; the others are visited alone afterwards.
+  // The groups (visit_group): the all-rows solve with its refinement, kept where every row or
+  // none pushed before the visit and every row pushes now; where some rows pushed and the others
+  // carried nothing, the guess that those rows push (solve_active). The others are visited
+  // alone afterwards (visit_group tries the all-rows solve after a failed guess).
   const Lanes* g = batch_lanes + friction * lane_layout::friction_row;
   Lanes errors[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {

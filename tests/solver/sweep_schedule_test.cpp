@@ -335,6 +335,23 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsOverManyIslands) {
   EXPECT_GT(three.schedule.colours(), 0u);
 }
 
+// Nothing measured between the steps of a solve: several threads then pack the inputs, warm start
+// and sweep in one team (PgsSolver::iterate), one thread in turn; the same bits, with and
+// without the equality block's components.
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsWhenNothingIsMeasured) {
+  SolverSettings settings = testing::iterations(40);
+  settings.measure_residuals = false;
+  SolveStats stats;
+  expect_same_bits_on_any_number_of_threads(settings, stats);
+  expect_same_bits_on_any_number_of_threads(settings, stats, [] {
+    RowProblem p = wall(20, 10);
+    for (int chain = 0; chain < 4; ++chain)
+      testing::add_chain(p, 6);
+    p.rows.prepare(p.masses);
+    return p;
+  });
+}
+
 // A wall with chains hanging beside it from the world: the equality block's components (one a
 // chain), each solved by whichever thread claims it between sweeps, give the same bits too.
 TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsWithTheEqualityBlocksComponents) {

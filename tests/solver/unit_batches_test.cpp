@@ -211,13 +211,16 @@ TEST(UnitBatches, ABatchOfThreeRepeatsItsFirstUnitAndKeepsTheBits) {
 
 // Random graphs of manifolds, where levels reorder units across each other in both directions
 // (the columns keep their stored order level by level): batched, the same bits as unit by unit,
-// on one thread (the parts merged) and two, under both friction models.
+// on one thread (the parts merged) and two, under both friction models; with residuals measured
+// and without (two threads then pack, warm start and sweep in one team).
 TEST(UnitBatches, LevelsKeepTheBitsOfTheStoredOrderOnRandomGraphs) {
   for (const unsigned seed : {1u, 2u, 3u}) {
     for (const bool patch : {false, true}) {
-      for (const int threads : {1, 2}) {
+      for (const auto& [threads, measured] :
+           {std::pair{1, true}, std::pair{2, true}, std::pair{2, false}}) {
         TaskPool pool(threads);
-        const SolverSettings settings = testing::iterations(20);
+        SolverSettings settings = testing::iterations(20);
+        settings.measure_residuals = measured;
         const auto solve = [&](PgsSolver& solver, RowProblem& p) {
           SolveStats stats;
           solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
@@ -240,7 +243,8 @@ TEST(UnitBatches, LevelsKeepTheBitsOfTheStoredOrderOnRandomGraphs) {
         }
         EXPECT_GT(coloured, 0u) << "seed " << seed;
         EXPECT_TRUE(testing::same_solution(reference, again))
-            << "seed " << seed << (patch ? " patch " : " coulomb ") << threads << " threads";
+            << "seed " << seed << (patch ? " patch " : " coulomb ") << threads << " threads"
+            << (measured ? ", measured" : "");
       }
     }
   }
