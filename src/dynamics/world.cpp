@@ -189,6 +189,7 @@ BodyId World::create_body(const BodySettings& settings) {
   BodyRecord& record = w.records[index];
   record.alive = true;
   record.settings = settings;
+  if (settings.restitution > 0) ++w.bouncy_bodies;
   record.mass = mass;
   w.motions[index] = motion;
   w.velocities[index] = velocity;
@@ -213,6 +214,7 @@ void World::remove_body(BodyId id) {
   remove_body_shapes(w, index);
   record.alive = false;
   ++record.generation;
+  if (record.settings.restitution > 0) --w.bouncy_bodies;
   record.settings = {};
   w.motions[index] = {};
   w.velocities[index] = {};

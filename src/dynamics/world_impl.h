@@ -33,6 +33,9 @@ struct World::Impl {
   std::vector<std::uint32_t> awake_slots;  // live and not asleep, in creation order: this step's
   std::vector<std::uint32_t> free_slots;
   std::vector<std::uint32_t> live_slots;  // in creation order: the order of every iteration
+  // Live bodies whose restitution is above 0: without one, no pair bounces and the impact pass
+  // (resolve_contact_impacts) has nothing to do.
+  std::size_t bouncy_bodies = 0;
   std::map<std::string, std::uint32_t, std::less<>> names;  // ordered: no hash-order effects
   StepStats stats;
   double time = 0;
