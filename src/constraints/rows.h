@@ -134,9 +134,7 @@ struct LaneMass {
   /// SolverBodyMass::linear_response.
   Lanes linear_response(const Lanes& j) const {
     if (!in_plane) return j * splat(mass.inv_mass);
-    Lanes out;
-    to_lanes(mass.linear_response(to_vec3(j)), out);
-    return out;
+    return lanes_of(mass.linear_response(to_vec3(j)));
   }
   Lanes angular_response(const Lanes& j) const { return times(inv_inertia, j); }
 

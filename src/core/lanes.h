@@ -15,13 +15,8 @@ namespace impulse {
 
 using Lanes = Real __attribute__((vector_size(4 * sizeof(Real))));
 
-/// Writes v into out (an out-parameter: with double, a 32-byte vector returned by value would
-/// change the ABI without AVX).
-inline void to_lanes(const Vec3& v, Lanes& out) {
-  out = Lanes{v.x, v.y, v.z, 0};
-}
-
-/// v in lanes, returned: always inlined, so no vector crosses a call (to_lanes' reason).
+/// v in lanes. Always inlined: with double, a 32-byte vector returned from a call would change
+/// the ABI without AVX.
 [[gnu::always_inline]] inline Lanes lanes_of(const Vec3& v) {
   return Lanes{v.x, v.y, v.z, 0};
 }
@@ -71,14 +66,14 @@ inline Vec3 to_vec3(const Lanes& l) {
 inline std::array<Lanes, 4> to_lanes(const std::array<Vec3, 4>& v) {
   std::array<Lanes, 4> out;
   for (std::size_t k = 0; k < 4; ++k)
-    to_lanes(v[k], out[k]);
+    out[k] = lanes_of(v[k]);
   return out;
 }
 
 /// A comparison's result in lanes: all bits set where it holds.
 using LaneMask = decltype(Lanes{} < Lanes{});
 
-/// Four 3-vectors in lanes with the fourth lanes zeroed, as to_lanes(to_vec3(...)) gives them: a
+/// Four 3-vectors in lanes with the fourth lanes zeroed, as lanes_of(to_vec3(...)) gives them: a
 /// product's fourth lane is 0 for finite padded inputs but not for infinite ones. A mask, one AND
 /// a vector (a shuffle with zero is two or three instructions without SSE4.1).
 [[gnu::always_inline]] inline std::array<Lanes, 4> padded(const std::array<Lanes, 4>& v) {
@@ -93,11 +88,7 @@ using LaneMask = decltype(Lanes{} < Lanes{});
 using LaneMat33 = std::array<Lanes, 3>;
 
 inline LaneMat33 to_lanes(const Mat33& m) {
-  LaneMat33 out;
-  to_lanes(m.c0, out[0]);
-  to_lanes(m.c1, out[1]);
-  to_lanes(m.c2, out[2]);
-  return out;
+  return {lanes_of(m.c0), lanes_of(m.c1), lanes_of(m.c2)};
 }
 
 /// m * v as Mat33's product computes it.

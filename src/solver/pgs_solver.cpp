@@ -671,8 +671,8 @@ void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVeloc
   static_assert(k_prepare_chunks == UnitBatches::k_pack_chunks, "a chunk packs both");
   for (std::size_t k = v.size() * chunk / k_prepare_chunks;
        k < v.size() * (chunk + 1) / k_prepare_chunks; ++k) {
-    to_lanes(v[k].linear, velocity_[2 * k]);
-    to_lanes(v[k].angular, velocity_[2 * k + 1]);
+    velocity_[2 * k] = lanes_of(v[k].linear);
+    velocity_[2 * k + 1] = lanes_of(v[k].angular);
   }
   for (std::size_t i = rows.size() * chunk / k_prepare_chunks;
        i < rows.size() * (chunk + 1) / k_prepare_chunks; ++i) {

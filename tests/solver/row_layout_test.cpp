@@ -129,8 +129,8 @@ TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
 TEST(RowLayout, APgsSolveAfterOneWithABrokenRowEndsInTheSameBitsAsAFreshOne) {
   PgsSolver kept;
   RowProblem broken = column(5, 0, 5);
-  to_lanes(Vec3::splat(std::numeric_limits<Real>::quiet_NaN()),
-           broken.rows.coefficients[24].jacobian[1]);
+  broken.rows.coefficients[24].jacobian[1] =
+      lanes_of(Vec3::splat(std::numeric_limits<Real>::quiet_NaN()));
   broken = prepared(std::move(broken));
   SolveStats stats;
   kept.solve(broken.rows, broken.bodies(), testing::iterations(10), stats);
