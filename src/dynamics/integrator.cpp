@@ -54,12 +54,12 @@ void integrate_velocities(std::span<const std::uint32_t> slots, std::span<BodyMo
 void clamp_velocities(std::span<const std::uint32_t> slots, std::span<BodyVelocity> velocities,
                       Real max_linear_speed, Real max_angular_speed,
                       std::vector<std::uint32_t>& clamped) {
-  // Scaled by the largest component first: the square of a speed of 1e19 overflows a float.
   const auto clamp = [](Vec3& v, Real max_speed) {
-    const Real largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
     // The speed is at most the components' magnitudes summed: most bodies are far below the
     // limit, and need no division to show it (a NaN anywhere fails it: the test below decides).
     if ((std::abs(v.x) + std::abs(v.y) + std::abs(v.z)) * Real(1.01) <= max_speed) return false;
+    // Scaled by the largest component first: the square of a speed of 1e19 overflows a float.
+    const Real largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
     if (!(largest > 0) || !is_finite(largest)) return false;
     const Vec3 direction = v / largest;
     const Real length_of_direction = length(direction);
