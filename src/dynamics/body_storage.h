@@ -4,6 +4,8 @@
 
 #include <impulse/body.h>
 
+#include "core/lanes.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,7 +43,15 @@ struct BodyMotion {
   }
   void refresh_world_inertia() {
     const Mat33 r = to_matrix(orientation);
-    inv_inertia_world = r * inv_inertia_local * transpose(r);
+    // R I^-1 R^T column by column in lanes, each entry summed as Mat33's products sum it (the
+    // same bits): a vector operation for three scalar ones, for every awake body every step.
+    const LaneMat33 turn = to_lanes(r);
+    LaneMat33 turned;  // R I^-1
+    for (std::size_t c = 0; c < 3; ++c)
+      turned[c] = times(turn, lanes_of(inv_inertia_local.col(int(c))));
+    inv_inertia_world = {to_vec3(times(turned, lanes_of(r.row(0)))),
+                         to_vec3(times(turned, lanes_of(r.row(1)))),
+                         to_vec3(times(turned, lanes_of(r.row(2))))};
     if (plane_normal == Vec3::zero() || inv_inertia_local == Mat33::zero()) return;
     // Turning only about n, the body answers a torque t with n (n . t) / (n . I n): its inverse
     // inertia is n n^T / (n . I n), which is P I^-1 P (P = n n^T) only when n is a principal axis.
