@@ -29,13 +29,14 @@ Vec3 any_perpendicular(const Vec3& n) {
 // opposes the slip itself whatever basis the last step had; else along the carried friction
 // impulse, so the warm start lands on one row; else any. (Returned as a Vec3, in two registers,
 // it went through memory and was read back whole: a read that stalls on a failed store forward.)
+// A direction is divided by its length in lanes: one division for three, the same bits.
 Lanes first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& friction_impulse) {
   const Vec3 slip = relative_velocity - n * dot(relative_velocity, n);
   const Real slip_speed = length(slip);
-  if (slip_speed > k_sliding_speed) return lanes_of(slip / slip_speed);
+  if (slip_speed > k_sliding_speed) return lanes_of(slip) / splat(slip_speed);
   const Vec3 carried = friction_impulse - n * dot(friction_impulse, n);
   const Real carried_length = length(carried);
-  if (carried_length > 0) return lanes_of(carried / carried_length);
+  if (carried_length > 0) return lanes_of(carried) / splat(carried_length);
   return lanes_of(any_perpendicular(n));
 }
 
