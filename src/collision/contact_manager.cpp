@@ -182,12 +182,13 @@ namespace {
 // A pose in lanes: apply() as it computes each component (the same bits), a vector operation for
 // three scalar ones.
 struct LanePose {
-  Lanes axis, position;  // the orientation's vector part
-  Lanes w;               // its scalar part, in every lane
+  Lanes axis;  // the orientation's vector part
+  Lanes w;     // its scalar part, in every lane
+  Lanes position;
   explicit LanePose(const Transform& pose)
       : axis(lanes_of(pose.orientation.vec())),
-        position(lanes_of(pose.position)),
-        w(splat(pose.orientation.w)) {}
+        w(splat(pose.orientation.w)),
+        position(lanes_of(pose.position)) {}
   // rotate(orientation, v).
   [[gnu::always_inline]] Lanes turned(const Lanes& v) const {
     const Lanes t = splat(2) * cross3(axis, v);
