@@ -190,10 +190,7 @@ struct LanePose {
         w(splat(pose.orientation.w)),
         position(lanes_of(pose.position)) {}
   // rotate(orientation, v).
-  [[gnu::always_inline]] Lanes turned(const Lanes& v) const {
-    const Lanes t = splat(2) * cross3(axis, v);
-    return v + w * t + cross3(axis, t);
-  }
+  [[gnu::always_inline]] Lanes turned(const Lanes& v) const { return rotated(axis, w, v); }
   // apply(pose, p).
   [[gnu::always_inline]] Lanes applied(const Lanes& p) const { return turned(p) + position; }
 };

@@ -62,6 +62,13 @@ inline Vec3 to_vec3(const Lanes& l) {
   return a_yzx * b_zxy - a_zxy * b_yzx;
 }
 
+/// rotate(q, v) for a unit quaternion q of vector part `axis` and scalar part `w` (in every lane),
+/// each component computed as rotate computes it.
+[[gnu::always_inline]] inline Lanes rotated(const Lanes& axis, const Lanes& w, const Lanes& v) {
+  const Lanes t = splat(2) * cross3(axis, v);
+  return v + w * t + cross3(axis, t);
+}
+
 /// Four 3-vectors in lanes (a row's Jacobian).
 inline std::array<Lanes, 4> to_lanes(const std::array<Vec3, 4>& v) {
   std::array<Lanes, 4> out;

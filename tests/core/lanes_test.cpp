@@ -1,12 +1,15 @@
-// The lane products (core/lanes.h) and a row's response in lanes (lane_row) give the bits of the
-// scalar Vec3 and Mat33 operations they stand for: the contact and joint writers rely on it for the
-// same results as before they computed in lanes.
+// The lane products (core/lanes.h), a row's response in lanes (lane_row) and a body's world inverse
+// inertia give the bits of the scalar Vec3, Quat and Mat33 operations they stand for: the contact
+// and joint writers, the contact cache and the integrator rely on it for the same results as
+// before they computed in lanes.
 
 #include "core/lanes.h"
 #include "constraints/rows.h"
+#include "dynamics/body_storage.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -49,6 +52,30 @@ TEST(Lanes, CrossDotAndMatrixProductsHaveTheScalarBits) {
     EXPECT_TRUE(same_bits(cross(a, b), cross3(lanes_of(a), lanes_of(b)))) << trial;
     EXPECT_TRUE(same_bits(dot(a, b), dot3(lanes_of(a), lanes_of(b)))) << trial;
     EXPECT_TRUE(same_bits(m * a, times(to_lanes(m), lanes_of(a)))) << trial;
+    const Real s = std::abs(b.x) + Real(0.5);
+    EXPECT_TRUE(same_bits(a / s, lanes_of(a) / splat(s))) << trial;
+    const Quat q = normalize(Quat(a.x, a.y, a.z, b.x));
+    EXPECT_TRUE(same_bits(rotate(q, b), rotated(lanes_of(q.vec()), splat(q.w), lanes_of(b))))
+        << trial;
+  }
+}
+
+// A body's world inverse inertia is refreshed in lanes (BodyMotion::refresh_world_inertia) with
+// the bits of the Mat33 products R I^-1 R^T.
+TEST(Lanes, AWorldInverseInertiaHasTheScalarBits) {
+  SKIP_WHERE_PRODUCTS_FUSE();
+  Random random;
+  for (int trial = 0; trial < 500; ++trial) {
+    BodyMotion m;
+    const Vec3 axis = random.vec();
+    m.orientation = normalize(Quat(axis.x, axis.y, axis.z, Real(trial % 7) - 3));
+    m.inv_inertia_local = random.mat();
+    m.refresh_world_inertia();
+    const Mat33 r = to_matrix(m.orientation);
+    const Mat33 expected = r * m.inv_inertia_local * transpose(r);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_TRUE(same_bits(expected.col(c), lanes_of(m.inv_inertia_world.col(c))))
+          << trial << " column " << c;
   }
 }
 
