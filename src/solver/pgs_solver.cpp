@@ -522,7 +522,10 @@ static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_
 // still shared, a large one is not claimed unit by unit.
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
-static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare_chunks <= 64,
+// The equality block's runs are shared out in at most this many slices.
+constexpr std::size_t k_block_items = 64;
+static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare_chunks <= 64 &&
+                  k_block_items <= 64,
               "slices and chunks are claimed by bits (run_preferring)");
 
 }  // namespace
@@ -967,13 +970,20 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const auto measure = [&] { return measure_on(members > 1 ? nullptr : bodies.pool); };
   member_block_delta_.assign(members, {});
   block_skipped_.assign(std::size_t(settings.iterations), 0);
-  // The equality block's runs of components (EqualityBlock::runs) as the items of phase `phase`
-  // (none when skipped): before the first sweep and after each sweep's units. Components share no
-  // moving body, so any member may take any of them.
+  // The equality block's runs of components (EqualityBlock::runs), in at most k_block_items even
+  // slices, as the items of phase `phase` (none when skipped): before the first sweep and after
+  // each sweep's units. Components share no moving body, so any member may take any of them; each
+  // member starts on its own share, so that a component stays on one core from sweep to sweep
+  // (claimed in turn, a ragdoll's rows and bodies moved between the cores at every visit, and two
+  // threads took as long over the block as one: docs/performance.md).
+  const std::size_t block_items = std::min(equalities_.runs(), k_block_items);
   const auto visit_block = [&](std::size_t phase, std::size_t m, bool skipped) {
-    work_.run(phase, direct_ && !skipped ? equalities_.runs() : 0, [&](std::size_t r) {
+    const std::size_t items = direct_ && !skipped ? block_items : 0;
+    work_.run_preferring(phase, items, m * items / members, [&](std::size_t k) {
       Real& largest = member_block_delta_[m].value;
-      for (std::uint32_t c = equalities_.run_begin(r); c < equalities_.run_begin(r + 1); ++c)
+      const std::size_t runs = equalities_.runs();
+      for (std::uint32_t c = equalities_.run_begin(runs * k / items);
+           c < equalities_.run_begin(runs * (k + 1) / items); ++c)
         largest = std::max(largest, visit_equality_component(rows, access, c, settings.sor));
     });
   };
