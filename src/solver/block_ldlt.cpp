@@ -139,8 +139,11 @@ void BlockLdlt::analyse(std::span<const std::uint32_t> node_begin,
     return at->offset;
   };
   updates_.clear();
+  all_positions_.resize(n);
   for (std::size_t p = 0; p < n; ++p) {
-    const Node& node = nodes_[p];
+    Node& node = nodes_[p];
+    node.update_begin = std::uint32_t(updates_.size());
+    all_positions_[p] = std::uint32_t(p);
     for (std::uint32_t i = node.below_begin; i < node.below_end; ++i) {
       const std::uint32_t v = below_[i].node;
       updates_.push_back(nodes_[v].diagonal);
@@ -278,9 +281,15 @@ std::uint32_t BlockLdlt::slot(std::uint32_t i, std::uint32_t j) const {
 }
 
 bool BlockLdlt::factorize() {
-  const std::uint32_t* update = updates_.data();
-  for (const Node& node : nodes_) {
-    if (!by_size(node.rows, [&]<std::uint32_t N>() { return factor_node<N>(node, update); }))
+  return factorize_nodes(all_positions_, scratch_);
+}
+
+bool BlockLdlt::factorize_nodes(std::span<const std::uint32_t> positions,
+                                std::span<double> scratch) {
+  for (const std::uint32_t position : positions) {
+    const Node& node = nodes_[position];
+    if (!by_size(node.rows,
+                 [&]<std::uint32_t N>() { return factor_node<N>(node, scratch.data()); }))
       return false;
   }
   return true;
@@ -289,7 +298,8 @@ bool BlockLdlt::factorize() {
 // Node `node` of the factorisation: its diagonal block inverted, its blocks below become
 // L = W D^-1 (W as found), and the later nodes' blocks lose L_w W_v^T (the Schur complement).
 template <std::uint32_t N>
-bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
+bool BlockLdlt::factor_node(const Node& node, double* scratch) {
+  const std::uint32_t* update = updates_.data() + node.update_begin;
   double* values = values_.data();
   double* d_inverse = values + node.diagonal;
   if (!invert_spd<N>(d_inverse)) return false;
@@ -297,7 +307,7 @@ bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
   for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
     const std::uint32_t m = nodes_[below_[b].node].rows;
     double* block = values + below_[b].offset;
-    std::copy(block, block + m * N, scratch_.data() + kept);
+    std::copy(block, block + m * N, scratch + kept);
     for (std::uint32_t r = 0; r < m; ++r) {
       double* row = block + r * N;
       double w[N];
@@ -314,7 +324,7 @@ bool BlockLdlt::factor_node(const Node& node, const std::uint32_t*& update) {
   std::uint32_t w_v = 0;
   for (std::uint32_t i = node.below_begin; i < node.below_end; ++i) {
     const std::uint32_t mv = nodes_[below_[i].node].rows;
-    const double* wv = scratch_.data() + w_v;
+    const double* wv = scratch + w_v;
     for (std::uint32_t j = i; j < node.below_end; ++j) {
       const std::uint32_t mw = nodes_[below_[j].node].rows;
       const double* lw = values + below_[j].offset;

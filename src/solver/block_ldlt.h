@@ -29,6 +29,12 @@ class BlockLdlt {
   /// before, went on past a negative pivot; the equality block now leaves its rows to
   /// Gauss-Seidel).
   bool factorize();
+  /// factorize for the nodes at `positions` (strictly ascending) when no entry of A couples them
+  /// with any other node (a component of the block, as for solve): their values get the bits
+  /// factorize gives them, and no other value is read or written. scratch: scratch_size() doubles
+  /// of the caller's, so that components are factored on several threads at once.
+  bool factorize_nodes(std::span<const std::uint32_t> positions, std::span<double> scratch);
+  std::size_t scratch_size() const { return scratch_.size(); }
   /// x <- A^-1 x for the rows of the nodes at `positions` (strictly ascending), when no entry of
   /// A couples them with any other node (every node, or a component of the block: EqualityBlock):
   /// x's other rows are neither read nor written, and these get the bits a solve over every node
@@ -46,6 +52,7 @@ class BlockLdlt {
     std::uint32_t first_row = 0, rows = 0;
     std::uint32_t diagonal = 0;  // offset of its rows x rows block (lower triangle)
     std::uint32_t below_begin = 0, below_end = 0;  // its range in below_
+    std::uint32_t update_begin = 0;                // its Schur updates' first target in updates_
   };
   struct Below {
     std::uint32_t node;    // a later node (position)
@@ -56,7 +63,7 @@ class BlockLdlt {
   // column (column_, column_begin_: the later positions it couples with, ascending).
   void order(std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled, std::size_t n);
   template <std::uint32_t N>
-  bool factor_node(const Node& node, const std::uint32_t*& update);
+  bool factor_node(const Node& node, double* scratch);
   // The solve over the nodes nth_node(0), ..., nth_node(count - 1), in the factor's order.
   template <class NthNode>
   void solve_nodes(double* x, std::size_t count, const NthNode& nth_node) const;
@@ -67,7 +74,7 @@ class BlockLdlt {
   std::vector<std::uint32_t> node_of_row_;  // per row: the caller's node
   std::vector<std::uint32_t> node_at_;      // per position: the caller's node
   std::vector<std::uint32_t> column_, column_begin_;
-  std::vector<std::uint32_t> updates_;  // per Schur update, in factorize's order: target
+  std::vector<std::uint32_t> updates_;  // per Schur update, node by node: target
   // order()'s scratch, kept: per node its neighbours in the elimination graph (a place in pool_),
   // the degree buckets, a component, a merged list.
   struct List {
@@ -77,6 +84,7 @@ class BlockLdlt {
   std::vector<std::uint32_t> pool_, bucket_head_, bucket_next_, bucket_prev_, component_, merged_;
   std::vector<double> values_;
   std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
+  std::vector<std::uint32_t> all_positions_;  // 0 to n - 1: factorize's positions
 };
 
 }  // namespace impulse

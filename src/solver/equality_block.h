@@ -11,6 +11,7 @@
 #include "constraints/rows.h"
 #include "core/island_sets.h"
 #include "core/lanes.h"
+#include "core/task_pool.h"
 
 #include "solver/block_ldlt.h"
 #include "solver/row_layout.h"
@@ -29,7 +30,9 @@ class EqualityBlock {
   /// are fewer than two, or the factorisation fails: the rows then stay with Gauss-Seidel.
   /// layout: the rows' RowLayout, taken; same_layout: it is the last prepare's, so the same rows
   /// are bilateral (the layout holds every condition of it) and they are not sought again.
-  bool prepare(const RowStore& rows, const RowLayout& layout, bool same_layout = false);
+  /// Components are prepared on the pool's threads when given (the same bits).
+  bool prepare(const RowStore& rows, const RowLayout& layout, bool same_layout = false,
+               TaskPool* pool = nullptr);
   /// The rows of the block, in the order of solve_component's x.
   const std::vector<std::uint32_t>& rows() const { return rows_; }
   /// The block's components: its rows joined through the bodies they move, so that no row shares a
@@ -80,9 +83,16 @@ class EqualityBlock {
   };
   void analyse(const RowStore& rows);
   // The components (components()) of the rows, and each component's nodes in the factor's order,
-  // unless neither the pattern (new_pattern) nor the rows' moving bodies changed.
-  void find_components(const RowStore& rows, const RowLayout& layout, bool new_pattern);
+  // unless neither the pattern (new_pattern) nor the rows' moving bodies changed; returns whether
+  // it found them anew.
+  bool find_components(const RowStore& rows, const RowLayout& layout, bool new_pattern);
   void find_pair_runs(const RowStore& rows);
+  /// component_terms_: terms_ by component (the rows of a term's two sides share a moving body),
+  /// in terms_'s order within each.
+  void group_terms();
+  /// Component c's values (its terms, then its rows' softness) and their factorisation; false if
+  /// that fails. Touches no other component's values.
+  bool prepare_component(const RowStore& rows, std::size_t c, std::span<double> scratch);
 
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;
@@ -92,6 +102,12 @@ class EqualityBlock {
   std::vector<Side> pattern_sides_;
   std::size_t pattern_rows_ = 0;
   std::vector<Term> terms_;
+  std::vector<Term> component_terms_;                   // group_terms
+  std::vector<std::uint32_t> component_terms_begin_{0};  // per component, then the end
+  // prepare's chunks of runs, each with its factorisation's scratch.
+  static constexpr std::size_t k_prepare_chunks = 16;
+  static constexpr std::size_t k_parallel_rows = 256;
+  std::vector<double> chunk_scratch_;
   std::vector<std::uint32_t> diagonal_slots_;  // per row: the slot of its softness
   // analyse's scratch, kept so that a pattern seen before (islands waking and falling asleep)
   // allocates nothing: the sides sorted by body, the nodes' first rows, each row's node, the

@@ -543,7 +543,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                  pack_row(rows, i, packed_[i]);
              });
   const bool same_layout = layout_.update(rows, masses, pool);
-  const bool direct = equalities_.prepare(rows, layout_, same_layout);
+  const bool direct = equalities_.prepare(rows, layout_, same_layout, pool);
   if (!same_layout || direct != direct_) {
     direct_ = direct;
     find_structure(rows);

@@ -1,8 +1,8 @@
 // BlockLdlt (solver/block_ldlt.h): the solve of A x = b for a sparse SPD matrix in dense blocks
 // matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6; trees
-// factor with no fill; a part that no entry couples with the rest solves alone with the whole
-// solve's bits; a block that is not positive definite is refused, and so is a node of no rows or
-// more than 6.
+// factor with no fill; a part that no entry couples with the rest factors and solves alone with
+// the whole's bits; a block that is not positive definite is refused, and so is a node of no rows
+// or more than 6.
 
 #include "solver/block_ldlt.h"
 
@@ -97,15 +97,15 @@ TEST(BlockLdlt, SolvesAsADenseFactorisationDoesWithFillAndEveryNodeSize) {
   }
 }
 
-// Three loops of nodes side by side, no entry coupling them: each loop solved alone, over its own
-// nodes' positions (consecutive), and the first and last together (positions with a gap), get the
-// bits of the solve over every node and leave the other rows as they were.
-TEST(BlockLdlt, APartCoupledWithNoOtherNodeSolvesAloneWithTheBitsOfTheWholeSolve) {
+constexpr std::uint32_t k_loops = 3;
+
+// k_loops loops of nodes side by side (loop l's nodes and rows after loop l - 1's), no entry
+// coupling them, loop l's matrix 1 + l times loop_of_nodes()'s.
+Problem loops_side_by_side() {
   const Problem loop = loop_of_nodes();
   const auto nodes = std::uint32_t(loop.node_begin.size() - 1);
   const auto rows = std::uint32_t(loop.a.rows());
-  constexpr std::uint32_t k_loops = 3;
-  Problem p;  // loop l's nodes and rows after loop l - 1's
+  Problem p;
   p.a = Eigen::MatrixXd::Zero(k_loops * rows, k_loops * rows);
   for (std::uint32_t l = 0; l < k_loops; ++l) {
     for (std::uint32_t k = 1; k <= nodes; ++k)
@@ -114,6 +114,35 @@ TEST(BlockLdlt, APartCoupledWithNoOtherNodeSolvesAloneWithTheBitsOfTheWholeSolve
       p.coupled.emplace_back(x + l * nodes, y + l * nodes);
     p.a.block(l * rows, l * rows, rows, rows) = (1.0 + l) * loop.a;
   }
+  return p;
+}
+
+// Each loop factored alone (the last first, each with its own scratch, as the equality block's
+// components are on several threads) gives every value the bits of the factorisation of the whole.
+TEST(BlockLdlt, APartCoupledWithNoOtherNodeFactorsAloneWithTheBitsOfTheWholeFactorisation) {
+  const Problem p = loops_side_by_side();
+  const auto rows = std::uint32_t(loop_of_nodes().a.rows());
+  BlockLdlt whole, parts;
+  whole.analyse(p.node_begin, p.coupled);
+  parts.analyse(p.node_begin, p.coupled);
+  fill(whole, p);
+  fill(parts, p);
+  ASSERT_TRUE(whole.factorize());
+  for (std::uint32_t l = k_loops; l-- > 0;) {
+    std::vector<double> scratch(parts.scratch_size());
+    ASSERT_TRUE(parts.factorize_nodes(positions_of_rows(parts, l * rows, (l + 1) * rows), scratch));
+  }
+  ASSERT_EQ(whole.values().size(), parts.values().size());
+  for (std::size_t v = 0; v < whole.values().size(); ++v)
+    EXPECT_EQ(std::memcmp(&whole.values()[v], &parts.values()[v], sizeof(double)), 0) << v;
+}
+
+// Each loop solved alone, over its own nodes' positions (consecutive), and the first and last
+// together (positions with a gap), get the bits of the solve over every node and leave the other
+// rows as they were.
+TEST(BlockLdlt, APartCoupledWithNoOtherNodeSolvesAloneWithTheBitsOfTheWholeSolve) {
+  const Problem p = loops_side_by_side();
+  const auto rows = std::uint32_t(loop_of_nodes().a.rows());
   BlockLdlt ldlt;
   ldlt.analyse(p.node_begin, p.coupled);
   fill(ldlt, p);
