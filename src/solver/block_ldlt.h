@@ -83,7 +83,7 @@ class BlockLdlt {
   std::vector<List> lists_;
   std::vector<std::uint32_t> pool_, bucket_head_, bucket_next_, bucket_prev_, component_, merged_;
   std::vector<double> values_;
-  std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
+  std::vector<double> scratch_;               // factorize: a node's off-diagonal blocks as found
   std::vector<std::uint32_t> all_positions_;  // 0 to n - 1: factorize's positions
 };
 

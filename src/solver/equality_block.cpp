@@ -98,9 +98,7 @@ bool EqualityBlock::prepare_component(const RowStore& rows, std::size_t c,
 
 void EqualityBlock::group_terms() {
   const std::size_t components = this->components();
-  const auto component_of_term = [&](const Term& t) {
-    return component_of_[sides_[t.p_side].row];
-  };
+  const auto component_of_term = [&](const Term& t) { return component_of_[sides_[t.p_side].row]; };
   component_terms_begin_.assign(components + 1, 0);
   for (const Term& t : terms_)
     ++component_terms_begin_[component_of_term(t) + 1];

@@ -102,7 +102,7 @@ class EqualityBlock {
   std::vector<Side> pattern_sides_;
   std::size_t pattern_rows_ = 0;
   std::vector<Term> terms_;
-  std::vector<Term> component_terms_;                   // group_terms
+  std::vector<Term> component_terms_;                    // group_terms
   std::vector<std::uint32_t> component_terms_begin_{0};  // per component, then the end
   // prepare's chunks of runs, each with its factorisation's scratch.
   static constexpr std::size_t k_prepare_chunks = 16;
