@@ -893,7 +893,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units (of its steps when batched), is an item.
   // The units past the last colour and the iteration's end are member 0's, in a phase of their own
-  // between sweeps; the equality block's components follow in one more, in runs as its items.
+  // between sweeps; the equality block's components follow in one more, slices of its runs as its
+  // items.
   member_delta_.assign(members, {});
   const auto run = [&](std::size_t phases, const auto& member) {
     work_.reset(phases);
