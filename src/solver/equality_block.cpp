@@ -59,16 +59,17 @@ bool EqualityBlock::prepare(const RowStore& rows, const RowLayout& layout, bool 
   const std::span<double> values = ldlt_.values();
   std::fill(values.begin(), values.end(), 0.0);
   // Components share no entry of A: each is filled and factored on its own, by chunks of runs on
-  // the pool's threads (each chunk with its own scratch), with the bits of one pass over them all.
-  // The ragdolls' ten took 30 us a step on one thread whatever the thread count.
-  const std::size_t scratch = ldlt_.scratch_size();
-  chunk_scratch_.resize(k_prepare_chunks * scratch);
-  std::array<bool, k_prepare_chunks> factored{};
+  // the pool's threads (each chunk with its own scratch; one scratch on one thread), with the bits
+  // of one pass over them all. The ragdolls' ten took 30 us a step on one thread whatever the
+  // thread count.
   const bool parallel = runs() > 1 && chunks_in_parallel(pool, rows_.size(), k_parallel_rows);
+  const std::size_t scratch = ldlt_.scratch_size();
+  chunk_scratch_.resize((parallel ? k_prepare_chunks : 1) * scratch);
+  std::array<bool, k_prepare_chunks> factored{};
   run_chunks(parallel ? pool : nullptr, runs(), k_prepare_chunks, 0,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
                const std::span<double> own =
-                   std::span(chunk_scratch_).subspan(chunk * scratch, scratch);
+                   std::span(chunk_scratch_).subspan(parallel ? chunk * scratch : 0, scratch);
                bool ok = true;
                for (std::uint32_t c = run_begin(begin); ok && c < run_begin(end); ++c)
                  ok = prepare_component(rows, c, own);
