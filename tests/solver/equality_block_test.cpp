@@ -125,6 +125,47 @@ TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
 namespace impulse {
 namespace {
 
+// Two chains joined only through a body x that neither of the rows naming it can move (their
+// Jacobians are zero on x): while x moves, one component; held still, two, with the same terms of
+// A (the same pattern). A solver that solved the split block then solves the joined one with a
+// fresh solver's bits: its terms are grouped anew by component (EqualityBlock::group_terms).
+testing::RowProblem chains_through(bool x_moves) {
+  testing::RowProblem p;
+  p.add_body(0);
+  const std::uint32_t a = testing::add_chain(p, 3), b = testing::add_chain(p, 3);
+  const std::uint32_t x = p.add_body(x_moves ? 1 : 0);
+  for (const std::uint32_t end : {a, b}) {
+    RowSpec row;  // a bilateral row on the chain's end alone, naming x
+    row.body_a = end;
+    row.body_b = x;
+    row.j_lin_a = Vec3::unit_x();
+    p.rows.add(row);
+  }
+  p.rows.prepare(p.masses);
+  return p;
+}
+
+TEST(EqualityBlock, ComponentsJoinedUnderTheSamePatternGiveAFreshSolversBits) {
+  for (const bool x_moves : {true, false}) {
+    testing::RowProblem p = chains_through(x_moves);
+    RowLayout layout;
+    layout.update(p.rows, p.masses, nullptr);
+    EqualityBlock block;
+    ASSERT_TRUE(block.prepare(p.rows, layout));
+    EXPECT_EQ(block.components(), x_moves ? 1u : 2u);
+  }
+  const SolverSettings settings = testing::iterations(10);
+  PgsSolver reused, fresh;
+  SolveStats stats;
+  // Split, then joined: the joined component's terms are the two split ones' together.
+  testing::RowProblem split = chains_through(false);
+  reused.solve(split.rows, split.bodies(), settings, stats);
+  testing::RowProblem joined = chains_through(true), reference = chains_through(true);
+  reused.solve(joined.rows, joined.bodies(), settings, stats);
+  fresh.solve(reference.rows, reference.bodies(), settings, stats);
+  EXPECT_TRUE(testing::same_solution(reference, joined));
+}
+
 // A body held to kinematic partners (moving, but not by the solve) by a ball joint to k1 and a
 // rotation lock to k1, or to k2 once `swapped`: the same pattern of moving bodies either way.
 testing::RowProblem held_to_kinematic(bool swapped) {
