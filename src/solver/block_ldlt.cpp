@@ -139,11 +139,9 @@ void BlockLdlt::analyse(std::span<const std::uint32_t> node_begin,
     return at->offset;
   };
   updates_.clear();
-  all_positions_.resize(n);
   for (std::size_t p = 0; p < n; ++p) {
     Node& node = nodes_[p];
     node.update_begin = std::uint32_t(updates_.size());
-    all_positions_[p] = std::uint32_t(p);
     for (std::uint32_t i = node.below_begin; i < node.below_end; ++i) {
       const std::uint32_t v = below_[i].node;
       updates_.push_back(nodes_[v].diagonal);
@@ -281,18 +279,19 @@ std::uint32_t BlockLdlt::slot(std::uint32_t i, std::uint32_t j) const {
 }
 
 bool BlockLdlt::factorize() {
-  return factorize_nodes(all_positions_, scratch_);
+  return std::all_of(nodes_.begin(), nodes_.end(),
+                     [&](const Node& node) { return factor(node, scratch_.data()); });
 }
 
 bool BlockLdlt::factorize_nodes(std::span<const std::uint32_t> positions,
                                 std::span<double> scratch) {
-  for (const std::uint32_t position : positions) {
-    const Node& node = nodes_[position];
-    if (!by_size(node.rows,
-                 [&]<std::uint32_t N>() { return factor_node<N>(node, scratch.data()); }))
-      return false;
-  }
-  return true;
+  return std::all_of(positions.begin(), positions.end(), [&](std::uint32_t position) {
+    return factor(nodes_[position], scratch.data());
+  });
+}
+
+bool BlockLdlt::factor(const Node& node, double* scratch) {
+  return by_size(node.rows, [&]<std::uint32_t N>() { return factor_node<N>(node, scratch); });
 }
 
 // Node `node` of the factorisation: its diagonal block inverted, its blocks below become

@@ -62,6 +62,8 @@ class BlockLdlt {
   // The elimination order (position_of_, node_at_) by minimum degree, and each position's factor
   // column (column_, column_begin_: the later positions it couples with, ascending).
   void order(std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled, std::size_t n);
+  // Node `node` factored (factor_node of its size).
+  bool factor(const Node& node, double* scratch);
   template <std::uint32_t N>
   bool factor_node(const Node& node, double* scratch);
   // The solve over the nodes nth_node(0), ..., nth_node(count - 1), in the factor's order.
@@ -83,8 +85,7 @@ class BlockLdlt {
   std::vector<List> lists_;
   std::vector<std::uint32_t> pool_, bucket_head_, bucket_next_, bucket_prev_, component_, merged_;
   std::vector<double> values_;
-  std::vector<double> scratch_;               // factorize: a node's off-diagonal blocks as found
-  std::vector<std::uint32_t> all_positions_;  // 0 to n - 1: factorize's positions
+  std::vector<double> scratch_;  // factorize: a node's off-diagonal blocks as found
 };
 
 }  // namespace impulse

@@ -91,10 +91,7 @@ bool EqualityBlock::prepare_component(const RowStore& rows, std::size_t c,
     const std::size_t i = rows_[k];
     values[diagonal_slots_[k]] += double(rows.softness[i]) + k_regularisation * rows.diagonal[i];
   }
-  return ldlt_.factorize_nodes(
-      std::span(component_positions_)
-          .subspan(positions_begin_[c], positions_begin_[c + 1] - positions_begin_[c]),
-      scratch);
+  return ldlt_.factorize_nodes(component_positions(c), scratch);
 }
 
 void EqualityBlock::group_terms() {
@@ -255,8 +252,7 @@ void EqualityBlock::find_pair_runs(const RowStore& rows) {
 }
 
 void EqualityBlock::solve_component(std::size_t c, std::span<double> x) const {
-  ldlt_.solve(x, std::span(component_positions_)
-                     .subspan(positions_begin_[c], positions_begin_[c + 1] - positions_begin_[c]));
+  ldlt_.solve(x, component_positions(c));
 }
 
 }  // namespace impulse

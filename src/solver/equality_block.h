@@ -93,6 +93,11 @@ class EqualityBlock {
   /// Component c's values (its terms, then its rows' softness) and their factorisation; false if
   /// that fails. Touches no other component's values.
   bool prepare_component(const RowStore& rows, std::size_t c, std::span<double> scratch);
+  /// Component c's nodes' positions in the factor's order, ascending.
+  std::span<const std::uint32_t> component_positions(std::size_t c) const {
+    return std::span(component_positions_)
+        .subspan(positions_begin_[c], positions_begin_[c + 1] - positions_begin_[c]);
+  }
 
   std::vector<std::uint32_t> rows_;
   std::vector<Side> sides_;

@@ -125,6 +125,20 @@ TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
 namespace impulse {
 namespace {
 
+// `after` solved by a solver that solved `before` first: expects a fresh solver's bits on it, and
+// returns it solved.
+testing::RowProblem solved_after(testing::RowProblem before, testing::RowProblem after) {
+  const SolverSettings settings = testing::iterations(10);
+  PgsSolver reused, fresh;
+  SolveStats stats;
+  testing::RowProblem reference = after;
+  reused.solve(before.rows, before.bodies(), settings, stats);
+  reused.solve(after.rows, after.bodies(), settings, stats);
+  fresh.solve(reference.rows, reference.bodies(), settings, stats);
+  EXPECT_TRUE(testing::same_solution(reference, after));
+  return after;
+}
+
 // Two chains joined only through a body x that neither of the rows naming it can move (their
 // Jacobians are zero on x): while x moves, one component; held still, two, with the same terms of
 // A (the same pattern). A solver that solved the split block then solves the joined one with a
@@ -154,16 +168,8 @@ TEST(EqualityBlock, ComponentsJoinedUnderTheSamePatternGiveAFreshSolversBits) {
     ASSERT_TRUE(block.prepare(p.rows, layout));
     EXPECT_EQ(block.components(), x_moves ? 1u : 2u);
   }
-  const SolverSettings settings = testing::iterations(10);
-  PgsSolver reused, fresh;
-  SolveStats stats;
   // Split, then joined: the joined component's terms are the two split ones' together.
-  testing::RowProblem split = chains_through(false);
-  reused.solve(split.rows, split.bodies(), settings, stats);
-  testing::RowProblem joined = chains_through(true), reference = chains_through(true);
-  reused.solve(joined.rows, joined.bodies(), settings, stats);
-  fresh.solve(reference.rows, reference.bodies(), settings, stats);
-  EXPECT_TRUE(testing::same_solution(reference, joined));
+  solved_after(chains_through(false), chains_through(true));
 }
 
 // A body held to kinematic partners (moving, but not by the solve) by a ball joint to k1 and a
@@ -194,15 +200,7 @@ testing::RowProblem held_to_kinematic(bool swapped) {
 // a partner that does not move changes, the runs are cut anew, and a solver that solved the old
 // rows gives a fresh solver's bits.
 TEST(EqualityBlock, ARunFollowsAPartnerThatDoesNotMoveWhenItChanges) {
-  const SolverSettings settings = testing::iterations(10);
-  PgsSolver reused, fresh;
-  SolveStats stats;
-  testing::RowProblem before = held_to_kinematic(false);
-  reused.solve(before.rows, before.bodies(), settings, stats);
-  testing::RowProblem again = held_to_kinematic(true), reference = held_to_kinematic(true);
-  reused.solve(again.rows, again.bodies(), settings, stats);
-  fresh.solve(reference.rows, reference.bodies(), settings, stats);
-  EXPECT_TRUE(testing::same_solution(reference, again));
+  const testing::RowProblem again = solved_after(held_to_kinematic(false), held_to_kinematic(true));
   // The lock holds the body's spin to k2's: (1, 0, -2) rad/s.
   EXPECT_NEAR(again.velocities[1].angular.x, 1, 1e-4);
   EXPECT_NEAR(again.velocities[1].angular.z, -2, 1e-4);
