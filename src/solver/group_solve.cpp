@@ -1,5 +1,6 @@
 #include "solver/group_solve.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace impulse {
@@ -44,31 +45,81 @@ void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
   }
 }
 
+// Lane by lane, the square root (-fno-math-errno: one instruction for the four).
+[[gnu::always_inline]] inline Lanes lane_sqrt(const Lanes& x) {
+  Lanes root;
+  for (std::size_t k = 0; k < 4; ++k)
+    root[k] = std::sqrt(x[k]);
+  return root;
+}
+
+// Up to four groups' inverses (RowGroup::inverse, RowGroup::factored), lane g being group g: each
+// lane makes the operations of factor_small on its group's matrix (stopping where a pivot fails:
+// its factor's later columns stay zero), with the identity past the group's count, then forward
+// and back substitution on the identity's columns, the inverse's row r kept as column r (the matrix
+// is symmetric). One group at a time, the chain of square roots and divisions bounded a pyramid's
+// group assembly; in lanes four groups share it, and each gets the bits it would get alone.
+void invert_four(std::span<RowGroup> groups) {
+  // a[j][i]: the entry at row i of column j; past[i]: whether row i is past the group's count (an
+  // absent group's lane holds the identity and is not stored).
+  std::array<std::array<Lanes, k_g>, k_g> a;
+  std::array<LaneMask, k_g> past{};
+  for (std::size_t j = 0; j < k_g; ++j) {
+    std::array<Lanes, k_g> column{};
+    for (std::size_t g = 0; g < k_g; ++g) {
+      if (g < groups.size()) {
+        column[g] = groups[g].a[j];
+        past[j][g] = j >= groups[g].count ? -1 : 0;
+      } else {
+        column[g][j] = 1;
+      }
+    }
+    a[j] = transposed(column[0], column[1], column[2], column[3]);
+  }
+  std::array<std::array<Lanes, k_g>, k_g> l{};  // l[i][j], j <= i; its diagonal as reciprocals
+  LaneMask factored = Lanes{} == Lanes{};       // no pivot has failed
+  for (std::size_t j = 0; j < k_g; ++j) {
+    Lanes d = a[j][j] * splat(1 + k_group_regularisation);
+    for (std::size_t p = 0; p < j; ++p)
+      d -= l[j][p] * l[j][p];
+    factored &= (d > 0) | past[j];
+    l[j][j] = past[j] ? splat(1) : factored ? splat(1) / lane_sqrt(d) : Lanes{};
+    for (std::size_t i = j + 1; i < k_g; ++i) {
+      Lanes s = a[j][i];
+      for (std::size_t p = 0; p < j; ++p)
+        s -= l[i][p] * l[j][p];
+      l[i][j] = factored & ~past[i] ? s * l[j][j] : Lanes{};
+    }
+  }
+  std::array<std::array<Lanes, k_g>, k_g> x;  // x[c][i]: row i of the inverse's column c
+  for (std::size_t c = 0; c < k_g; ++c) {
+    for (std::size_t i = 0; i < k_g; ++i) {
+      Lanes s = splat(i == c ? 1 : 0);
+      for (std::size_t p = 0; p < i; ++p)
+        s -= l[i][p] * x[c][p];
+      x[c][i] = s * l[i][i];
+    }
+    for (std::size_t i = k_g; i-- > 0;) {
+      Lanes s = x[c][i];
+      for (std::size_t p = i + 1; p < k_g; ++p)
+        s -= l[p][i] * x[c][p];
+      x[c][i] = s * l[i][i];
+    }
+  }
+  for (std::size_t i = 0; i < k_g; ++i) {
+    const std::array<Lanes, k_g> by_group = transposed(x[0][i], x[1][i], x[2][i], x[3][i]);
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      groups[g].inverse[i] = by_group[g];
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    groups[g].factored = factored[g] != 0;
+}
+
 }  // namespace
 
-// The group's inverse (RowGroup::inverse) from its Cholesky factor, padded with the identity:
-// forward and back substitution on the identity's four columns at once, lane c being column c.
-// Row r of the result is kept as column r (the matrix is symmetric).
-void invert_group(RowGroup& group) {
-  SmallMatrix l{};
-  group.factored = factor_small(
-      group.count, [&](std::size_t i, std::size_t j) { return group.a[j][i]; }, l);
-  for (std::size_t r = group.count; r < k_g; ++r)
-    l[r * k_g + r] = 1;
-  std::array<Lanes, k_g>& x = group.inverse;
-  for (std::size_t i = 0; i < k_g; ++i) {
-    Lanes s{};
-    s[i] = 1;
-    for (std::size_t p = 0; p < i; ++p)
-      s -= splat(l[i * k_g + p]) * x[p];
-    x[i] = s * splat(l[i * k_g + i]);
-  }
-  for (std::size_t i = k_g; i-- > 0;) {
-    Lanes s = x[i];
-    for (std::size_t p = i + 1; p < k_g; ++p)
-      s -= splat(l[p * k_g + i]) * x[p];
-    x[i] = s * splat(l[i * k_g + i]);
-  }
+void invert_groups(std::span<RowGroup> groups) {
+  for (std::size_t first = 0; first < groups.size(); first += k_g)
+    invert_four(groups.subspan(first, std::min(k_g, groups.size() - first)));
 }
 
 namespace {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 
 namespace impulse {
 
@@ -19,8 +20,9 @@ using GroupMatrix = std::array<Lanes, k_g>;
 /// a group's matrix singular.
 constexpr Real k_group_regularisation = Real(1e-5);
 
-/// The group's inverse (RowGroup::inverse, RowGroup::factored) from its matrix.
-void invert_group(RowGroup& group);
+/// Each group's inverse (RowGroup::inverse, RowGroup::factored) from its matrix (RowGroup::a),
+/// four at a time in lanes: a group's bits are the same whichever groups it is inverted with.
+void invert_groups(std::span<RowGroup> groups);
 
 /// A guess besides the all-rows solve for a group of `count` rows with matrix a, impulses lambda
 /// and velocity errors w: the rows in `in_set` push, the others carry nothing. Kept (lambda set to

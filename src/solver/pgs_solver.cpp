@@ -587,6 +587,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t g = begin; g < end; ++g)
                  assemble_group(rows, groups_[g]);
+               invert_groups(std::span(groups_).subspan(begin, end - begin));
              });
   if (batched_) batches_.pack(rows, packed_, run_coupling_, groups_, pool);
 }
@@ -733,7 +734,6 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
   }
   const std::array<Lanes, k_g>& a = group.a;
   group.regularisation = Lanes{a[0][0], a[1][1], a[2][2], a[3][3]} * splat(k_group_regularisation);
-  invert_group(group);
 }
 
 PackedAccess PgsSolver::packed_access(RowStore& rows) {
