@@ -53,31 +53,17 @@ void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
   return root;
 }
 
-// Up to four groups' inverses (RowGroup::inverse, RowGroup::factored), lane g being group g: each
-// lane makes the operations of factor_small on its group's matrix (stopping where a pivot fails:
-// its factor's later columns stay zero), with the identity past the group's count, then forward
-// and back substitution on the identity's columns, the inverse's row r kept as column r (the matrix
-// is symmetric). One group at a time, the chain of square roots and divisions bounded a pyramid's
-// group assembly; in lanes four groups share it, and each gets the bits it would get alone.
-void invert_four(std::span<RowGroup> groups) {
-  // a[j][i]: the entry at row i of column j; past[i]: whether row i is past the group's count (an
-  // absent group's lane holds the identity and is not stored).
-  std::array<std::array<Lanes, k_g>, k_g> a;
-  std::array<LaneMask, k_g> past{};
-  for (std::size_t j = 0; j < k_g; ++j) {
-    std::array<Lanes, k_g> column{};
-    for (std::size_t g = 0; g < k_g; ++g) {
-      if (g < groups.size()) {
-        column[g] = groups[g].a[j];
-        past[j][g] = j >= groups[g].count ? -1 : 0;
-      } else {
-        column[g][j] = 1;
-      }
-    }
-    a[j] = transposed(column[0], column[1], column[2], column[3]);
-  }
+}  // namespace
+
+// Each lane makes the operations of factor_small on its group's matrix (stopping where a pivot
+// fails: its factor's later columns stay zero), with the identity past the group's count, then
+// forward and back substitution on the identity's columns. One group at a time, the chain of
+// square roots and divisions bounded a pyramid's group assembly; in lanes four groups share it,
+// and each gets the bits it would get alone.
+void invert_in_lanes(const GroupMatrices& a, const std::array<LaneMask, k_g>& past,
+                     GroupMatrices& inverse, LaneMask& factored) {
   std::array<std::array<Lanes, k_g>, k_g> l{};  // l[i][j], j <= i; its diagonal as reciprocals
-  LaneMask factored = Lanes{} == Lanes{};       // no pivot has failed
+  factored = Lanes{} == Lanes{};                // no pivot has failed
   for (std::size_t j = 0; j < k_g; ++j) {
     Lanes d = a[j][j] * splat(1 + k_group_regularisation);
     for (std::size_t p = 0; p < j; ++p)
@@ -91,7 +77,7 @@ void invert_four(std::span<RowGroup> groups) {
       l[i][j] = factored & ~past[i] ? s * l[j][j] : Lanes{};
     }
   }
-  std::array<std::array<Lanes, k_g>, k_g> x;  // x[c][i]: row i of the inverse's column c
+  GroupMatrices& x = inverse;  // x[c][i]: row i of column c
   for (std::size_t c = 0; c < k_g; ++c) {
     for (std::size_t i = 0; i < k_g; ++i) {
       Lanes s = splat(i == c ? 1 : 0);
@@ -106,20 +92,41 @@ void invert_four(std::span<RowGroup> groups) {
       x[c][i] = s * l[i][i];
     }
   }
-  for (std::size_t i = 0; i < k_g; ++i) {
-    const std::array<Lanes, k_g> by_group = transposed(x[0][i], x[1][i], x[2][i], x[3][i]);
-    for (std::size_t g = 0; g < groups.size(); ++g)
-      groups[g].inverse[i] = by_group[g];
-  }
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    groups[g].factored = factored[g] != 0;
 }
 
-}  // namespace
+void GroupInverter::flush() {
+  GroupMatrices a;
+  std::array<LaneMask, k_g> past{};
+  for (std::size_t j = 0; j < k_g; ++j) {
+    std::array<Lanes, k_g> column{};
+    for (std::size_t g = 0; g < k_g; ++g) {
+      if (g < count_) {
+        column[g] = pending_[g]->a[j];
+        past[j][g] = j >= pending_[g]->count ? -1 : 0;
+      } else {
+        column[g][j] = 1;  // an absent group's lane holds the identity and is not stored
+      }
+    }
+    a[j] = transposed(column[0], column[1], column[2], column[3]);
+  }
+  GroupMatrices x;
+  LaneMask factored;
+  invert_in_lanes(a, past, x, factored);
+  for (std::size_t i = 0; i < k_g; ++i) {
+    const std::array<Lanes, k_g> by_group = transposed(x[0][i], x[1][i], x[2][i], x[3][i]);
+    for (std::size_t g = 0; g < count_; ++g)
+      pending_[g]->inverse[i] = by_group[g];
+  }
+  for (std::size_t g = 0; g < count_; ++g)
+    pending_[g]->factored = factored[g] != 0;
+  count_ = 0;
+}
 
 void invert_groups(std::span<RowGroup> groups) {
-  for (std::size_t first = 0; first < groups.size(); first += k_g)
-    invert_four(groups.subspan(first, std::min(k_g, groups.size() - first)));
+  GroupInverter inverter;
+  for (RowGroup& group : groups)
+    inverter.add(group);
+  inverter.flush();
 }
 
 namespace {

@@ -24,6 +24,31 @@ constexpr Real k_group_regularisation = Real(1e-5);
 /// four at a time in lanes: a group's bits are the same whichever groups it is inverted with.
 void invert_groups(std::span<RowGroup> groups);
 
+/// invert_groups on the groups added, four at a time; the last few when flushed.
+class GroupInverter {
+ public:
+  void add(RowGroup& group) {
+    pending_[count_++] = &group;
+    if (count_ == pending_.size()) flush();
+  }
+  void flush();
+
+ private:
+  std::array<RowGroup*, 4> pending_{};
+  std::size_t count_ = 0;
+};
+
+/// Four groups' matrices side by side: m[c][r] is the entry in column c and row r, lane k group
+/// k's.
+using GroupMatrices = std::array<std::array<Lanes, k_g>, k_g>;
+
+/// invert_groups' arithmetic on four groups in lanes: the inverses of the matrices a with their
+/// diagonals raised by k_group_regularisation, where past[r] marks the lanes whose group ends
+/// before row r (its rows and columns from r on are the identity's); `factored` marks the lanes
+/// whose Cholesky factorisation succeeded. RowGroup::inverse[i][c] is inverse[c][i].
+void invert_in_lanes(const GroupMatrices& a, const std::array<LaneMask, k_g>& past,
+                     GroupMatrices& inverse, LaneMask& factored);
+
 /// A guess besides the all-rows solve for a group of `count` rows with matrix a, impulses lambda
 /// and velocity errors w: the rows in `in_set` push, the others carry nothing. Kept (lambda set to
 /// it) if it is the LCP's solution: every pushing row pushes, every other row separates.

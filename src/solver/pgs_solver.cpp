@@ -582,14 +582,19 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                      later_in_run(i - 1) ? coupling_in_run(c[i], c[i - 2], visits_[i]) : 0;
                }
              });
-  // Each group's matrices from its own rows: on the pool, the same bits.
+  // Each group's matrices from its own rows: on the pool, the same bits. A batch's are its lanes'
+  // (UnitBatches::pack).
   run_chunks(pool, groups_.size(), k_prepare_chunks, k_parallel_groups,
              [&](std::size_t, std::size_t begin, std::size_t end) {
-               for (std::size_t g = begin; g < end; ++g)
+               GroupInverter inverter;
+               for (std::size_t g = begin; g < end; ++g) {
+                 if (batched_ && batches_.holds_group(g)) continue;
                  assemble_group(rows, groups_[g]);
-               invert_groups(std::span(groups_).subspan(begin, end - begin));
+                 inverter.add(groups_[g]);
+               }
+               inverter.flush();
              });
-  if (batched_) batches_.pack(rows, packed_, run_coupling_, groups_, pool);
+  if (batched_) batches_.pack(rows, packed_, run_coupling_, pool);
 }
 
 std::size_t PgsSolver::members_for(TaskPool* pool) const {
@@ -787,10 +792,10 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
 // time; returns the largest impulse change.
 Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
-                 const RowGroup* groups, Real sor) {
+                 std::span<RowGroup> groups, Real sor) {
   Real largest = 0;
   const auto alone = [&](std::uint32_t begin, std::uint32_t end) {
-    largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups, sor));
+    largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups.data(), sor));
   };
   for (const SweepStep& step : steps) {
     if (step.batch == SweepStep::k_alone) {
@@ -799,12 +804,14 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     }
     const UnitBatch& batch = batches.batch(step.batch);
     if (!batches.in_lanes(step.batch)) {
+      batches.unpack_groups(step.batch, groups);
       for (std::size_t k = 0; k < batch.units; ++k)
         alone(batch.first[k], batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);
     largest = std::max(largest, visit.largest);
+    if (visit.groups_left != 0) batches.unpack_groups(step.batch, groups);
     for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
       if (visit.groups_left & (1u << k))
         largest = std::max(largest, visit_group(access, groups[batch.group[k]], sor));
@@ -844,8 +851,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
   const auto visit_steps = [&](std::span<const SweepStep> steps) {
-    return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_.data(),
-                       settings.sor);
+    return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_, settings.sor);
   };
   const auto visit_part = [&](std::size_t p) {
     return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));

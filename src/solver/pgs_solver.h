@@ -32,7 +32,8 @@ class PgsSolver final : public Solver {
   /// The unit batches as last built, for a layout that held (a shuffled solve neither builds nor
   /// visits them).
   const UnitBatches& batches() const { return batches_; }
-  /// The groups (RowGroup) of the last solve's structure: the rows its sweeps visit together.
+  /// The groups (RowGroup) of the last solve's structure: the rows its sweeps visit together (a
+  /// batch's matrices are in its lanes: UnitBatches::holds_group).
   std::span<const RowGroup> groups() const { return groups_; }
   /// Keeps the packed rows, the groups' factors and the equality block's factorisation.
   void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,

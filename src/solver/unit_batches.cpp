@@ -216,6 +216,12 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     lanes_size += batch.shape.friction_rows * lane_layout::friction_row + lane_layout::group;
   }
   lanes_.resize(lanes_size);
+  holds_group_.assign(groups.size(), 0);
+  for (const UnitBatch& batch : batches_) {
+    for (const std::uint32_t g : batch.group)
+      holds_group_[g] = 1;
+  }
+  groups_unpacked_.assign(batches_.size(), 0);
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
@@ -310,8 +316,7 @@ void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
 }
 
 void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
-                       std::span<const RunCoupling> couplings, std::span<const RowGroup> groups,
-                       TaskPool* pool) {
+                       std::span<const RunCoupling> couplings, TaskPool* pool) {
   for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
       return Lanes{value(0), value(1), value(2), value(3)};
@@ -340,46 +345,97 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
       row[lane_layout::coupling_before_last] =
           of_units([&](std::size_t k) { return couplings[batch.first[k] + f].before_last; });
     }
-    const RowGroup* g[k_lanes];
-    for (std::size_t k = 0; k < k_lanes; ++k)
-      g[k] = &groups[batch.group[k]];
-    // A group's lanes run over its rows; the batch's over its units: each is the other transposed.
-    const auto by_rows = [&](const auto& of_group, Lanes* to, std::size_t stride) {
-      const std::array<Lanes, 4> t =
-          transposed(of_group(*g[0]), of_group(*g[1]), of_group(*g[2]), of_group(*g[3]));
-      for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
-        to[stride * r] = t[r];
-    };
-    for (std::size_t x = 0; x < 12; ++x) {
-      by_rows([&](const RowGroup& group) { return group.jacobian[x]; },
-              group_out + lane_layout::group_jacobian + x, 12);
-    }
-    for (std::size_t c = 0; c < RowGroup::k_max_rows; ++c) {
-      by_rows([&](const RowGroup& group) { return group.inverse[c]; },
-              group_out + lane_layout::inverse + 4 * c, 1);
-      by_rows([&](const RowGroup& group) { return group.a[c]; },
-              group_out + lane_layout::matrix + 4 * c, 1);
-    }
-    by_rows([](const RowGroup& group) { return group.regularisation; },
-            group_out + lane_layout::regularisation, 1);
-    by_rows([](const RowGroup& group) { return group.softness; }, group_out + lane_layout::softness,
-            1);
-    for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-      Lanes* response = group_out + lane_layout::group_response + 12 * r;
-      if (r >= batch.shape.group_rows) {
-        std::fill(response, response + 12, Lanes{});
-        continue;
-      }
-      for (std::size_t side = 0; side < 4; ++side) {
-        const auto of = [&](std::size_t k) {
-          return rows.coefficients[g[k]->first + r].response[side];
-        };
-        by_components(of(0), of(1), of(2), of(3), response + 3 * side);
-      }
-    }
-    group_out[lane_layout::factored] =
-        of_units([&](std::size_t k) { return g[k]->factored ? Real(1) : Real(0); });
+    pack_group(rows, batch, group_out);
   });
+  std::fill(groups_unpacked_.begin(), groups_unpacked_.end(), 0);
+}
+
+// The group's lanes straight from its rows, by assemble_group's and invert_groups' arithmetic lane
+// by lane (the same bits): a batch's groups need no RowGroup unless visited one at a time
+// (unpack_groups).
+void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out) {
+  const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
+  const auto row_of = [&](std::size_t k, std::size_t r) { return batch.first[k] + friction + r; };
+  // J and B of each row by components (RowGroup::jacobian, transposed), zero past the rows.
+  for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+    Lanes* jacobian = group_out + lane_layout::group_jacobian + 12 * r;
+    Lanes* response = group_out + lane_layout::group_response + 12 * r;
+    if (r >= group_rows) {
+      std::fill(jacobian, jacobian + 12, Lanes{});
+      std::fill(response, response + 12, Lanes{});
+      continue;
+    }
+    const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
+      return rows.coefficients[row_of(k, r)];
+    };
+    for (std::size_t side = 0; side < 4; ++side) {
+      by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
+                    coefficients(2).jacobian[side], coefficients(3).jacobian[side],
+                    jacobian + 3 * side);
+      by_components(coefficients(0).response[side], coefficients(1).response[side],
+                    coefficients(2).response[side], coefficients(3).response[side],
+                    response + 3 * side);
+    }
+  }
+  // J M^-1 J^T + softness by columns, each entry summed as group_column sums it.
+  GroupMatrices a{};
+  std::array<LaneMask, k_g> past{};  // the rows past the group's: every lane's or none
+  for (std::size_t c = 0; c < k_g; ++c) {
+    past[c] = c >= group_rows ? Lanes{} == Lanes{} : LaneMask{};
+    if (c >= group_rows) continue;
+    const Lanes* b = group_out + lane_layout::group_response + 12 * c;
+    for (std::size_t r = 0; r < k_g; ++r) {
+      const Lanes* j = group_out + lane_layout::group_jacobian + 12 * r;
+      const auto dot = [&](std::size_t x) {
+        return j[x] * b[x] + j[x + 1] * b[x + 1] + j[x + 2] * b[x + 2];
+      };
+      a[c][r] = Lanes{} + (dot(0) + dot(3)) + (dot(6) + dot(9));
+    }
+    const Lanes softness = Lanes{rows.softness[row_of(0, c)], rows.softness[row_of(1, c)],
+                                 rows.softness[row_of(2, c)], rows.softness[row_of(3, c)]};
+    a[c][c] += softness;
+    group_out[lane_layout::softness + c] = softness;
+  }
+  for (std::size_t c = group_rows; c < k_g; ++c)
+    group_out[lane_layout::softness + c] = Lanes{};
+  GroupMatrices inverse;
+  LaneMask factored;
+  invert_in_lanes(a, past, inverse, factored);
+  for (std::size_t c = 0; c < k_g; ++c) {
+    for (std::size_t r = 0; r < k_g; ++r) {
+      group_out[lane_layout::matrix + 4 * c + r] = a[c][r];
+      group_out[lane_layout::inverse + 4 * c + r] = inverse[r][c];
+    }
+    group_out[lane_layout::regularisation + c] = a[c][c] * splat(k_group_regularisation);
+  }
+  group_out[lane_layout::factored] = factored ? splat(1) : Lanes{};
+}
+
+void UnitBatches::unpack_groups(std::size_t k, std::span<RowGroup> groups) {
+  if (groups_unpacked_[k] != 0) return;
+  groups_unpacked_[k] = 1;
+  const UnitBatch& batch = batches_[k];
+  const Lanes* group_in =
+      lanes_.data() + batch.lanes_begin + batch.shape.friction_rows * lane_layout::friction_row;
+  // A RowGroup's field runs over its rows, the batch's lanes over its units: each is the other
+  // transposed.
+  const auto by_units = [&](std::size_t at, std::size_t stride, const auto& field) {
+    const std::array<Lanes, k_lanes> t = transposed(
+        group_in[at], group_in[at + stride], group_in[at + 2 * stride], group_in[at + 3 * stride]);
+    for (std::size_t u = 0; u < batch.units; ++u)
+      field(groups[batch.group[u]]) = t[u];
+  };
+  for (std::size_t x = 0; x < 12; ++x)
+    by_units(lane_layout::group_jacobian + x, 12,
+             [&](RowGroup& g) -> Lanes& { return g.jacobian[x]; });
+  for (std::size_t c = 0; c < k_g; ++c) {
+    by_units(lane_layout::matrix + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.a[c]; });
+    by_units(lane_layout::inverse + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.inverse[c]; });
+  }
+  by_units(lane_layout::regularisation, 1, [](RowGroup& g) -> Lanes& { return g.regularisation; });
+  by_units(lane_layout::softness, 1, [](RowGroup& g) -> Lanes& { return g.softness; });
+  for (std::size_t u = 0; u < batch.units; ++u)
+    groups[batch.group[u]].factored = group_in[lane_layout::factored][u] > 0;
 }
 
 void UnitBatches::pack_biases(std::size_t chunk, const Real* bias,

@@ -106,10 +106,16 @@ class UnitBatches {
   const UnitBatch& batch(std::size_t k) const { return batches_[k]; }
   std::size_t batch_count() const { return batches_.size(); }
   /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, couplings and
-  /// groups' matrices) and then its biases, which the relax solve changes.
+  /// groups' matrices, found here from the rows) and then its biases, which the relax solve
+  /// changes.
   void pack(const RowStore& rows, std::span<const PackedRow> packed,
-            std::span<const RunCoupling> couplings, std::span<const RowGroup> groups,
-            TaskPool* pool);
+            std::span<const RunCoupling> couplings, TaskPool* pool);
+  /// Whether RowGroup g is a batch's: pack finds its matrices, and the RowGroup has them only
+  /// once unpack_groups gives them.
+  bool holds_group(std::size_t g) const { return holds_group_[g] != 0; }
+  /// Batch k's groups' matrices into their RowGroups (groups), once a pack: for a visit of its
+  /// units one at a time (the same bits as in lanes).
+  void unpack_groups(std::size_t k, std::span<RowGroup> groups);
   /// The batches are packed in this many chunks, at least one a part (fill_chunk).
   static constexpr std::size_t k_pack_chunks = 16;
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
@@ -142,6 +148,8 @@ class UnitBatches {
   /// A batch left shorter than UnitBatch::k_min_units becomes its units' steps at its place, in
   /// the order they joined it.
   void keep_full_batches();
+  /// A batch's group lanes from its rows (assemble_group's and invert_groups' arithmetic).
+  static void pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out);
   /// fill(batch, its friction rows' lanes, its group's lanes) for every batch of chunk `chunk`.
   template <class Fill>
   void fill_chunk(std::size_t chunk, const Fill& fill);
@@ -166,6 +174,8 @@ class UnitBatches {
   // the line from the other core each time (docs/performance.md).
   std::vector<std::uint8_t> alone_sweeps_;
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
+  std::vector<std::uint8_t> holds_group_;       // per RowGroup: a batch's
+  std::vector<std::uint8_t> groups_unpacked_;   // per batch: unpack_groups since the last pack
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
