@@ -573,6 +573,8 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                  std::array<Lanes, 4>& response = rows.coefficients[i].response;
                  if (!(visits_[i] & row_visit::a_moves)) response[0] = response[1] = Lanes{};
                  if (!(visits_[i] & row_visit::b_moves)) response[2] = response[3] = Lanes{};
+                 // A batch's rows' couplings are its lanes' (UnitBatches::pack).
+                 if (batched_ && batches_.holds_row(i)) continue;
                  RunCoupling& coupling = run_coupling_[i];
                  coupling = {};  // a run's first row reads its zeros
                  if (i == 0 || !later_in_run(i)) continue;
@@ -594,7 +596,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                }
                inverter.flush();
              });
-  if (batched_) batches_.pack(rows, packed_, run_coupling_, pool);
+  if (batched_) batches_.pack(rows, packed_, pool);
 }
 
 std::size_t PgsSolver::members_for(TaskPool* pool) const {
@@ -792,7 +794,7 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
 // time; returns the largest impulse change.
 Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
-                 std::span<RowGroup> groups, Real sor) {
+                 std::span<RowGroup> groups, std::span<RunCoupling> couplings, Real sor) {
   Real largest = 0;
   const auto alone = [&](std::uint32_t begin, std::uint32_t end) {
     largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups.data(), sor));
@@ -804,14 +806,14 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     }
     const UnitBatch& batch = batches.batch(step.batch);
     if (!batches.in_lanes(step.batch)) {
-      batches.unpack_groups(step.batch, groups);
+      batches.unpack(step.batch, groups, couplings);
       for (std::size_t k = 0; k < batch.units; ++k)
         alone(batch.first[k], batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);
     largest = std::max(largest, visit.largest);
-    if (visit.groups_left != 0) batches.unpack_groups(step.batch, groups);
+    if (visit.groups_left != 0) batches.unpack(step.batch, groups, couplings);
     for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
       if (visit.groups_left & (1u << k))
         largest = std::max(largest, visit_group(access, groups[batch.group[k]], sor));
@@ -851,7 +853,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
   const auto visit_steps = [&](std::span<const SweepStep> steps) {
-    return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_, settings.sor);
+    return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_, run_coupling_,
+                       settings.sor);
   };
   const auto visit_part = [&](std::size_t p) {
     return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));

@@ -217,11 +217,15 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   }
   lanes_.resize(lanes_size);
   holds_group_.assign(groups.size(), 0);
+  holds_row_.assign(rows.size(), 0);
   for (const UnitBatch& batch : batches_) {
     for (const std::uint32_t g : batch.group)
       holds_group_[g] = 1;
+    for (const std::uint32_t first : batch.first)
+      std::fill_n(holds_row_.begin() + first, batch.shape.friction_rows + batch.shape.group_rows,
+                  1);
   }
-  groups_unpacked_.assign(batches_.size(), 0);
+  unpacked_.assign(batches_.size(), 0);
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
@@ -315,8 +319,7 @@ void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
              [&](std::size_t chunk, std::size_t, std::size_t) { fill_chunk(chunk, fill); });
 }
 
-void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
-                       std::span<const RunCoupling> couplings, TaskPool* pool) {
+void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed, TaskPool* pool) {
   for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
       return Lanes{value(0), value(1), value(2), value(3)};
@@ -340,19 +343,23 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed,
       row[lane_layout::inv_eff_mass] = scalar(&PackedRow::inv_eff_mass);
       row[lane_layout::lo] = scalar(&PackedRow::lo);
       row[lane_layout::hi] = scalar(&PackedRow::hi);
-      row[lane_layout::coupling_last] =
-          of_units([&](std::size_t k) { return couplings[batch.first[k] + f].last; });
-      row[lane_layout::coupling_before_last] =
-          of_units([&](std::size_t k) { return couplings[batch.first[k] + f].before_last; });
+      // The run's couplings (RunCoupling: coupling_in_run's products and sums, lane by lane), from
+      // the rows' responses, zero on a body that does not move (PgsSolver::prepare).
+      const auto coupling = [&](std::size_t earlier) {
+        return wide_velocity(row + lane_layout::jacobian,
+                             out + earlier * lane_layout::friction_row + lane_layout::response);
+      };
+      row[lane_layout::coupling_last] = f >= 1 ? coupling(f - 1) : Lanes{};
+      row[lane_layout::coupling_before_last] = f >= 2 ? coupling(f - 2) : Lanes{};
     }
     pack_group(rows, batch, group_out);
   });
-  std::fill(groups_unpacked_.begin(), groups_unpacked_.end(), 0);
+  std::fill(unpacked_.begin(), unpacked_.end(), 0);
 }
 
 // The group's lanes straight from its rows, by assemble_group's and invert_groups' arithmetic lane
 // by lane (the same bits): a batch's groups need no RowGroup unless visited one at a time
-// (unpack_groups).
+// (unpack).
 void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out) {
   const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
   const auto row_of = [&](std::size_t k, std::size_t r) { return batch.first[k] + friction + r; };
@@ -411,10 +418,17 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
   group_out[lane_layout::factored] = factored ? splat(1) : Lanes{};
 }
 
-void UnitBatches::unpack_groups(std::size_t k, std::span<RowGroup> groups) {
-  if (groups_unpacked_[k] != 0) return;
-  groups_unpacked_[k] = 1;
+void UnitBatches::unpack(std::size_t k, std::span<RowGroup> groups,
+                         std::span<RunCoupling> couplings) {
+  if (unpacked_[k] != 0) return;
+  unpacked_[k] = 1;
   const UnitBatch& batch = batches_[k];
+  for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
+    const Lanes* row = lanes_.data() + batch.lanes_begin + f * lane_layout::friction_row;
+    for (std::size_t u = 0; u < batch.units; ++u)
+      couplings[batch.first[u] + f] = {row[lane_layout::coupling_last][u],
+                                       row[lane_layout::coupling_before_last][u]};
+  }
   const Lanes* group_in =
       lanes_.data() + batch.lanes_begin + batch.shape.friction_rows * lane_layout::friction_row;
   // A RowGroup's field runs over its rows, the batch's lanes over its units: each is the other

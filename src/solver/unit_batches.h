@@ -105,17 +105,18 @@ class UnitBatches {
   std::span<const SweepStep> colour(std::size_t c) const { return segment(parts_ + c); }
   const UnitBatch& batch(std::size_t k) const { return batches_[k]; }
   std::size_t batch_count() const { return batches_.size(); }
-  /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, couplings and
-  /// groups' matrices, found here from the rows) and then its biases, which the relax solve
-  /// changes.
-  void pack(const RowStore& rows, std::span<const PackedRow> packed,
-            std::span<const RunCoupling> couplings, TaskPool* pool);
-  /// Whether RowGroup g is a batch's: pack finds its matrices, and the RowGroup has them only
-  /// once unpack_groups gives them.
+  /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, the runs' couplings
+  /// and the groups' matrices, these two found here from the rows) and then its biases, which the
+  /// relax solve changes.
+  void pack(const RowStore& rows, std::span<const PackedRow> packed, TaskPool* pool);
+  /// Whether RowGroup g, and row i, are a batch's: pack finds the group's matrices and the row's
+  /// couplings (RunCoupling), which the solver's own have only once unpack gives them.
   bool holds_group(std::size_t g) const { return holds_group_[g] != 0; }
-  /// Batch k's groups' matrices into their RowGroups (groups), once a pack: for a visit of its
-  /// units one at a time (the same bits as in lanes).
-  void unpack_groups(std::size_t k, std::span<RowGroup> groups);
+  bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
+  /// Batch k's groups' matrices and its rows' couplings into the solver's RowGroups and
+  /// RunCouplings, once a pack: for a visit of its units one at a time (the same bits as in
+  /// lanes).
+  void unpack(std::size_t k, std::span<RowGroup> groups, std::span<RunCoupling> couplings);
   /// The batches are packed in this many chunks, at least one a part (fill_chunk).
   static constexpr std::size_t k_pack_chunks = 16;
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
@@ -175,7 +176,8 @@ class UnitBatches {
   std::vector<std::uint8_t> alone_sweeps_;
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
   std::vector<std::uint8_t> holds_group_;       // per RowGroup: a batch's
-  std::vector<std::uint8_t> groups_unpacked_;   // per batch: unpack_groups since the last pack
+  std::vector<std::uint8_t> holds_row_;         // per row: a batch's
+  std::vector<std::uint8_t> unpacked_;          // per batch: unpack since the last pack
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
