@@ -2,6 +2,7 @@
 // The forms in which pgs keeps its rows between sweeps (PgsSolver, UnitBatches): a manifold's
 // normal rows as a group, a row's scalars as a sweep reads them, a friction run's couplings.
 
+#include "constraints/rows.h"
 #include "core/lanes.h"
 
 #include <array>
@@ -60,6 +61,18 @@ struct PackedRow {
   Real lo, hi;  // a friction row's per unit of its normal rows' impulse: -mu and mu
   std::int32_t normal_row;
 };
+
+/// Row i's PackedRow but its bias (packed at each solve).
+inline void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
+  row.body_a = rows.body_a[i];
+  row.body_b = rows.body_b[i];
+  row.softness = rows.softness[i];
+  row.inv_eff_mass = rows.inv_eff_mass[i];
+  row.normal_row = rows.normal_row[i];
+  const bool friction = row.normal_row >= 0;
+  row.lo = friction ? -rows.mu[i] : rows.lo[i];
+  row.hi = friction ? rows.mu[i] : rows.hi[i];
+}
 
 /// How a row of a friction run sees the changes of the run's earlier rows: J_i M^-1 J_j^T over the
 /// bodies that move, for the last row (j = i - 1) and the one before it (j = i - 2; 0 when the

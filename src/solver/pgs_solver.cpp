@@ -162,9 +162,13 @@ template <class Access>
 class PairVelocities {
  public:
   [[gnu::always_inline]] PairVelocities(const PackedAccess& access, std::size_t first)
+      : PairVelocities(access, first, access.row(first).body_a, access.row(first).body_b) {}
+  // Row `first` joins bodies a and b (as its packed row says).
+  [[gnu::always_inline]] PairVelocities(const PackedAccess& access, std::size_t first,
+                                        std::uint32_t a, std::uint32_t b)
       : moves_(access.visits[first]),
-        a_(access.velocity + 2 * std::size_t(access.row(first).body_a)),
-        b_(access.velocity + 2 * std::size_t(access.row(first).body_b)),
+        a_(access.velocity + 2 * std::size_t(a)),
+        b_(access.velocity + 2 * std::size_t(b)),
         a0_(a_[0]),
         a1_(a_[1]),
         b0_(b_[0]),
@@ -502,17 +506,6 @@ Real coupling_in_run(const RowCoefficients& row, const RowCoefficients& earlier,
       moves & row_visit::b_moves ? b[2] : none, moves & row_visit::b_moves ? b[3] : none);
 }
 
-void pack_row(const RowStore& rows, std::size_t i, PackedRow& row) {
-  row.body_a = rows.body_a[i];
-  row.body_b = rows.body_b[i];
-  row.softness = rows.softness[i];
-  row.inv_eff_mass = rows.inv_eff_mass[i];
-  row.normal_row = rows.normal_row[i];
-  const bool friction = row.normal_row >= 0;
-  row.lo = friction ? -rows.mu[i] : rows.lo[i];
-  row.hi = friction ? rows.mu[i] : rows.hi[i];
-}
-
 // Below this many units per thread a sweep stays on one thread: the phases would cost more than
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
@@ -536,12 +529,6 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 
 void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                         bool in_order) {
-  packed_.resize(rows.size());
-  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
-               for (std::size_t i = begin; i < end; ++i)
-                 pack_row(rows, i, packed_[i]);
-             });
   const bool same_layout = layout_.update(rows, masses, pool);
   const bool direct = equalities_.prepare(rows, layout_, same_layout, pool);
   if (!same_layout || direct != direct_) {
@@ -560,21 +547,23 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   if (direct_) {
     block_delta_.resize(equalities_.rows().size());
   }
+  packed_.resize(rows.size());
   run_coupling_.resize(rows.size());
   const auto later_in_run = [&](std::size_t i) { return row_visit::later_in_run(visits_[i]); };
   // The response on a body that does not move is made zero in the store, even where the row's is
   // not finite (a zero inverse mass gives zero otherwise), so that PairVelocities adds it without a
-  // test; then the runs' couplings. coupling_in_run reads the earlier rows' responses on moving
-  // bodies only: those rows may be another chunk's, whose other responses are being zeroed at the
-  // same time.
+  // test; then the packed row and the runs' couplings. coupling_in_run reads the earlier rows'
+  // responses on moving bodies only: those rows may be another chunk's, whose other responses are
+  // being zeroed at the same time.
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
                  std::array<Lanes, 4>& response = rows.coefficients[i].response;
                  if (!(visits_[i] & row_visit::a_moves)) response[0] = response[1] = Lanes{};
                  if (!(visits_[i] & row_visit::b_moves)) response[2] = response[3] = Lanes{};
-                 // A batch's rows' couplings are its lanes' (UnitBatches::pack).
+                 // A batch's rows are packed in its lanes (UnitBatches::pack).
                  if (batched_ && batches_.holds_row(i)) continue;
+                 pack_row(rows, i, packed_[i]);
                  RunCoupling& coupling = run_coupling_[i];
                  coupling = {};  // a run's first row reads its zeros
                  if (i == 0 || !later_in_run(i)) continue;
@@ -596,7 +585,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                }
                inverter.flush();
              });
-  if (batched_) batches_.pack(rows, packed_, pool);
+  if (batched_) batches_.pack(rows, pool);
 }
 
 std::size_t PgsSolver::members_for(TaskPool* pool) const {
@@ -794,7 +783,8 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
 // time; returns the largest impulse change.
 Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
-                 std::span<RowGroup> groups, std::span<RunCoupling> couplings, Real sor) {
+                 std::span<RowGroup> groups, std::span<RunCoupling> couplings,
+                 std::span<PackedRow> packed, Real sor) {
   Real largest = 0;
   const auto alone = [&](std::uint32_t begin, std::uint32_t end) {
     largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups.data(), sor));
@@ -806,14 +796,14 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     }
     const UnitBatch& batch = batches.batch(step.batch);
     if (!batches.in_lanes(step.batch)) {
-      batches.unpack(step.batch, groups, couplings);
+      batches.unpack(step.batch, rows, groups, couplings, packed);
       for (std::size_t k = 0; k < batch.units; ++k)
         alone(batch.first[k], batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);
     largest = std::max(largest, visit.largest);
-    if (visit.groups_left != 0) batches.unpack(step.batch, groups, couplings);
+    if (visit.groups_left != 0) batches.unpack(step.batch, rows, groups, couplings, packed);
     for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
       if (visit.groups_left & (1u << k))
         largest = std::max(largest, visit_group(access, groups[batch.group[k]], sor));
@@ -839,6 +829,11 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   else
     pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access = packed_access(rows);
+  // A residual is measured over every packed row, a batch's too.
+  if (batched_ && measures_residuals(settings)) {
+    for (std::size_t k = 0; k < batches_.batch_count(); ++k)
+      batches_.unpack(k, rows, groups_, run_coupling_, packed_);
+  }
   // From the packed rows at the packed velocities, still the free ones (before the warm start; a
   // solve measuring residuals does not continue from applied impulses).
   const Real b_norm = measures_residuals(settings)
@@ -854,25 +849,27 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   };
   const auto visit_steps = [&](std::span<const SweepStep> steps) {
     return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_, run_coupling_,
-                       settings.sor);
+                       packed_, settings.sor);
   };
   const auto visit_part = [&](std::size_t p) {
     return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));
   };
   // Row i's impulse into v, its bodies' velocities; zeroed if warm starting is off or the row
-  // is inert.
+  // is inert. From the store's columns: a batch's rows are packed in its lanes.
   const auto warm_start_into = [&](std::uint32_t i, PairVelocities& v) {
-    const PackedRow& row = access.row(i);
-    if (!settings.warm_start || row.inv_eff_mass == 0)
+    if (!settings.warm_start || rows.inv_eff_mass[i] == 0)
       rows.lambda[i] = 0;
     else
       v.apply(access.coefficients_of(i), rows.lambda[i]);
+  };
+  const auto pair_of = [&](std::uint32_t i) {
+    return PairVelocities(access, i, rows.body_a[i], rows.body_b[i]);
   };
   // The equality block's rows, one by one in its order (the sweeps solve them on their own).
   const auto warm_start_block = [&] {
     for (std::size_t k = 0; direct_ && k < equalities_.rows().size(); ++k) {
       const std::uint32_t i = equalities_.rows()[k];
-      PairVelocities v(access, i);
+      PairVelocities v = pair_of(i);
       warm_start_into(i, v);
       v.store();
     }
@@ -886,12 +883,12 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         ++i;
         continue;
       }
-      const PackedRow& head = access.row(i);
-      PairVelocities v(access, i);
+      const std::uint32_t head = i;
+      PairVelocities v = pair_of(head);
       do {
         warm_start_into(i++, v);
-      } while (i < end && outside_block(i) && access.row(i).body_a == head.body_a &&
-               access.row(i).body_b == head.body_b);
+      } while (i < end && outside_block(i) && rows.body_a[i] == rows.body_a[head] &&
+               rows.body_b[i] == rows.body_b[head]);
       v.store();
     }
   };

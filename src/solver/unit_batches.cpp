@@ -319,7 +319,7 @@ void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
              [&](std::size_t chunk, std::size_t, std::size_t) { fill_chunk(chunk, fill); });
 }
 
-void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed, TaskPool* pool) {
+void UnitBatches::pack(const RowStore& rows, TaskPool* pool) {
   for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
       return Lanes{value(0), value(1), value(2), value(3)};
@@ -337,12 +337,14 @@ void UnitBatches::pack(const RowStore& rows, std::span<const PackedRow> packed, 
                       coefficients(2).response[side], coefficients(3).response[side],
                       row + lane_layout::response + 3 * side);
       }
-      const auto scalar = [&](Real PackedRow::*field) {
-        return of_units([&](std::size_t k) { return packed[batch.first[k] + f].*field; });
+      const auto column = [&](const RowColumn<Real>& values) {
+        return of_units([&](std::size_t k) { return values[batch.first[k] + f]; });
       };
-      row[lane_layout::inv_eff_mass] = scalar(&PackedRow::inv_eff_mass);
-      row[lane_layout::lo] = scalar(&PackedRow::lo);
-      row[lane_layout::hi] = scalar(&PackedRow::hi);
+      // A friction row's bounds per unit of its normal rows' impulse (pack_row).
+      const Lanes mu = column(rows.mu);
+      row[lane_layout::inv_eff_mass] = column(rows.inv_eff_mass);
+      row[lane_layout::lo] = -mu;
+      row[lane_layout::hi] = mu;
       // The run's couplings (RunCoupling: coupling_in_run's products and sums, lane by lane), from
       // the rows' responses, zero on a body that does not move (PgsSolver::prepare).
       const auto coupling = [&](std::size_t earlier) {
@@ -418,11 +420,16 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
   group_out[lane_layout::factored] = factored ? splat(1) : Lanes{};
 }
 
-void UnitBatches::unpack(std::size_t k, std::span<RowGroup> groups,
-                         std::span<RunCoupling> couplings) {
+void UnitBatches::unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
+                         std::span<RunCoupling> couplings, std::span<PackedRow> packed) {
   if (unpacked_[k] != 0) return;
   unpacked_[k] = 1;
   const UnitBatch& batch = batches_[k];
+  for (std::size_t u = 0; u < batch.units; ++u) {
+    for (std::uint32_t i = batch.first[u];
+         i < batch.first[u] + batch.shape.friction_rows + batch.shape.group_rows; ++i)
+      pack_row(rows, i, packed[i]);
+  }
   for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
     const Lanes* row = lanes_.data() + batch.lanes_begin + f * lane_layout::friction_row;
     for (std::size_t u = 0; u < batch.units; ++u)

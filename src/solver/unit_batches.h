@@ -108,15 +108,17 @@ class UnitBatches {
   /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, the runs' couplings
   /// and the groups' matrices, these two found here from the rows) and then its biases, which the
   /// relax solve changes.
-  void pack(const RowStore& rows, std::span<const PackedRow> packed, TaskPool* pool);
+  void pack(const RowStore& rows, TaskPool* pool);
   /// Whether RowGroup g, and row i, are a batch's: pack finds the group's matrices and the row's
-  /// couplings (RunCoupling), which the solver's own have only once unpack gives them.
+  /// packed row (but its bias) and couplings, which the solver's own (RowGroup, PackedRow,
+  /// RunCoupling) have only once unpack gives them.
   bool holds_group(std::size_t g) const { return holds_group_[g] != 0; }
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
-  /// Batch k's groups' matrices and its rows' couplings into the solver's RowGroups and
-  /// RunCouplings, once a pack: for a visit of its units one at a time (the same bits as in
-  /// lanes).
-  void unpack(std::size_t k, std::span<RowGroup> groups, std::span<RunCoupling> couplings);
+  /// Batch k's groups' matrices, its rows' packed rows (but their biases) and couplings into the
+  /// solver's own, once a pack: for a visit of its units one at a time (the same bits as in
+  /// lanes), or a residual.
+  void unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
+              std::span<RunCoupling> couplings, std::span<PackedRow> packed);
   /// The batches are packed in this many chunks, at least one a part (fill_chunk).
   static constexpr std::size_t k_pack_chunks = 16;
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
