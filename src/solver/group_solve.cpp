@@ -95,6 +95,7 @@ void invert_in_lanes(const GroupMatrices& a, const std::array<LaneMask, k_g>& pa
 }
 
 void GroupInverter::flush() {
+  if (count_ == 0) return;
   GroupMatrices a;
   std::array<LaneMask, k_g> past{};
   for (std::size_t j = 0; j < k_g; ++j) {

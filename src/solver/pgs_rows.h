@@ -17,8 +17,9 @@ namespace impulse {
 /// the box: a stack rocks on it (docs/solvers.md).
 struct RowGroup {
   static constexpr std::uint32_t k_max_rows = 4;
-  /// Rows [first, first + count); the rest is PgsSolver's to fill (assemble_group, and the biases
-  /// at each solve), not zeroed here: a pile's thousands of groups are found again in most steps.
+  /// Rows [first, first + count); the rest is PgsSolver's to fill (assemble_group, or
+  /// UnitBatches::unpack for a batch's group, and the biases at each solve), not zeroed here: a
+  /// pile's thousands of groups are found again in most steps.
   RowGroup(std::uint32_t first_row, std::uint32_t rows) : first(first_row), count(rows) {}
   std::uint32_t first, count;
   // J M^-1 J^T + softness by columns: a[c][r] is row r's entry in column c (zero past count);

@@ -833,10 +833,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access = packed_access(rows);
   // A residual is measured over every packed row, a batch's too.
-  if (batched_ && measures_residuals(settings)) {
-    for (std::size_t k = 0; k < batches_.batch_count(); ++k)
-      batches_.unpack(k, rows, groups_, run_coupling_, packed_);
-  }
+  if (measures_residuals(settings)) unpack_batches(rows);
   // From the packed rows at the packed velocities, still the free ones (before the warm start; a
   // solve measuring residuals does not continue from applied impulses).
   const Real b_norm = measures_residuals(settings)
@@ -1048,8 +1045,14 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
 }
 
 // Seed 003's shuffled order: a new order every sweep, on one thread.
+void PgsSolver::unpack_batches(const RowStore& rows) {
+  for (std::size_t k = 0; batched_ && k < batches_.batch_count(); ++k)
+    batches_.unpack(k, rows, groups_, run_coupling_, packed_);
+}
+
 void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
+  unpack_batches(rows);  // a solve_again after an in-order solve: every row is visited alone
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access = packed_access(rows);

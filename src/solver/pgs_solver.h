@@ -46,9 +46,13 @@ class PgsSolver final : public Solver {
   /// Packs the rows (PackedRow, all but the bias), zeroes their responses on bodies that do not
   /// move, factors the equality block and assembles the groups' matrices; finds the structure
   /// again unless the layout is the last solve's. in_order: the sweeps visit the rows in stored
-  /// order (not shuffled), so they may visit units in batches (UnitBatches).
+  /// order (not shuffled), so they may visit units in batches (UnitBatches), whose rows and
+  /// groups are packed in the batches' lanes instead (unpack_batches).
   void prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                bool in_order);
+  /// Every batch's rows, couplings and groups into the solver's own (UnitBatches::unpack), for a
+  /// pass that reads every row: a residual, a shuffled sweep.
+  void unpack_batches(const RowStore& rows);
   /// The structure of the solve that follows from the layout (RowLayout): the groups, the
   /// equality block's rows among them, how each row is visited, the friction runs, the schedule.
   void find_structure(const RowStore& rows);

@@ -304,5 +304,41 @@ TEST(UnitBatches, AShuffledSolveBuildsNoBatches) {
   EXPECT_TRUE(testing::same_solution(fresh_problem, stale));
 }
 
+// The other way round: an in-order solve packs a batch's rows and groups only in its lanes, and a
+// shuffled solve_again after it visits every row alone. Its second problem's normal rows are soft
+// (other numbers in every packed field than the first problem's): a fresh solver's in-order solve
+// (no batches on a new layout) and shuffled solve_again, to the bit.
+TEST(UnitBatches, AShuffledSolveAgainAfterBatchesReadsEveryRowAfresh) {
+  SolverSettings shuffled = testing::iterations(10);
+  shuffled.shuffle = true;
+  SolverSettings in_order = testing::iterations(40);
+  in_order.measure_residuals = false;  // a measure would unpack every batch already
+  const auto soft = [] {
+    RowProblem p = columns(24, 6, false, Real(2));
+    for (std::size_t i = 0; i < p.rows.size(); ++i)
+      p.rows.softness[i] = p.rows.normal_row[i] < 0 ? Real(0.002) : Real(0);
+    p.rows.prepare(p.masses);
+    return p;
+  };
+  SolveStats stats;
+  const auto in_order_then_shuffled = [&](PgsSolver& s, RowProblem& p) {
+    s.solve(p.rows, {p.velocities, p.masses, nullptr}, in_order, stats);
+    for (std::size_t i = 0; i < p.rows.size(); ++i)
+      p.rows.bias[i] *= Real(0.5);
+    s.solve_again(p.rows, {p.velocities, p.masses, nullptr}, shuffled, stats, false);
+  };
+  PgsSolver batched;
+  RowProblem first = columns(24, 6, false);
+  batched.solve(first.rows, {first.velocities, first.masses, nullptr}, in_order, stats);
+  RowProblem again = soft(), reference = soft();
+  in_order_then_shuffled(batched, again);
+  ASSERT_TRUE(batched.batches().built());
+  EXPECT_TRUE(batched.batches().visited_in_lanes());
+  PgsSolver fresh;
+  in_order_then_shuffled(fresh, reference);
+  EXPECT_FALSE(fresh.batches().built());
+  EXPECT_TRUE(testing::same_solution(reference, again));
+}
+
 }  // namespace
 }  // namespace impulse
