@@ -223,6 +223,43 @@ TEST(UnitBatches, ABatchOfThreeRepeatsItsFirstUnitAndKeepsTheBits) {
   }
 }
 
+// Eight boxes on the ground, two batches of four: in each, the first two boxes fly up (idle
+// manifolds) and the other two press down, so the batch's first visit in lanes leaves two groups
+// unsettled and its next sweeps visit its units one at a time, from the solver's own packed rows,
+// couplings and groups, which it unpacks from the lanes. Unmeasured, and with soft normal rows
+// in the second problem (other numbers in every packed field): a fresh solver's bits.
+TEST(UnitBatches, ABatchVisitedUnitByUnitUnpacksItsRows) {
+  const auto boxes = [](Real softness) {
+    RowProblem p;
+    p.add_body(0);
+    for (int k = 0; k < 8; ++k) {
+      p.add_body(1 + Real(k) * Real(0.1),
+                 {Real(0.1) * Real(k % 3), k % 4 < 2 ? Real(3) : Real(-1), Real(0)});
+      p.velocities.back().angular = {Real(0.3) * Real(k % 2), 0, Real(-0.2)};
+    }
+    for (std::uint32_t k = 0; k < 8; ++k)
+      add_manifold(p, 1 + k, 0, 4, false, Real(2));
+    for (std::size_t i = 0; i < p.rows.size(); ++i)
+      p.rows.softness[i] = p.rows.normal_row[i] < 0 ? softness : Real(0);
+    p.rows.prepare(p.masses);
+    return p;
+  };
+  SolverSettings settings = testing::iterations(20);
+  settings.measure_residuals = false;  // a measure would unpack every batch at the start
+  SolveStats stats;
+  PgsSolver batched, fresh;
+  RowProblem first = boxes(0);
+  batched.solve(first.rows, {first.velocities, first.masses, nullptr}, settings, stats);
+  RowProblem again = boxes(Real(0.002)), reference = boxes(Real(0.002));
+  batched.solve(again.rows, {again.velocities, again.masses, nullptr}, settings, stats);
+  fresh.solve(reference.rows, {reference.velocities, reference.masses, nullptr}, settings, stats);
+  ASSERT_TRUE(batched.batches().built());
+  ASSERT_EQ(batched.batches().batch_count(), 2u);
+  EXPECT_TRUE(batched.batches().visited_in_lanes());
+  EXPECT_FALSE(fresh.batches().built());
+  EXPECT_TRUE(testing::same_solution(reference, again));
+}
+
 // Random graphs of manifolds, where levels reorder units across each other in both directions
 // (the columns keep their stored order level by level): batched, the same bits as unit by unit,
 // on one thread (the parts merged) and two, under both friction models; with residuals measured
