@@ -679,6 +679,7 @@ void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVeloc
   }
   for (std::size_t i = rows.size() * chunk / k_prepare_chunks;
        i < rows.size() * (chunk + 1) / k_prepare_chunks; ++i) {
+    if (batched_ && batches_.holds_row(i)) continue;  // in its lanes (UnitBatches::unpack)
     packed_[i].bias = rows.bias[i];
     if ((visits_[i] & row_visit::kind_mask) != row_visit::group) continue;
     RowGroup& group = groups_[group_of_[i]];
@@ -817,6 +818,8 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
 
 void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                         SolveStats& stats, bool impulses_applied) {
+  // The biases change between a solve and its relax solve: a batch unpacks them again.
+  if (batched_) batches_.forget_unpacked();
   if (settings.shuffle) {
     iterate_shuffled(rows, bodies, settings, stats);
     return;

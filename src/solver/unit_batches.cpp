@@ -356,7 +356,6 @@ void UnitBatches::pack(const RowStore& rows, TaskPool* pool) {
     }
     pack_group(rows, batch, group_out);
   });
-  std::fill(unpacked_.begin(), unpacked_.end(), 0);
 }
 
 // The group's lanes straight from its rows, by assemble_group's and invert_groups' arithmetic lane
@@ -427,8 +426,12 @@ void UnitBatches::unpack(std::size_t k, const RowStore& rows, std::span<RowGroup
   const UnitBatch& batch = batches_[k];
   for (std::size_t u = 0; u < batch.units; ++u) {
     for (std::uint32_t i = batch.first[u];
-         i < batch.first[u] + batch.shape.friction_rows + batch.shape.group_rows; ++i)
+         i < batch.first[u] + batch.shape.friction_rows + batch.shape.group_rows; ++i) {
       pack_row(rows, i, packed[i]);
+      packed[i].bias = rows.bias[i];
+    }
+    RowGroup& group = groups[batch.group[u]];
+    group.bias = biases_of(group, rows.bias.data());
   }
   for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
     const Lanes* row = lanes_.data() + batch.lanes_begin + f * lane_layout::friction_row;

@@ -23,6 +23,7 @@
 #include "solver/pgs_rows.h"
 #include "solver/sweep_schedule.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -110,15 +111,17 @@ class UnitBatches {
   /// relax solve changes.
   void pack(const RowStore& rows, TaskPool* pool);
   /// Whether RowGroup g, and row i, are a batch's: pack finds the group's matrices and the row's
-  /// packed row (but its bias) and couplings, which the solver's own (RowGroup, PackedRow,
-  /// RunCoupling) have only once unpack gives them.
+  /// packed row and couplings (pack_biases their biases), which the solver's own (RowGroup,
+  /// PackedRow, RunCoupling) have only once unpack gives them.
   bool holds_group(std::size_t g) const { return holds_group_[g] != 0; }
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
-  /// Batch k's groups' matrices, its rows' packed rows (but their biases) and couplings into the
-  /// solver's own, once a pack: for a visit of its units one at a time (the same bits as in
-  /// lanes), or a residual.
+  /// Batch k's groups' matrices, its rows' packed rows and couplings, and the rows' and groups'
+  /// biases into the solver's own, once a solve (forget_unpacked): for a visit of its units one
+  /// at a time (the same bits as in lanes), or a residual.
   void unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
               std::span<RunCoupling> couplings, std::span<PackedRow> packed);
+  /// Every batch to be unpacked again when asked: a new solve (its biases may have changed).
+  void forget_unpacked() { std::fill(unpacked_.begin(), unpacked_.end(), 0); }
   /// The batches are packed in this many chunks, at least one a part (fill_chunk).
   static constexpr std::size_t k_pack_chunks = 16;
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
@@ -179,7 +182,7 @@ class UnitBatches {
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
   std::vector<std::uint8_t> holds_group_;       // per RowGroup: a batch's
   std::vector<std::uint8_t> holds_row_;         // per row: a batch's
-  std::vector<std::uint8_t> unpacked_;          // per batch: unpack since the last pack
+  std::vector<std::uint8_t> unpacked_;          // per batch: unpack since forget_unpacked
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
