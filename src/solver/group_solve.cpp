@@ -123,13 +123,6 @@ void GroupInverter::flush() {
   count_ = 0;
 }
 
-void invert_groups(std::span<RowGroup> groups) {
-  GroupInverter inverter;
-  for (RowGroup& group : groups)
-    inverter.add(group);
-  inverter.flush();
-}
-
 namespace {
 
 // Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstddef>
-#include <span>
 
 namespace impulse {
 
@@ -20,11 +19,9 @@ using GroupMatrix = std::array<Lanes, k_g>;
 /// a group's matrix singular.
 constexpr Real k_group_regularisation = Real(1e-5);
 
-/// Each group's inverse (RowGroup::inverse, RowGroup::factored) from its matrix (RowGroup::a),
-/// four at a time in lanes: a group's bits are the same whichever groups it is inverted with.
-void invert_groups(std::span<RowGroup> groups);
-
-/// invert_groups on the groups added, four at a time; the last few when flushed.
+/// Each group added gets its inverse (RowGroup::inverse, RowGroup::factored) from its matrix
+/// (RowGroup::a), four at a time in lanes, the last few when flushed: a group's bits are the same
+/// whichever groups it is inverted with.
 class GroupInverter {
  public:
   void add(RowGroup& group) {
@@ -42,7 +39,7 @@ class GroupInverter {
 /// k's.
 using GroupMatrices = std::array<std::array<Lanes, k_g>, k_g>;
 
-/// invert_groups' arithmetic on four groups in lanes: the inverses of the matrices a with their
+/// GroupInverter's arithmetic on four groups in lanes: the inverses of the matrices a with their
 /// diagonals raised by k_group_regularisation, where past[r] marks the lanes whose group ends
 /// before row r (its rows and columns from r on are the identity's); `factored` marks the lanes
 /// whose Cholesky factorisation succeeded. RowGroup::inverse[i][c] is inverse[c][i].

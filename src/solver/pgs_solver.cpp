@@ -1047,12 +1047,12 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   unpack(bodies.velocities);
 }
 
-// Seed 003's shuffled order: a new order every sweep, on one thread.
 void PgsSolver::unpack_batches(const RowStore& rows) {
   for (std::size_t k = 0; batched_ && k < batches_.batch_count(); ++k)
     batches_.unpack(k, rows, groups_, run_coupling_, packed_);
 }
 
+// Seed 003's shuffled order: a new order every sweep, on one thread.
 void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   unpack_batches(rows);  // a solve_again after an in-order solve: every row is visited alone

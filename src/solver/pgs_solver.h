@@ -88,7 +88,7 @@ class PgsSolver final : public Solver {
   void find_friction_runs(const RowStore& rows, std::uint32_t begin, std::uint32_t end);
   /// Finds the groups (below) of block [begin, end): which rows, not their matrices.
   void find_groups(const RowStore& rows, std::uint32_t begin, std::uint32_t end);
-  /// A group's matrices (RowGroup) from its rows' coefficients, but its inverse (invert_groups).
+  /// A group's matrices (RowGroup) from its rows' coefficients, but its inverse (GroupInverter).
   void assemble_group(const RowStore& rows, RowGroup& group) const;
 
   // Kept from solve to solve: no allocation once warmed up.

@@ -358,7 +358,7 @@ void UnitBatches::pack(const RowStore& rows, TaskPool* pool) {
   });
 }
 
-// The group's lanes straight from its rows, by assemble_group's and invert_groups' arithmetic lane
+// The group's lanes straight from its rows, by assemble_group's and GroupInverter's arithmetic lane
 // by lane (the same bits): a batch's groups need no RowGroup unless visited one at a time
 // (unpack).
 void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out) {

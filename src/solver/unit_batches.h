@@ -117,7 +117,7 @@ class UnitBatches {
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
   /// Batch k's groups' matrices, its rows' packed rows and couplings, and the rows' and groups'
   /// biases into the solver's own, once a solve (forget_unpacked): for a visit of its units one
-  /// at a time (the same bits as in lanes), or a residual.
+  /// at a time (the same bits as in lanes), a residual or a shuffled solve.
   void unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
               std::span<RunCoupling> couplings, std::span<PackedRow> packed);
   /// Every batch to be unpacked again when asked: a new solve (its biases may have changed).
@@ -154,7 +154,7 @@ class UnitBatches {
   /// A batch left shorter than UnitBatch::k_min_units becomes its units' steps at its place, in
   /// the order they joined it.
   void keep_full_batches();
-  /// A batch's group lanes from its rows (assemble_group's and invert_groups' arithmetic).
+  /// A batch's group lanes from its rows (assemble_group's and GroupInverter's arithmetic).
   static void pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out);
   /// fill(batch, its friction rows' lanes, its group's lanes) for every batch of chunk `chunk`.
   template <class Fill>

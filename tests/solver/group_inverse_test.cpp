@@ -1,4 +1,4 @@
-// A group's inverse (invert_groups): four groups at a time in lanes, each with the bits it gets
+// A group's inverse (GroupInverter): four groups at a time in lanes, each with the bits it gets
 // alone, the inverse of its regularised matrix, and a failed factorisation its own.
 
 #include <gtest/gtest.h>
@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 #include <cstring>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "solver/group_solve.h"
@@ -30,6 +31,13 @@ RowGroup random_group(std::mt19937& rng, std::uint32_t count) {
   return group;
 }
 
+void invert(std::span<RowGroup> groups) {
+  GroupInverter inverter;
+  for (RowGroup& group : groups)
+    inverter.add(group);
+  inverter.flush();
+}
+
 bool same_bits(const std::array<Lanes, k_g>& x, const std::array<Lanes, k_g>& y) {
   return std::memcmp(x.data(), y.data(), sizeof(x)) == 0;
 }
@@ -41,9 +49,9 @@ TEST(GroupInverse, EachGroupGetsItsOwnBitsAndTheInverseOfItsRegularisedMatrix) {
   for (const std::uint32_t count : {4u, 3u, 2u, 1u, 4u, 2u, 3u, 4u, 1u})
     groups.push_back(random_group(rng, count));
   std::vector<RowGroup> alone = groups;
-  invert_groups(groups);
+  invert(groups);
   for (RowGroup& group : alone)
-    invert_groups(std::span(&group, 1));
+    invert(std::span(&group, 1));
   for (std::size_t g = 0; g < groups.size(); ++g) {
     SCOPED_TRACE(g);
     const RowGroup& group = groups[g];
@@ -84,9 +92,9 @@ TEST(GroupInverse, AFailedFactorisationIsTheGroupsAlone) {
     groups[3].a[c][3] = 0;
   groups[3].a[3] = Lanes{};
   std::vector<RowGroup> alone = groups;
-  invert_groups(groups);
+  invert(groups);
   for (RowGroup& group : alone)
-    invert_groups(std::span(&group, 1));
+    invert(std::span(&group, 1));
   EXPECT_TRUE(groups[0].factored);
   EXPECT_TRUE(groups[1].factored);
   EXPECT_TRUE(groups[2].factored);
