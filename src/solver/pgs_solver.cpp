@@ -582,7 +582,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
              [&](std::size_t, std::size_t begin, std::size_t end) {
                GroupInverter inverter;
                for (std::size_t g = begin; g < end; ++g) {
-                 if (batched_ && batches_.holds_group(g)) continue;
+                 if (batched_ && batches_.holds_row(groups_[g].first)) continue;
                  assemble_group(rows, groups_[g]);
                  inverter.add(groups_[g]);
                }

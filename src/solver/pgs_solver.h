@@ -33,7 +33,7 @@ class PgsSolver final : public Solver {
   /// visits them).
   const UnitBatches& batches() const { return batches_; }
   /// The groups (RowGroup) of the last solve's structure: the rows its sweeps visit together (a
-  /// batch's matrices are in its lanes: UnitBatches::holds_group).
+  /// batch's matrices are in its lanes: UnitBatches::holds_row).
   std::span<const RowGroup> groups() const { return groups_; }
   /// Keeps the packed rows, the groups' factors and the equality block's factorisation.
   void solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,

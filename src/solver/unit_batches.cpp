@@ -216,11 +216,8 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
     lanes_size += batch.shape.friction_rows * lane_layout::friction_row + lane_layout::group;
   }
   lanes_.resize(lanes_size);
-  holds_group_.assign(groups.size(), 0);
   holds_row_.assign(rows.size(), 0);
   for (const UnitBatch& batch : batches_) {
-    for (const std::uint32_t g : batch.group)
-      holds_group_[g] = 1;
     for (const std::uint32_t first : batch.first)
       std::fill_n(holds_row_.begin() + first, batch.shape.friction_rows + batch.shape.group_rows,
                   1);

@@ -110,10 +110,9 @@ class UnitBatches {
   /// and the groups' matrices, these two found here from the rows) and then its biases, which the
   /// relax solve changes.
   void pack(const RowStore& rows, TaskPool* pool);
-  /// Whether RowGroup g, and row i, are a batch's: pack finds the group's matrices and the row's
-  /// packed row and couplings (pack_biases their biases), which the solver's own (RowGroup,
-  /// PackedRow, RunCoupling) have only once unpack gives them.
-  bool holds_group(std::size_t g) const { return holds_group_[g] != 0; }
+  /// Whether row i is a batch's (and so the group it belongs to): pack finds its packed row and
+  /// couplings and its group's matrices (pack_biases their biases), which the solver's own
+  /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them.
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
   /// Batch k's groups' matrices, its rows' packed rows and couplings, and the rows' and groups'
   /// biases into the solver's own, once a solve (forget_unpacked): for a visit of its units one
@@ -180,7 +179,6 @@ class UnitBatches {
   // the line from the other core each time (docs/performance.md).
   std::vector<std::uint8_t> alone_sweeps_;
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
-  std::vector<std::uint8_t> holds_group_;       // per RowGroup: a batch's
   std::vector<std::uint8_t> holds_row_;         // per row: a batch's
   std::vector<std::uint8_t> unpacked_;          // per batch: unpack since forget_unpacked
   // Scratch, kept so a warmed-up solver allocates nothing.
