@@ -177,12 +177,13 @@ class ContactManager {
   bool collide_pair(Pair& pair, Real margin, Chunk& out) const;
   /// Whether the pair's contacts may be rebuilt from last step's (ContactReuse).
   bool reusable(const Pair& pair, const Transform& relative, Real margin) const;
-  /// Rebuilds the pair's last step's contacts, moved with the shapes, into out (pair.count of
-  /// them).
-  void rebuild(const Pair& pair, ContactManifold* out) const;
+  /// Rebuilds the pair's last step's contacts (pair.count of them from `last`), moved with the
+  /// shapes, into out (which may be `last`).
+  void rebuild(const Pair& pair, const ContactManifold* last, ContactManifold* out) const;
   /// Lists every pair's manifolds in pair order, each chunk's pairs on the pool when given.
   void gather(TaskPool* pool);
-  void gather_chunk(std::size_t chunk);
+  /// in_place: every pair keeps its place, and last step's manifolds are still in manifolds_.
+  void gather_chunk(std::size_t chunk, bool in_place);
   void match(ContactManifold& fresh, const Pair& pair) const;
 
   Broadphase broadphase_;
@@ -191,12 +192,14 @@ class ContactManager {
   std::vector<Pair> pairs_;  // sorted by key: a deterministic order
   std::vector<Pair> merged_pairs_;
   std::vector<ProxyPair> new_pairs_;
-  std::vector<ContactManifold> manifolds_;  // this step's, per pair in pair order
-  std::vector<ContactManifold> previous_;   // last step's: the contact cache
-  std::vector<PairUpdate> updates_;         // per pair, this step
-  std::vector<std::uint32_t> new_counts_;   // per collided pair: its manifolds this step
-  std::vector<std::uint8_t> rebuilt_;       // per collided pair: 1 if its last contacts are
-                                            // rebuilt (gather), 0 if the narrowphase found them
+  // Per pair in pair order: last step's (the contact cache) until gather makes them this step's,
+  // where they lie when every pair keeps its place, else from previous_, where it moves them.
+  std::vector<ContactManifold> manifolds_;
+  std::vector<ContactManifold> previous_;
+  std::vector<PairUpdate> updates_;        // per pair, this step
+  std::vector<std::uint32_t> new_counts_;  // per collided pair: its manifolds this step
+  std::vector<std::uint8_t> rebuilt_;      // per collided pair: 1 if its last contacts are
+                                           // rebuilt (gather), 0 if the narrowphase found them
   std::vector<Chunk> chunks_;
   ContactCounts counts_;
   ContactReuse reuse_;
@@ -205,7 +208,6 @@ class ContactManager {
 
 template <class Filter>
 void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool) {
-  std::swap(manifolds_, previous_);
   std::size_t kept = 0, colliding = 0;
   updates_.clear();
   for (const Pair& pair : pairs_) {

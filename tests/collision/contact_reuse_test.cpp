@@ -48,6 +48,57 @@ const ContactState* with_id(const ContactManifold& m, const FeatureId& id) {
   return nullptr;
 }
 
+// Three boxes resting apart on the ground, each pair's points carrying impulses 1, 2 and 3. At
+// rest every pair keeps its place in the list (updated where it lies); when the middle pair
+// leaves, the last one's manifold moves up a place: either way each pair keeps its points and
+// impulses, and a kept pair (a sleeping one's) its manifold as it was.
+TEST(ContactReuse, PairsKeepTheirPointsAndImpulsesWhetherTheirPlacesHoldOrShift) {
+  ContactManager contacts;
+  TaskPool pool;
+  contacts.add_shape(Box{{5, Real(0.5), 5}}, 0, at({0, Real(-0.5), 0}));
+  std::array<std::uint32_t, 3> boxes{};
+  for (std::uint32_t k = 0; k < 3; ++k)
+    boxes[k] = contacts.add_shape(Box{}, k + 1, at({Real(3) * Real(k) - 3, Real(0.49), 0}));
+  contacts.update(0, collide_all, pool);
+  ASSERT_EQ(contacts.manifolds().size(), 3u);
+  for (ContactManifold& m : contacts.manifolds()) {
+    for (int k = 0; k < m.count; ++k)
+      m.points[std::size_t(k)].normal_impulse = Real(m.body_b);
+  }
+  const auto expect_impulses = [&](std::vector<std::uint32_t> bodies, const char* when) {
+    ASSERT_EQ(contacts.manifolds().size(), bodies.size()) << when;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const ContactManifold& m = contacts.manifolds()[i];
+      EXPECT_EQ(m.body_b, bodies[i]) << when;
+      ASSERT_EQ(m.count, 4) << when;
+      for (int k = 0; k < m.count; ++k) {
+        EXPECT_EQ(m.points[std::size_t(k)].normal_impulse, Real(bodies[i])) << when;
+        EXPECT_TRUE(m.points[std::size_t(k)].warm) << when;
+        EXPECT_NEAR(m.points[std::size_t(k)].point.depth, Real(0.01), Real(1e-6)) << when;
+      }
+    }
+  };
+  contacts.update(0, collide_all, pool);
+  EXPECT_EQ(contacts.counts().reused, 3u);
+  expect_impulses({1, 2, 3}, "at rest");
+  // The first pair kept as it was (asleep): its manifold untouched, a depth set by hand shows it.
+  contacts.manifolds()[0].points[0].point.depth = Real(0.25);
+  contacts.update(
+      0,
+      [](std::uint32_t, std::uint32_t b) {
+        return b == 1 ? PairUpdate::keep : PairUpdate::collide;
+      },
+      pool);
+  EXPECT_EQ(contacts.manifolds()[0].points[0].point.depth, Real(0.25));
+  contacts.manifolds()[0].points[0].point.depth = Real(0.01);
+  contacts.move_shape(boxes[1], at({0, Real(20), 0}), {});
+  contacts.update(0, collide_all, pool);
+  expect_impulses({1, 3}, "the middle pair gone");
+  contacts.update(0, collide_all, pool);
+  EXPECT_EQ(contacts.counts().reused, 2u);
+  expect_impulses({1, 3}, "at rest again");
+}
+
 TEST(ContactReuse, SmallRelativeMotionGivesThePointsTheNarrowphaseFinds) {
   const Quat turn = about({0, 1, 0}, 10);
   TwoManagers pair(at({0, Real(0.49), 0}, turn));
