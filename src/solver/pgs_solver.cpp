@@ -510,9 +510,10 @@ Real coupling_in_run(const RowCoefficients& row, const RowCoefficients& earlier,
 // the thread saves.
 constexpr std::size_t k_min_units_per_member = 32;
 static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_preferring)");
-// A colour's units are shared out in even slices of at least this many (a smaller colour is one
-// slice), at most k_items_per_member slices per member: a small colour (a pyramid's boundary) is
-// still shared, a large one is not claimed unit by unit.
+// A colour's units are shared out in even slices of at least this many, one to
+// k_items_per_member slices per member: a small colour (a pyramid's boundary) is still shared, a
+// large one is not claimed unit by unit, and each member has as many slices (three slices of a
+// pyramid's 15-unit colour made one member visit two while the other waited).
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
 // The equality block's runs are shared out in at most this many slices.
@@ -934,8 +935,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
                          [&](std::size_t p) { visit_interior(m, p); });
     for (std::size_t c = 0; c < schedule_.colours(); ++c) {
-      const std::size_t items = std::clamp(schedule_.colour(c).size() / k_min_units_per_item,
-                                           std::size_t(1), k_items_per_member * members);
+      const std::size_t items =
+          members * std::clamp(schedule_.colour(c).size() / (k_min_units_per_item * members),
+                               std::size_t(1), k_items_per_member);
       work_.run_preferring(first + 1 + c, items, m * items / members,
                            [&](std::size_t k) { visit_slice(m, c, k, items); });
     }
