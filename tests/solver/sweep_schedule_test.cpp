@@ -339,12 +339,17 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsOverManyIslands) {
 
 // Nothing measured between the steps of a solve: several threads then pack the inputs, warm start
 // and sweep in one team (PgsSolver::iterate), one thread in turn; the same bits, with and
-// without the equality block's components.
+// without the equality block's components, and on islands (parts with no boundary, so no units
+// past the colours); every sweep counted.
 TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsWhenNothingIsMeasured) {
   SolverSettings settings = testing::iterations(40);
   settings.measure_residuals = false;
   SolveStats stats;
   expect_same_bits_on_any_number_of_threads(settings, stats);
+  EXPECT_EQ(stats.iterations, 40);
+  ASSERT_TRUE(schedule_of(walls(6, 10, 5)).schedule.last().empty());
+  expect_same_bits_on_any_number_of_threads(settings, stats, [] { return walls(6, 10, 5); });
+  EXPECT_EQ(stats.iterations, 40);
   expect_same_bits_on_any_number_of_threads(settings, stats, [] {
     RowProblem p = wall(20, 10);
     for (int chain = 0; chain < 4; ++chain)
@@ -352,6 +357,7 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsWhenNothingIsMeasured
     p.rows.prepare(p.masses);
     return p;
   });
+  EXPECT_EQ(stats.iterations, 40);
 }
 
 // A wall with chains hanging beside it from the world: the equality block's components (one a
