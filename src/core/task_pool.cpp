@@ -24,15 +24,16 @@ TaskPool::~TaskPool() {
 }
 
 void TaskPool::run_erased(std::size_t count, Erased task) {
-  if (workers_.empty() || count <= 1) {
+  // A share's bounds are 32 bits each (Share); the loops give chunks, never that many.
+  if (workers_.empty() || count <= 1 || count > 0xffffffffU) {
     for (std::size_t i = 0; i < count; ++i)
       task(i);
     return;
   }
   const auto members = std::size_t(threads());
   for (std::size_t m = 0; m < members; ++m) {
-    shares_[m].next.store(count * m / members, std::memory_order_relaxed);
-    shares_[m].end = count * (m + 1) / members;
+    shares_[m].range.store(share_range(count * m / members, count * (m + 1) / members),
+                           std::memory_order_relaxed);
   }
   // The team's start publishes the shares; its end (every member that joined has returned) makes
   // what the tasks wrote visible here.
@@ -82,13 +83,26 @@ void TaskPool::wake_sleepers() {
   wake_.notify_all();
 }
 
-// Claims and runs the member's own share's tasks in order, then what is left of the others'.
+bool TaskPool::claim(Share& share, bool front, std::size_t& task) {
+  std::uint64_t range = share.range.load(std::memory_order_relaxed);
+  while (true) {
+    const auto begin = std::size_t(range & 0xffffffffU), end = std::size_t(range >> 32);
+    if (begin >= end) return false;
+    const std::uint64_t rest = front ? share_range(begin + 1, end) : share_range(begin, end - 1);
+    if (share.range.compare_exchange_weak(range, rest, std::memory_order_relaxed)) {
+      task = front ? begin : end - 1;
+      return true;
+    }
+  }
+}
+
+// Claims and runs the member's own share's tasks in order, then what is left of the others',
+// from their backs.
 void TaskPool::take_tasks(std::size_t member, Erased task) {
   const auto members = std::size_t(threads());
   for (std::size_t k = 0; k < members; ++k) {
     Share& share = shares_[(member + k) % members];
-    for (std::size_t i = share.next.fetch_add(1, std::memory_order_relaxed); i < share.end;
-         i = share.next.fetch_add(1, std::memory_order_relaxed))
+    for (std::size_t i = 0; claim(share, k == 0, i);)
       task(i);
   }
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -27,9 +28,9 @@ class TaskPool {
   /// Runs task(i) for every i in [0, count) and returns when all have run. Tasks must not throw
   /// and must not write what another task reads or writes. Neither this nor run_team may be
   /// called from inside a task or a member. Each thread starts on a contiguous share of the
-  /// indices and then helps with the others' leftovers: neighbouring tasks (neighbouring rows of
-  /// a column) mostly stay on one core, so cache lines are not passed between cores at every
-  /// task boundary.
+  /// indices and then helps with the others' leftovers, from their ends: neighbouring tasks
+  /// (neighbouring rows of a column) mostly stay on one core, so cache lines are not passed
+  /// between cores at every task boundary.
   template <class Task>
   void run(std::size_t count, const Task& task) {
     run_erased(count, erase<Task>(task));
@@ -92,13 +93,19 @@ class TaskPool {
   void work(std::size_t member);
   void take_tasks(std::size_t member, Erased task);
 
-  // A member's share of a run's indices, claimed from the front by it and then by the others
-  // (a late worker's share is done by whoever is there). A cache line each: the members claim
-  // side by side.
+  // A member's share of a run's indices [begin, end), packed in one word: claimed from the front
+  // by its member, from the back by the others once theirs are done (a late worker's share is
+  // done by whoever is there). Taken from the back, the tasks another member takes are the ones
+  // its owner would have reached last, not the first ones it is about to start on, so from run to
+  // run a task's data mostly stays on one core. A cache line each: the members claim side by side.
   struct alignas(64) Share {
-    std::atomic<std::size_t> next = 0;
-    std::size_t end = 0;
+    std::atomic<std::uint64_t> range = 0;  // begin in the low half, end in the high half
   };
+  static std::uint64_t share_range(std::size_t begin, std::size_t end) {
+    return std::uint64_t(end) << 32 | std::uint64_t(begin);
+  }
+  // Claims the first (front) or last task of the share; false if none is left.
+  static bool claim(Share& share, bool front, std::size_t& task);
 
   std::vector<std::thread> workers_;
   std::unique_ptr<Share[]> shares_;  // one per member, set before a run's team starts

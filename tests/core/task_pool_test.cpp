@@ -27,6 +27,44 @@ TEST(TaskPool, RunDoesEveryTaskOnceOnAnyNumberOfThreads) {
   }
 }
 
+// Each member starts on its own share and takes what is left of another's from its end: on two
+// threads, of the calling thread's half the worker does at most a tail, and of the worker's half
+// the calling thread does at most a tail, however the members' speeds differ. Here the worker's
+// tasks take 20 times the calling thread's, so the calling thread, done with its own half first,
+// takes most of the worker's. Taken from the front, the worker's first tasks went to the calling
+// thread whenever it was late, and which core held them changed from loop to loop.
+TEST(TaskPool, AMemberTakesWhatIsLeftOfAnothersShareFromItsEnd) {
+  TaskPool pool(2);
+  const TaskPool::KeepAwake awake(pool);
+  constexpr std::size_t k_tasks = 64;
+  const std::thread::id caller = std::this_thread::get_id();
+  int shared = 0;  // loops in which the calling thread ran some of the worker's half
+  for (int loop = 0; loop < 2000 && shared < 20; ++loop) {
+    std::array<std::thread::id, k_tasks> by{};
+    pool.run(k_tasks, [&](std::size_t i) {
+      by[i] = std::this_thread::get_id();
+      const auto start = std::chrono::steady_clock::now();
+      const auto length = std::chrono::microseconds(by[i] == caller ? 1 : 20);
+      while (std::chrono::steady_clock::now() - start < length) {
+      }
+    });
+    // The owner's tasks, then the other's, in each half.
+    const auto owner_then_other = [&](std::size_t begin, std::size_t end, bool owner_is_caller) {
+      bool other = false;
+      for (std::size_t i = begin; i < end; ++i) {
+        const bool owners = (by[i] == caller) == owner_is_caller;
+        if (owners && other) return false;
+        other = other || !owners;
+      }
+      return true;
+    };
+    ASSERT_TRUE(owner_then_other(0, k_tasks / 2, true)) << "loop " << loop;
+    ASSERT_TRUE(owner_then_other(k_tasks / 2, k_tasks, false)) << "loop " << loop;
+    shared += by[k_tasks / 2] != caller && by[k_tasks - 1] == caller ? 1 : 0;
+  }
+  EXPECT_GT(shared, 0);  // the worker joined in some loops (a busy machine may keep it out)
+}
+
 // Runs `loops` loops of 40 tasks, every third after a pause longer than the pool's spin (a
 // worker not held awake falls asleep and often wakes once member 0 has claimed every share, when
 // a task taken then would be a finished loop's); every task must run once, and none after its
