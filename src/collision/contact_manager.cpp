@@ -117,10 +117,11 @@ bool ContactManager::fat_boxes_overlap(const Pair& pair) const {
 void ContactManager::collide_chunk(std::size_t chunk, Real margin) {
   Chunk& out = chunks_[chunk];
   out.manifolds.clear();
-  out.reused = 0;
+  out.reused = out.colliding = 0;
   const std::size_t n = pairs_.size();
   for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
     if (updates_[p] != PairUpdate::collide) continue;
+    ++out.colliding;
     const std::size_t before = out.manifolds.size();
     rebuilt_[p] = collide_pair(pairs_[p], margin, out) ? 1 : 0;
     new_counts_[p] =
@@ -232,12 +233,15 @@ void ContactManager::rebuild(const Pair& pair, const ContactManifold* last,
 // tower's list is some 480 kB, past the L2).
 void ContactManager::gather(TaskPool* pool) {
   const std::size_t n = pairs_.size();
-  // Each chunk's place in the list: its collided pairs' manifolds (found or rebuilt) and its kept
-  // pairs' last ones.
-  std::size_t total = 0;
+  // Each chunk's place in the lists: its collided pairs' manifolds (found or rebuilt) and its kept
+  // pairs' last ones; its pairs but those apart.
+  std::size_t total = 0, staying = 0;
   bool in_place = true;
+  colliding_ = 0;
   for (std::size_t chunk = 0; chunk < k_chunks; ++chunk) {
     chunks_[chunk].first = total;
+    chunks_[chunk].first_pair = staying;
+    colliding_ += chunks_[chunk].colliding;
     for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
       const Pair& pair = pairs_[p];
       const std::size_t count = updates_[p] == PairUpdate::keep      ? pair.count
@@ -245,10 +249,12 @@ void ContactManager::gather(TaskPool* pool) {
                                                                      : 0;
       in_place = in_place && count == pair.count && (count == 0 || total == pair.first);
       total += count;
+      staying += updates_[p] == k_apart ? 0 : 1;
     }
   }
   if (!in_place) std::swap(manifolds_, previous_);
   manifolds_.resize(total);
+  merged_pairs_.resize(staying);
   const auto gather = [&](std::size_t chunk) { gather_chunk(chunk, in_place); };
   if (pool != nullptr) {
     pool->run(k_chunks, gather);
@@ -263,7 +269,8 @@ void ContactManager::gather(TaskPool* pool) {
     counts_.reused += chunk.reused;
     counts_.deepest = std::max(counts_.deepest, chunk.deepest);
   }
-  counts_.pairs = n;
+  std::swap(pairs_, merged_pairs_);
+  counts_.pairs = pairs_.size();
   counts_.manifolds = manifolds_.size();
 }
 
@@ -274,13 +281,16 @@ void ContactManager::gather_chunk(std::size_t chunk, bool in_place) {
   const std::size_t n = pairs_.size();
   const ContactManifold* fresh = c.manifolds.data();
   auto at = c.first;
+  auto staying = c.first_pair;
   for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
-    Pair& pair = pairs_[p];
+    if (updates_[p] == k_apart) continue;  // leaves the cache
+    const Pair& last = pairs_[p];
+    Pair& pair = merged_pairs_[staying++] = last;
     const auto first = static_cast<std::uint32_t>(at);
     switch (updates_[p]) {
       case PairUpdate::collide:
         if (rebuilt_[p] != 0) {
-          rebuild(pair, (in_place ? manifolds_ : previous_).data() + pair.first,
+          rebuild(last, (in_place ? manifolds_ : previous_).data() + last.first,
                   manifolds_.data() + at);
         } else {
           std::copy(fresh, fresh + new_counts_[p], manifolds_.begin() + std::ptrdiff_t(at));
@@ -290,12 +300,12 @@ void ContactManager::gather_chunk(std::size_t chunk, bool in_place) {
         break;
       case PairUpdate::keep:
         if (!in_place) {
-          std::copy(previous_.begin() + pair.first, previous_.begin() + pair.first + pair.count,
+          std::copy(previous_.begin() + last.first, previous_.begin() + last.first + last.count,
                     manifolds_.begin() + std::ptrdiff_t(at));
         }
-        at += pair.count;
+        at += last.count;
         break;
-      case PairUpdate::ignore:
+      default:  // ignore
         break;
     }
     pair.first = first;

@@ -149,16 +149,20 @@ class ContactManager {
   struct Chunk {
     std::vector<ContactManifold> manifolds;
     std::vector<Manifold> scratch;
-    std::size_t reused = 0;
+    std::size_t reused = 0, colliding = 0;
     std::size_t first = 0;                // gather: where the chunk's pairs' manifolds start
+    std::size_t first_pair = 0;           // gather: where its pairs that stay start in the new list
     std::size_t points = 0, matched = 0;  // gather: of its pairs' manifolds
     Real deepest = 0;                     // gather: ContactCounts::deepest of its pairs
   };
   static constexpr std::size_t k_chunks = 64;
-  // Below this many pairs to collide, waking the workers costs more than they save (the chunks are
-  // the same either way, and so are the results). Kept and ignored pairs are not counted: a chain's
-  // links overlap their neighbours' fat boxes, and their joints' pairs cost a copy or nothing.
+  // Below this many pairs to collide (last step's: the pairs are judged in the chunks), waking the
+  // workers costs more than they save (the chunks are the same either way, and so are the
+  // results). Kept and ignored pairs are not counted: a chain's links overlap their neighbours' fat
+  // boxes, and their joints' pairs cost a copy or nothing.
   static constexpr std::size_t k_parallel_pairs = 128;
+  // updates_' mark for a pair whose fat boxes no longer overlap: it leaves the cache.
+  static constexpr auto k_apart = PairUpdate(3);
 
   bool fat_boxes_overlap(const Pair& pair) const;
   // Whether a pair's shape a is rounded and b not: a rolling a's frame turns under the contact,
@@ -170,6 +174,7 @@ class ContactManager {
   static const ShapeRecord& normal_frame(const ShapeRecord& a, const ShapeRecord& b) {
     return rounded_on_flat(a, b) ? b : a;
   }
+  /// Runs the narrowphase on chunk `chunk`'s pairs to collide (updates_).
   void collide_chunk(std::size_t chunk, Real margin);
   /// Runs the narrowphase on the pair into out and returns false; or, where its last contacts may
   /// be rebuilt instead (reusable), adds nothing and returns true: gather rebuilds them in their
@@ -180,7 +185,8 @@ class ContactManager {
   /// Rebuilds the pair's last step's contacts (pair.count of them from `last`), moved with the
   /// shapes, into out (which may be `last`).
   void rebuild(const Pair& pair, const ContactManifold* last, ContactManifold* out) const;
-  /// Lists every pair's manifolds in pair order, each chunk's pairs on the pool when given.
+  /// Lists every pair's manifolds in pair order, and the pairs that stay, each chunk's pairs on
+  /// the pool when given.
   void gather(TaskPool* pool);
   /// in_place: every pair keeps its place, and last step's manifolds are still in manifolds_.
   void gather_chunk(std::size_t chunk, bool in_place);
@@ -196,11 +202,12 @@ class ContactManager {
   // where they lie when every pair keeps its place, else from previous_, where it moves them.
   std::vector<ContactManifold> manifolds_;
   std::vector<ContactManifold> previous_;
-  std::vector<PairUpdate> updates_;        // per pair, this step
+  std::vector<PairUpdate> updates_;        // per pair, this step (or k_apart)
   std::vector<std::uint32_t> new_counts_;  // per collided pair: its manifolds this step
   std::vector<std::uint8_t> rebuilt_;      // per collided pair: 1 if its last contacts are
                                            // rebuilt (gather), 0 if the narrowphase found them
   std::vector<Chunk> chunks_;
+  std::size_t colliding_ = 0;  // pairs collided at the last update
   ContactCounts counts_;
   ContactReuse reuse_;
   Real reuse_half_angle_cosine_ = std::cos(ContactReuse{}.angle / 2);  // of the largest turn kept
@@ -208,20 +215,22 @@ class ContactManager {
 
 template <class Filter>
 void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool) {
-  std::size_t kept = 0, colliding = 0;
-  updates_.clear();
-  for (const Pair& pair : pairs_) {
-    if (!fat_boxes_overlap(pair)) continue;  // apart: leaves the cache
-    pairs_[kept++] = pair;
-    updates_.push_back(filter(shapes_[pair.shape_a].body, shapes_[pair.shape_b].body));
-    colliding += updates_.back() == PairUpdate::collide;
-  }
-  pairs_.resize(kept);
-  new_counts_.resize(kept);
-  rebuilt_.resize(kept);
+  const std::size_t n = pairs_.size();
+  updates_.resize(n);
+  new_counts_.resize(n);
+  rebuilt_.resize(n);
   chunks_.resize(k_chunks);
-  const auto collide = [&](std::size_t chunk) { collide_chunk(chunk, margin); };
-  const bool parallel = colliding >= k_parallel_pairs;
+  // A chunk's pairs judged (apart, or the filter's update), then collided.
+  const auto collide = [&](std::size_t chunk) {
+    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
+      const Pair& pair = pairs_[p];
+      updates_[p] = fat_boxes_overlap(pair)
+                        ? filter(shapes_[pair.shape_a].body, shapes_[pair.shape_b].body)
+                        : k_apart;
+    }
+    collide_chunk(chunk, margin);
+  };
+  const bool parallel = colliding_ >= k_parallel_pairs;
   if (parallel) {
     pool.run(k_chunks, collide);
   } else {
