@@ -103,6 +103,7 @@ class ContactManager {
   /// (a PairUpdate). The narrowphase uses margin (m) plus both shapes' displacements as the
   /// speculative margin; its points are matched to last step's. The narrowphase runs on the
   /// pool's threads, in chunks of pairs gathered in pair order: the same contacts for any count.
+  /// The filter is called from those threads at once, so it may only read.
   template <class Filter>
   void collide_pairs(Real margin, Filter&& filter, TaskPool& pool);
 

@@ -25,7 +25,7 @@ TaskPool::~TaskPool() {
 
 void TaskPool::run_erased(std::size_t count, Erased task) {
   // A share's bounds are 32 bits each (Share); the loops give chunks, never that many.
-  if (workers_.empty() || count <= 1 || count > 0xffffffffU) {
+  if (workers_.empty() || count <= 1 || std::uint64_t(count) > 0xffffffffU) {
     for (std::size_t i = 0; i < count; ++i)
       task(i);
     return;
