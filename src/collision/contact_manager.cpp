@@ -117,15 +117,22 @@ bool ContactManager::fat_boxes_overlap(const Pair& pair) const {
 void ContactManager::collide_chunk(std::size_t chunk, Real margin) {
   Chunk& out = chunks_[chunk];
   out.manifolds.clear();
-  out.reused = out.colliding = 0;
+  out.reused = out.colliding = out.listed = out.staying = 0;
+  out.same_counts = true;
   const std::size_t n = pairs_.size();
   for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
-    if (updates_[p] != PairUpdate::collide) continue;
-    ++out.colliding;
-    const std::size_t before = out.manifolds.size();
-    rebuilt_[p] = collide_pair(pairs_[p], margin, out) ? 1 : 0;
-    new_counts_[p] =
-        rebuilt_[p] != 0 ? pairs_[p].count : std::uint32_t(out.manifolds.size() - before);
+    const Pair& pair = pairs_[p];
+    std::uint32_t count = updates_[p] == PairUpdate::keep ? pair.count : 0;
+    if (updates_[p] == PairUpdate::collide) {
+      ++out.colliding;
+      const std::size_t before = out.manifolds.size();
+      rebuilt_[p] = collide_pair(pairs_[p], margin, out) ? 1 : 0;
+      count = rebuilt_[p] != 0 ? pair.count : std::uint32_t(out.manifolds.size() - before);
+      new_counts_[p] = count;
+    }
+    out.listed += count;
+    out.staying += updates_[p] == k_apart ? 0 : 1;
+    out.same_counts = out.same_counts && count == pair.count;
   }
 }
 
@@ -232,25 +239,19 @@ void ContactManager::rebuild(const Pair& pair, const ContactManifold* last,
 // at rest), last step's list is updated where it lies: a copy less of every manifold again (the
 // tower's list is some 480 kB, past the L2).
 void ContactManager::gather(TaskPool* pool) {
-  const std::size_t n = pairs_.size();
   // Each chunk's place in the lists: its collided pairs' manifolds (found or rebuilt) and its kept
-  // pairs' last ones; its pairs but those apart.
+  // pairs' last ones; its pairs but those apart. The list is laid out in pair order, so where no
+  // pair's count changed every pair keeps its place.
   std::size_t total = 0, staying = 0;
   bool in_place = true;
   colliding_ = 0;
-  for (std::size_t chunk = 0; chunk < k_chunks; ++chunk) {
-    chunks_[chunk].first = total;
-    chunks_[chunk].first_pair = staying;
-    colliding_ += chunks_[chunk].colliding;
-    for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
-      const Pair& pair = pairs_[p];
-      const std::size_t count = updates_[p] == PairUpdate::keep      ? pair.count
-                                : updates_[p] == PairUpdate::collide ? new_counts_[p]
-                                                                     : 0;
-      in_place = in_place && count == pair.count && (count == 0 || total == pair.first);
-      total += count;
-      staying += updates_[p] == k_apart ? 0 : 1;
-    }
+  for (Chunk& chunk : chunks_) {
+    chunk.first = total;
+    chunk.first_pair = staying;
+    total += chunk.listed;
+    staying += chunk.staying;
+    colliding_ += chunk.colliding;
+    in_place = in_place && chunk.same_counts;
   }
   if (!in_place) std::swap(manifolds_, previous_);
   manifolds_.resize(total);

@@ -151,6 +151,10 @@ class ContactManager {
     std::vector<ContactManifold> manifolds;
     std::vector<Manifold> scratch;
     std::size_t reused = 0, colliding = 0;
+    // Its pairs' manifolds this step, its pairs that stay (not apart), and whether every pair's
+    // count is last step's.
+    std::size_t listed = 0, staying = 0;
+    bool same_counts = true;
     std::size_t first = 0;                // gather: where the chunk's pairs' manifolds start
     std::size_t first_pair = 0;           // gather: where its pairs that stay start in the new list
     std::size_t points = 0, matched = 0;  // gather: of its pairs' manifolds
