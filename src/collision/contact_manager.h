@@ -179,7 +179,8 @@ class ContactManager {
   static const ShapeRecord& normal_frame(const ShapeRecord& a, const ShapeRecord& b) {
     return rounded_on_flat(a, b) ? b : a;
   }
-  /// Runs the narrowphase on chunk `chunk`'s pairs to collide (updates_).
+  /// Runs the narrowphase on chunk `chunk`'s pairs to collide (updates_), and counts what its
+  /// pairs will list (Chunk).
   void collide_chunk(std::size_t chunk, Real margin);
   /// Runs the narrowphase on the pair into out and returns false; or, where its last contacts may
   /// be rebuilt instead (reusable), adds nothing and returns true: gather rebuilds them in their
