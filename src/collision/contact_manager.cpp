@@ -255,8 +255,10 @@ void ContactManager::gather(TaskPool* pool) {
   }
   if (!in_place) std::swap(manifolds_, previous_);
   manifolds_.resize(total);
-  merged_pairs_.resize(staying);
-  const auto gather = [&](std::size_t chunk) { gather_chunk(chunk, in_place); };
+  // Where no pair leaves, the pairs are updated where they are; else listed anew.
+  const bool pairs_stay = staying == pairs_.size();
+  if (!pairs_stay) merged_pairs_.resize(staying);
+  const auto gather = [&](std::size_t chunk) { gather_chunk(chunk, in_place, pairs_stay); };
   if (pool != nullptr) {
     pool->run(k_chunks, gather);
   } else {
@@ -270,12 +272,12 @@ void ContactManager::gather(TaskPool* pool) {
     counts_.reused += chunk.reused;
     counts_.deepest = std::max(counts_.deepest, chunk.deepest);
   }
-  std::swap(pairs_, merged_pairs_);
+  if (!pairs_stay) std::swap(pairs_, merged_pairs_);
   counts_.pairs = pairs_.size();
   counts_.manifolds = manifolds_.size();
 }
 
-void ContactManager::gather_chunk(std::size_t chunk, bool in_place) {
+void ContactManager::gather_chunk(std::size_t chunk, bool in_place, bool pairs_stay) {
   Chunk& c = chunks_[chunk];
   c.points = c.matched = 0;
   c.deepest = 0;
@@ -285,8 +287,9 @@ void ContactManager::gather_chunk(std::size_t chunk, bool in_place) {
   auto staying = c.first_pair;
   for (std::size_t p = chunk * n / k_chunks; p < (chunk + 1) * n / k_chunks; ++p) {
     if (updates_[p] == k_apart) continue;  // leaves the cache
+    // Its last step's first and count are read before they are written (pair may be last).
     const Pair& last = pairs_[p];
-    Pair& pair = merged_pairs_[staying++] = last;
+    Pair& pair = pairs_stay ? pairs_[p] : (merged_pairs_[staying++] = last);
     const auto first = static_cast<std::uint32_t>(at);
     switch (updates_[p]) {
       case PairUpdate::collide:

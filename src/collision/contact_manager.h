@@ -194,8 +194,9 @@ class ContactManager {
   /// Lists every pair's manifolds in pair order, and the pairs that stay, each chunk's pairs on
   /// the pool when given.
   void gather(TaskPool* pool);
-  /// in_place: every pair keeps its place, and last step's manifolds are still in manifolds_.
-  void gather_chunk(std::size_t chunk, bool in_place);
+  /// in_place: every pair keeps its place, and last step's manifolds are still in manifolds_;
+  /// pairs_stay: no pair leaves, and the pairs are updated in pairs_ rather than listed anew.
+  void gather_chunk(std::size_t chunk, bool in_place, bool pairs_stay);
   void match(ContactManifold& fresh, const Pair& pair) const;
 
   Broadphase broadphase_;
