@@ -26,6 +26,9 @@ class RowLayout {
   bool movable(std::uint32_t body) const { return movable_[body] != 0; }
   /// The number of bodies, as of the last update.
   std::size_t bodies() const { return movable_.size(); }
+  /// Whether some row other than friction has the bounds -infinity and infinity (an equality, as
+  /// a joint's point rows are), as of the last update.
+  bool free_rows() const { return free_rows_; }
 
  private:
   // Per row, as last taken: its bodies and friction links (compared a chunk of rows at a time, as
@@ -38,6 +41,7 @@ class RowLayout {
   std::vector<std::uint32_t> block_begin_;
   std::vector<std::uint8_t> movable_;  // per body
   bool taken_ = false;
+  bool free_rows_ = false;
 };
 
 }  // namespace impulse

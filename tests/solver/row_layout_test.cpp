@@ -81,6 +81,23 @@ RowProblem pulling(RowProblem p) {
   return prepared(std::move(p));
 }
 
+// The column with its two joint rows bounded below (lo -1): no row is an equality.
+RowProblem without_equalities(RowProblem p) {
+  p.rows.lo[p.rows.size() - 1] = p.rows.lo[p.rows.size() - 2] = Real(-1);
+  return prepared(std::move(p));
+}
+
+TEST(RowLayout, TellsWhetherSomeRowBesidesFrictionIsFreeBothWays) {
+  RowLayout layout;
+  const RowProblem column_with_joint = prepared(column(3, 0));
+  ASSERT_EQ(column_with_joint.rows.lo[0], -k_infinity);  // friction rows are free both ways
+  layout.update(column_with_joint.rows, column_with_joint.masses, nullptr);
+  EXPECT_TRUE(layout.free_rows());
+  const RowProblem contacts_only = without_equalities(column(3, 0));
+  layout.update(contacts_only.rows, contacts_only.masses, nullptr);
+  EXPECT_FALSE(layout.free_rows());
+}
+
 TEST(RowLayout, HoldsWhileOnlyTheNumbersChange) {
   RowLayout layout;
   const auto update = [&](const RowProblem& p) { return layout.update(p.rows, p.masses, nullptr); };
@@ -121,6 +138,9 @@ TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
   expect_same_bits_as_a_fresh_solver(kept, prepared(column(4, Real(0.3))));     // found again
   expect_same_bits_as_a_fresh_solver(kept, pulling(column(4, Real(0.3))));      // found again
   expect_same_bits_as_a_fresh_solver(kept, pulling(column(4, Real(0.5))));      // kept
+  // The equality block left without a row, then found again.
+  expect_same_bits_as_a_fresh_solver(kept, without_equalities(column(4, Real(0.5))));
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(4, Real(0.5))));
 }
 
 // What a solver keeps per row from a solve with a broken row (a Jacobian gone non-finite) must not
