@@ -104,6 +104,7 @@ int run(const RunOptions& options) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
     result.stage_ms += impulse::StageTimes::of(world.last_step_stats());
+    if (world.last_step_stats().solve.layout_changed) ++result.layout_changes;
     if (trace) trace->write(i + 1, world.last_step_stats().solve);
     if (replay) replay->write(i + 1, world);
     for (const impulse::JointBreakEvent& event : world.joint_events())

@@ -66,7 +66,9 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"final_residual", stats.solve.final_residual},
                    {"iterations_last_step", stats.solve.iterations},
                    {"rows", stats.solve.rows},
-                   {"complementarity_error", stats.solve.complementarity_error}};
+                   {"complementarity_error", stats.solve.complementarity_error},
+                   {"layout_changes", run.layout_changes},
+                   {"units_batched", stats.solve.units_batched}};
   out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
   Json stages = Json::object();
   const StageTimes mean = mean_stages(run);
@@ -134,7 +136,8 @@ std::string summary_text(const RunResult& run) {
       << "steps       " << run.steps << " x " << world.settings().timestep
       << " s = " << world.time() << " s\n"
       << "solver      " << solver_type_name(world.settings().solver.type) << ", "
-      << world.settings().solver.iterations << " iterations\n"
+      << world.settings().solver.iterations << " iterations, the rows' layout changed in "
+      << run.layout_changes << " of " << run.steps << " steps\n"
       << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
       << "stages      ";
   const StageTimes mean = mean_stages(run);

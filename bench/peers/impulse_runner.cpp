@@ -77,6 +77,10 @@ class ImpulseRunner : public Runner {
     return impulse::StageTimes::of(world_.last_step_stats());
   }
 
+  std::optional<bool> layout_changed() const override {
+    return world_.last_step_stats().solve.layout_changed;
+  }
+
   Pose pose(std::size_t body) const override {
     const impulse::Transform t = world_.transform(bodies_[body]);
     return {{t.position.x, t.position.y, t.position.z},

@@ -69,6 +69,7 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     std::vector<peers::Pose> start;
     std::vector<double> wall, cpu;
     std::optional<impulse::StageTimes> stages;            // summed over the steps
+    std::optional<int> layout_changes;                    // counted over the steps
     double worst_joint_error = 0, worst_angle_error = 0;  // after any step
   };
   const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
@@ -77,7 +78,7 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
   for (const std::string& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
-    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, 0, 0});
+    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, 0, 0});
   }
   for (int first = 0; first < steps; first += k_turn_steps) {
     for (Timed& t : timed) {
@@ -90,6 +91,8 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
         t.wall.push_back(std::chrono::duration<double, std::milli>(stop - begin).count());
         if (const std::optional<impulse::StageTimes> step = t.runner->stages())
           t.stages = t.stages.value_or(impulse::StageTimes{}) += *step;
+        if (const std::optional<bool> changed = t.runner->layout_changed())
+          t.layout_changes = t.layout_changes.value_or(0) + (*changed ? 1 : 0);
         // The joints after every step, outside the time: a landing's transient shows there.
         if (!scene.joints.empty()) {
           const std::vector<peers::Pose> now = poses(*t.runner, scene);
@@ -113,6 +116,7 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     result.median_ms = median(t.wall);
     result.cpu_median_ms = median(t.cpu);
     if (t.stages) result.stages_ms = *t.stages / double(t.wall.size());
+    result.layout_changes = t.layout_changes;
     result.max_penetration = peers::max_penetration(scene, end);
     if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);
     if (!scene.joints.empty()) {

@@ -73,11 +73,12 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 }
 
 void print_stages(std::ostream& out, const std::vector<Result>& results) {
-  out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean)\n";
+  out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean), and the steps\n"
+         "whose solve found its structure anew (new_layout: solver.layout_changes)\n";
   out << format_cell("%-10s ", "scene") << format_cell("%-13s", "engine");
   for (const char* name : impulse::StageTimes::names)
     out << ' ' << name;
-  out << '\n';
+  out << " new_layout\n";
   for (const Result& r : results) {
     if (!r.stages_ms) continue;
     out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-13s", r.engine.c_str());
@@ -86,6 +87,7 @@ void print_stages(std::ostream& out, const std::vector<Result>& results) {
       const std::size_t width = std::strlen(impulse::StageTimes::names[k]);
       out << ' ' << std::string(std::max(width, value.size()) - value.size(), ' ') << value;
     }
+    out << format_cell(" %10s", r.layout_changes ? std::to_string(*r.layout_changes).c_str() : "-");
     out << '\n';
   }
 }
@@ -107,7 +109,8 @@ nlohmann::json to_json(const std::vector<Result>& results) {
                     {"angle_error_rad", optional_json(r.angle_error)},
                     {"worst_joint_error_m", optional_json(r.worst_joint_error)},
                     {"worst_angle_error_rad", optional_json(r.worst_angle_error)},
-                    {"stages_ms_mean", stages_json(r.stages_ms)}});
+                    {"stages_ms_mean", stages_json(r.stages_ms)},
+                    {"layout_changes", optional_json(r.layout_changes)}});
   }
   return rows;
 }

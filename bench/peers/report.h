@@ -26,6 +26,7 @@ struct Result {
   std::optional<double> worst_joint_error;       // the largest after any step, m
   std::optional<double> worst_angle_error;       // the largest after any step, rad
   std::optional<impulse::StageTimes> stages_ms;  // mean per step, for an engine that reports it
+  std::optional<int> layout_changes;  // steps whose solve found its structure anew (Impulse)
 };
 
 /// Fills each row's ratios from the Bullet row of its scene, where there is one.

@@ -20,6 +20,9 @@ class Runner {
   virtual Pose pose(std::size_t body) const = 0;
   /// Where the last step's time went, for an engine that reports it (Impulse); else nothing.
   virtual std::optional<impulse::StageTimes> stages() const { return std::nullopt; }
+  /// Whether the last step's solve found its structure anew, the rows' layout having changed
+  /// (Impulse: SolveStats::layout_changed); nothing for an engine that keeps none.
+  virtual std::optional<bool> layout_changed() const { return std::nullopt; }
 };
 
 /// Impulse's friction: its default (coulomb, two rows per contact point) or its patch model (three

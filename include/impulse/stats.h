@@ -33,6 +33,15 @@ struct SolveStats {
   Real complementarity_error = 0;   ///< largest distance from the MLCP conditions, m/s or rad/s
   Real max_abs_lambda = 0;          ///< largest impulse, N s
   std::size_t degenerate_rows = 0;  ///< rows skipped for a zero or negative J M^-1 J^T
+  /// pgs: the rows' layout (their bodies, blocks, friction links and kinds of bounds, and which
+  /// bodies move) differs from the last solve's, so the structure of the sweeps (groups, friction
+  /// runs, schedule) was found anew and no unit was visited in lanes (docs/solvers.md). Always
+  /// false for the other solvers, which keep no structure.
+  bool layout_changed = false;
+  /// pgs: the units (a manifold's rows) in the batches the solve visits four at a time in lanes,
+  /// built once a layout has held for a solve (a batch whose groups do not settle in lanes is
+  /// visited unit by unit for a few sweeps).
+  std::size_t units_batched = 0;
   SolveStatus status = SolveStatus::ok;
   std::string diagnostic;  ///< why a solve was refused or did not converge
 

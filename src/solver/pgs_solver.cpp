@@ -531,6 +531,7 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                         bool in_order) {
   const bool same_layout = layout_.update(rows, masses, pool);
+  layout_changed_ = !same_layout;
   const bool direct = equalities_.prepare(rows, layout_, same_layout, pool);
   if (!same_layout || direct != direct_) {
     direct_ = direct;
@@ -752,6 +753,7 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
   exact_ = direct_ && equalities_.rows().size() == rows.size() && settings.sor == 1;
   iterate(rows, bodies, settings, stats);
+  stats.layout_changed = layout_changed_;
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
@@ -826,6 +828,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return;
   }
   begin_stats(stats, rows);
+  stats.units_batched = batched_ ? batches_.units() : 0;
   const std::size_t members = members_for(bodies.pool);
   // With several members and no residual measured between these steps, the inputs are packed,
   // the impulses warm started and the sweeps made in one team: a team's start and end on the pool

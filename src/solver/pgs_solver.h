@@ -102,6 +102,7 @@ class PgsSolver final : public Solver {
   SweepSchedule schedule_;
   UnitBatches batches_;             // the schedule's parts as a sweep visits them
   bool batched_ = false;            // the last prepare packed batches_ for the sweeps
+  bool layout_changed_ = false;     // the last prepare found the structure anew
   RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;

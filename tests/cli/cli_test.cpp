@@ -119,6 +119,18 @@ TEST(Cli, RunJsonGivesEachStagesMeanTimeWithinTheStepsMean) {
   EXPECT_LE(sum, timing["ms_per_step_mean"].get<double>());
 }
 
+// A resting pyramid keeps its contacts' layout after the first step, and its last step visits
+// most of its 400 manifolds four at a time.
+TEST(Cli, RunJsonCountsTheStepsWhoseRowsLayoutChanged) {
+  const CommandResult r = run_cli("run pyramid --steps 20 --json");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json solver = nlohmann::json::parse(r.out)["solver"];
+  EXPECT_EQ(solver["layout_changes"], 1);
+  EXPECT_GT(solver["units_batched"].get<int>(), 300);
+  const CommandResult falling = run_cli("run free-fall --steps 20 --json");
+  EXPECT_EQ(nlohmann::json::parse(falling.out)["solver"]["layout_changes"], 0);  // no rows
+}
+
 TEST(Cli, SameRunTwiceGivesTheSameStateHash) {
   const auto hash = [](const std::string& args) {
     return nlohmann::json::parse(run_cli(args).out)["state_hash"].get<std::string>();

@@ -191,6 +191,35 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
   }
 }
 
+// A solve reports whether its layout changed (the structure found anew, nothing batched) and,
+// once a layout held, how many units its batches hold; the relax solve on the same rows the same.
+TEST(UnitBatches, ASolveReportsWhetherItsLayoutChangedAndTheUnitsItBatched) {
+  const SolverSettings settings = testing::iterations(10);
+  PgsSolver solver;
+  SolveStats stats;
+  RowProblem first = columns(24, 6, false);
+  solver.solve(first.rows, first.bodies(), settings, stats);
+  EXPECT_TRUE(stats.layout_changed);
+  EXPECT_EQ(stats.units_batched, 0u);
+
+  RowProblem held = columns(24, 6, false, Real(2));  // the same layout, other numbers
+  solver.solve(held.rows, held.bodies(), settings, stats);
+  EXPECT_FALSE(stats.layout_changed);
+  ASSERT_TRUE(solver.batches().built());
+  EXPECT_EQ(stats.units_batched, solver.batches().units());
+  EXPECT_GE(stats.units_batched, 3 * solver.batches().batch_count());  // three or four a batch
+  EXPECT_LE(stats.units_batched, 24u * 6u);                              // one a manifold at most
+  SolveStats relax;
+  solver.solve_again(held.rows, held.bodies(), settings, relax, false);
+  EXPECT_FALSE(relax.layout_changed);
+  EXPECT_EQ(relax.units_batched, stats.units_batched);
+
+  RowProblem shorter = columns(24, 5, false);  // a row of boxes fewer
+  solver.solve(shorter.rows, shorter.bodies(), settings, stats);
+  EXPECT_TRUE(stats.layout_changed);
+  EXPECT_EQ(stats.units_batched, 0u);
+}
+
 // Four columns: three of four-point manifolds, one of two-point ones (another shape), so each row
 // of boxes makes a batch of three, its last lane repeating its first unit. Those batches are
 // visited in lanes, and the solve keeps the bits of the solve unit by unit: the repeated unit is
