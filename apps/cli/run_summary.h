@@ -21,8 +21,8 @@ struct RunResult {
     JointBreakEvent event;
   };
   std::vector<JointBreak> joint_breaks;  // every joint break of the run, in order
-  int layout_changes =
-      0;  // steps whose solve found its structure anew (SolveStats::layout_changed)
+  // The steps whose solve found its structure anew (SolveStats::layout_changed).
+  int layout_changes = 0;
 };
 
 /// The summary object of scene-format.md ("--json"), keys in the contract's order.
