@@ -208,7 +208,7 @@ TEST(UnitBatches, ASolveReportsWhetherItsLayoutChangedAndTheUnitsItBatched) {
   ASSERT_TRUE(solver.batches().built());
   EXPECT_EQ(stats.units_batched, solver.batches().units());
   EXPECT_GE(stats.units_batched, 3 * solver.batches().batch_count());  // three or four a batch
-  EXPECT_LE(stats.units_batched, 24u * 6u);                              // one a manifold at most
+  EXPECT_LE(stats.units_batched, 24u * 6u);                            // one a manifold at most
   SolveStats relax;
   solver.solve_again(held.rows, held.bodies(), settings, relax, false);
   EXPECT_FALSE(relax.layout_changed);
