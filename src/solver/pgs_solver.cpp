@@ -528,10 +528,9 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
   return visit(rows, StoreAccess{rows, v}, i, sor);
 }
 
-void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
+bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                         bool in_order) {
   const bool same_layout = layout_.update(rows, masses, pool);
-  layout_changed_ = !same_layout;
   const bool direct = equalities_.prepare(rows, layout_, same_layout, pool);
   if (!same_layout || direct != direct_) {
     direct_ = direct;
@@ -591,6 +590,7 @@ void PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                inverter.flush();
              });
   if (batched_) batches_.pack(rows, pool);
+  return !same_layout;
 }
 
 std::size_t PgsSolver::members_for(TaskPool* pool) const {
@@ -750,10 +750,10 @@ void PgsSolver::unpack(std::span<BodyVelocity> v) const {
 
 void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                       SolveStats& stats) {
-  prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
+  const bool layout_changed = prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
   exact_ = direct_ && equalities_.rows().size() == rows.size() && settings.sor == 1;
   iterate(rows, bodies, settings, stats);
-  stats.layout_changed = layout_changed_;
+  stats.layout_changed = layout_changed;
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,

@@ -47,8 +47,9 @@ class PgsSolver final : public Solver {
   /// move, factors the equality block and assembles the groups' matrices; finds the structure
   /// again unless the layout is the last solve's. in_order: the sweeps visit the rows in stored
   /// order (not shuffled), so they may visit units in batches (UnitBatches), whose rows and
-  /// groups are packed in the batches' lanes instead (unpack_batches).
-  void prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
+  /// groups are packed in the batches' lanes instead (unpack_batches). Returns whether the layout
+  /// changed (SolveStats::layout_changed).
+  bool prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                bool in_order);
   /// Every batch's rows, couplings and groups into the solver's own (UnitBatches::unpack), for a
   /// pass that reads every row: a residual, a shuffled sweep.
@@ -102,7 +103,6 @@ class PgsSolver final : public Solver {
   SweepSchedule schedule_;
   UnitBatches batches_;             // the schedule's parts as a sweep visits them
   bool batched_ = false;            // the last prepare packed batches_ for the sweeps
-  bool layout_changed_ = false;     // the last prepare found the structure anew
   RowLayout layout_;                // the structure above is kept while it holds
   struct alignas(64) MemberDelta {  // a cache line each: the members write theirs at once
     Real value = 0;

@@ -201,9 +201,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   segment_begin_[segments_] = std::uint32_t(steps_.size());  // the last segment's end
   keep_full_batches();
   std::size_t lanes_size = 0;
-  units_ = 0;
   for (UnitBatch& batch : batches_) {
-    units_ += batch.units;
     // A batch of three fills its last lane with its first unit: the two lanes do the same
     // arithmetic on the same values and store the same bits, so the unit is visited once.
     for (std::size_t k = 0; k < k_lanes; ++k) {
@@ -228,6 +226,13 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
+}
+
+std::size_t UnitBatches::units() const {
+  std::size_t units = 0;
+  for (const UnitBatch& batch : batches_)
+    units += batch.units;
+  return units;
 }
 
 void UnitBatches::add_together(std::span<const RowUnit> units,

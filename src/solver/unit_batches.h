@@ -90,7 +90,6 @@ class UnitBatches {
   void clear() {
     steps_.clear();
     batches_.clear();
-    units_ = 0;
     built_ = false;
   }
   bool built() const { return built_; }
@@ -108,7 +107,7 @@ class UnitBatches {
   const UnitBatch& batch(std::size_t k) const { return batches_[k]; }
   std::size_t batch_count() const { return batches_.size(); }
   /// The units the batches hold.
-  std::size_t units() const { return units_; }
+  std::size_t units() const;
   /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, the runs' couplings
   /// and the groups' matrices, these two found here from the rows) and then its biases, which the
   /// relax solve changes.
@@ -174,7 +173,6 @@ class UnitBatches {
       segment_begin_{};
   std::size_t segments_ = 0;
   std::vector<UnitBatch> batches_;
-  std::size_t units_ = 0;  // in batches_
   // Part p's batches start at part_batches_[p]; the colours' follow the last part's, to the end.
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_batches_{};
   std::vector<Lanes> lanes_;
