@@ -516,6 +516,10 @@ static_assert(SweepSchedule::k_max_parts <= 64, "parts are claimed by bits (run_
 // pyramid's 15-unit colour made one member visit two while the other waited).
 constexpr std::size_t k_min_units_per_item = 4;
 constexpr std::size_t k_items_per_member = 2;
+// A sweep shares a colour of at least this many units; a smaller one (about a microsecond's
+// visits) costs less on one thread than the phase every member waits out: the ragdolls' nine
+// colours of 4 to 12 units took 3% of their step on two threads (docs/performance.md).
+constexpr std::size_t k_min_units_per_shared_colour = 16;
 // The equality block's runs are shared out in at most this many slices.
 constexpr std::size_t k_block_items = 64;
 static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare_chunks <= 64 &&
@@ -905,9 +909,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   };
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units (of its steps when batched), is an item.
-  // The units past the last colour and the iteration's end are member 0's, in a phase of their own
-  // between sweeps; the equality block's components follow in one more, slices of its runs as its
-  // items.
+  // The small colours (shared_colours, below), the units past the last colour and the iteration's
+  // end are member 0's, in a phase of their own between sweeps; the equality block's components
+  // follow in one more, slices of its runs as its items.
   member_delta_.assign(members, {});
   const auto run = [&](std::size_t phases, const auto& member) {
     work_.reset(phases);
@@ -928,16 +932,23 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return batched_ ? visit_steps(slice(batches_.colour(c), k, items))
                     : visit_units(slice(schedule_.colour(c), k, items));
   };
+  // The sweeps share the colours before the first small one; member 0 visits that one and those
+  // after it in the serial phase, in the same order (the same bits).
+  std::size_t shared_colours = 0;
+  while (shared_colours < schedule_.colours() &&
+         schedule_.colour(shared_colours).size() >= k_min_units_per_shared_colour)
+    ++shared_colours;
   // One pass over the schedule from phase `first`: visit_interior(m, p) for each part and
-  // visit_slice(m, c, k, items) for each slice k of colour c that member m takes.
+  // visit_slice(m, c, k, items) for each slice k of the first `colours` colours that member m
+  // takes.
   const auto pass = [&](std::size_t first, std::size_t m, const auto& visit_interior,
-                        const auto& visit_slice) {
+                        const auto& visit_slice, std::size_t colours) {
     // Member m starts on its own run of consecutive parts, and of each colour's slices: a slice
     // then falls to the same member sweep after sweep and its rows stay in that core's cache
     // (claimed in turn, they moved between the cores: docs/performance.md).
     work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
                          [&](std::size_t p) { visit_interior(m, p); });
-    for (std::size_t c = 0; c < schedule_.colours(); ++c) {
+    for (std::size_t c = 0; c < colours; ++c) {
       const std::size_t items =
           members * std::clamp(schedule_.colour(c).size() / (k_min_units_per_item * members),
                                std::size_t(1), k_items_per_member);
@@ -959,7 +970,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         first + 1, m, [&](std::size_t, std::size_t p) { warm_start_units(schedule_.interior(p)); },
         [&](std::size_t, std::size_t c, std::size_t k, std::size_t items) {
           warm_start_units(slice(schedule_.colour(c), k, items));
-        });
+        },
+        schedule_.colours());
   };
   if (!impulses_applied && !warm_start_in_parts) {
     warm_start_block();
@@ -1018,10 +1030,15 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
           first, m, [&](std::size_t member, std::size_t p) { note(member, visit_part(p)); },
           [&](std::size_t member, std::size_t c, std::size_t k, std::size_t items) {
             note(member, visit_colour(c, k, items));
-          });
+          },
+          shared_colours);
       std::uint8_t& skipped = block_skipped_[std::size_t(iteration)];
       work_.run_one(first + pass_phases, m == 0, [&] {
-        Real others = visit_units(schedule_.last());  // the largest change outside the block
+        // The largest change outside the block.
+        Real others = 0;
+        for (std::size_t c = shared_colours; c < schedule_.colours(); ++c)
+          others = std::max(others, visit_colour(c, 0, 1));
+        others = std::max(others, visit_units(schedule_.last()));
         for (MemberDelta& delta : member_delta_)
           others = std::max(others, std::exchange(delta.value, Real(0)));
         Real block = 0;  // the block's, solved before this sweep

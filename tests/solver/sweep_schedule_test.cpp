@@ -403,6 +403,24 @@ TEST(SweepSchedule, PgsSolvesEveryComponentOfAnEqualityBlockOfMoreRunsThanSlices
   EXPECT_EQ(bilateral, 70u * 11u * 3u);
 }
 
+// A shuffled wall's boundary: two colours large enough to share and a small one after them, which
+// the first member visits alone between sweeps, in its place in the order: the same bits, and
+// every unit still visited (the residual falls tenfold).
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsWithItsSmallColoursOnOne) {
+  const auto problem = [] { return wall(30, 20, 3); };
+  const Built built = schedule_of(problem());
+  ASSERT_EQ(built.schedule.colours(), 3u);
+  EXPECT_GE(built.schedule.colour(1).size(), 16u);
+  EXPECT_LT(built.schedule.colour(2).size(), 16u);
+  SolverSettings settings = testing::iterations(400);
+  settings.measure_residuals = false;  // one team for the whole solve
+  SolveStats stats;
+  expect_same_bits_on_any_number_of_threads(settings, stats, problem);
+  settings.record_residuals = true;  // a team a sweep, the residual measured between them
+  expect_same_bits_on_any_number_of_threads(settings, stats, problem);
+  EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+}
+
 TEST(SweepSchedule, PgsStopsOnItsToleranceAtTheSameIterationOnAnyNumberOfThreads) {
   SolverSettings settings = testing::iterations(1000);
   settings.tolerance = Real(0.05);
