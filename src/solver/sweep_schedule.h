@@ -64,6 +64,8 @@ class SweepSchedule {
              std::span<const std::uint8_t> moves, std::size_t bodies);
 
   std::size_t units() const { return interior_.size() + boundary_.size() + last_.size(); }
+  /// The rows the units span (the equality block's among them included).
+  std::size_t rows() const { return total_rows_; }
   /// How many parts the units were cut into (one for a small problem: stored order throughout).
   std::size_t parts() const { return parts_; }
   /// Part p's interior units, in stored order.
