@@ -130,7 +130,8 @@ class ContactManager {
     std::int32_t proxy = AabbTree::k_null;
     Real sweep = 0;     // m, length of the coming step's displacement
     Real rounding = 0;  // m, rounding_radius(shape)
-    // place_shape's move for move_placed: the shape's box and displacement, while `moves`.
+    // The shape's box at `pose` (shape_bounds); and place_shape's displacement for move_placed,
+    // while `moves`.
     AABB placed;
     Vec3 displacement;
     bool moves = false;

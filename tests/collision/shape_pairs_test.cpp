@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "collision/box_box.h"
 #include "collision/contact_manager.h"
 #include "collision/shape_pairs.h"
 #include "support/geometry.h"
@@ -127,6 +128,42 @@ TEST(ContactCache, APlacedShapeMovesInTheBroadphaseOnlyOutOfItsFatBox) {
   contacts.move_placed(box);  // moved already: nothing more to do
   contacts.update(0, all, pool);
   EXPECT_EQ(contacts.counts().pairs, 1u);
+}
+
+// Two boxes corner to corner, one moving 18 cm towards the other this step: its speculative margin
+// is the world's 2 cm and that sweep, 20 cm. Their world boxes are 21.7 cm apart on y, so the boxes
+// themselves are farther apart than the margin; the separating axes alone measure only 18.5 cm
+// (the gap lies along no face normal or edge cross product) and would give a speculative point:
+// the manager lists none. Five centimetres closer the pair is within the margin and gets its point.
+TEST(ContactCache, ShapesFartherApartThanTheMarginGetNoSpeculativeContact) {
+  const Box box{};
+  const Real margin = Real(0.02), sweep = Real(0.18);
+  const Transform a{{},
+                    normalize(Quat{Real(-0.6411), Real(-0.0975), Real(-0.6029), Real(-0.4648)})};
+  const Quat turn_b = normalize(Quat{Real(0.6667), Real(0.6548), Real(-0.2454), Real(0.2581)});
+  const Vec3 apart{Real(0.6474), Real(-1.8026), Real(0.0461)};
+  const Vec3 towards_a = -normalize(apart);
+  const auto listed = [&](Real closer) {
+    const Transform b{apart + towards_a * closer, turn_b};
+    ContactManager contacts;
+    TaskPool pool;
+    contacts.add_shape(box, 1, a);
+    const std::uint32_t moving = contacts.add_shape(box, 2, at({0, -10, 0}));
+    contacts.move_shape(moving, b, towards_a * sweep);  // its fat box stretched towards a
+    contacts.update(
+        margin, [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; }, pool);
+    EXPECT_EQ(contacts.counts().pairs, 1u);
+    Manifold axes_alone;
+    EXPECT_TRUE(collide_box_box(box, a, box, b, margin + sweep, axes_alone));
+    const AABB box_a = shape_bounds(CookedShape(box), a), box_b = shape_bounds(CookedShape(box), b);
+    return std::pair{contacts.manifolds().size(), box_a.lower.y - box_b.upper.y};
+  };
+  const auto [far_manifolds, far_gap] = listed(Real(0.02));
+  EXPECT_GT(far_gap, Real(0.21));
+  EXPECT_EQ(far_manifolds, 0u);
+  const auto [near_manifolds, near_gap] = listed(Real(0.05));
+  EXPECT_LT(near_gap, margin + sweep);
+  EXPECT_EQ(near_manifolds, 1u);
 }
 
 TEST(ContactCache, PartsOfOneBodyNeverPair) {
