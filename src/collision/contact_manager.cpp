@@ -147,11 +147,15 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     return true;
   }
   out.scratch.clear();
-  // World boxes apart by more than the margin on an axis: the shapes are at least that far apart,
-  // so no contact lies within the margin, where a narrowphase's separating axes (a lower bound of
-  // the gap) may still give a speculative point. A tumbling pile's pairs whose fat boxes meet are
-  // mostly such, and so are a ragdoll's rounded limbs near a box, whose pairs are never reused.
-  if (a.placed.expanded(pair_margin).overlaps(b.placed))
+  // A rounded shape's pair whose world boxes are apart by more than the margin on an axis: the
+  // shapes are at least that far apart, and its narrowphase measures the distance from the core
+  // (never less than it is), so it would find nothing. For a ragdoll's limbs near a box, never
+  // reused, that is most pairs whose fat boxes meet. Flat pairs run their narrowphase: its
+  // separating axes bound the gap from below and give a speculative point now and then where the
+  // boxes are farther apart than the margin, which stands in for the turn the margin leaves out
+  // (without those points a tumbling pile's deepest penetration grew, docs/performance.md).
+  const bool rounded = a.rounding > 0 || b.rounding > 0;
+  if (!rounded || a.placed.expanded(pair_margin).overlaps(b.placed))
     collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch);
   for (const Manifold& found : out.scratch) {
     ContactManifold& m = out.manifolds.emplace_back();
