@@ -119,7 +119,7 @@ bool RowStore::has_position_bias() const {
 }
 
 void RowStore::drop_position_bias(TaskPool* pool) {
-  run_chunks(pool, size(), k_prepare_chunks, k_parallel_rows,
+  run_chunks(pool, size(), k_prepare_chunks, k_parallel_drops,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i)
                  bias[i] -= position_bias[i];
