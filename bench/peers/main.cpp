@@ -24,13 +24,36 @@ using peers::Result;
 using peers::Runner;
 using peers::Scene;
 
-std::unique_ptr<Runner> make_runner(const std::string& engine, const Scene& scene,
-                                    const CommonSettings& settings) {
-  if (engine == "impulse")
+// An engine of the run: its kind (an --engines name) and, for Impulse, its thread count. The
+// table names it by its kind, or kind@threads for Impulse at a count after --threads' first.
+struct Engine {
+  std::string kind;
+  int threads = 1;
+  std::string name;
+};
+
+// The engines to run: each kind once, Impulse's at each thread count.
+std::vector<Engine> engines_of(const std::vector<std::string>& kinds,
+                               const std::vector<int>& thread_counts) {
+  std::vector<Engine> engines;
+  for (const std::string& kind : kinds) {
+    const bool impulse = kind.starts_with("impulse");
+    for (std::size_t k = 0; k < (impulse ? thread_counts.size() : 1); ++k) {
+      const int threads = thread_counts[k];
+      engines.push_back({kind, threads, k == 0 ? kind : kind + "@" + std::to_string(threads)});
+    }
+  }
+  return engines;
+}
+
+std::unique_ptr<Runner> make_runner(const Engine& engine, const Scene& scene,
+                                    CommonSettings settings) {
+  settings.threads = engine.threads;
+  if (engine.kind == "impulse")
     return peers::make_impulse_runner(scene, settings, peers::ImpulseFriction::coulomb);
-  if (engine == "impulse_patch")
+  if (engine.kind == "impulse_patch")
     return peers::make_impulse_runner(scene, settings, peers::ImpulseFriction::patch);
-  if (engine == "bullet") return peers::make_bullet_runner(scene, settings);
+  if (engine.kind == "bullet") return peers::make_bullet_runner(scene, settings);
   return peers::make_ode_runner(scene, settings);
 }
 
@@ -62,7 +85,7 @@ constexpr int k_turn_steps = 30;
 
 // Times every step by the wall clock and by CPU time. The median is robust to the noise of a
 // shared machine, the mean is not; CPU time leaves out the time others' processes take.
-std::vector<Result> run(const std::vector<std::string>& engines, const Scene& scene,
+std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
                         const CommonSettings& settings, int steps) {
   struct Timed {
     std::unique_ptr<Runner> runner;
@@ -75,7 +98,7 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
   const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
   const bool angular_joints = std::any_of(scene.joints.begin(), scene.joints.end(), angular);
   std::vector<Timed> timed;
-  for (const std::string& engine : engines) {
+  for (const Engine& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
     timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, 0, 0});
@@ -110,7 +133,8 @@ std::vector<Result> run(const std::vector<std::string>& engines, const Scene& sc
     const Timed& t = timed[e];
     Result result;
     result.scene = scene.name;
-    result.engine = engines[e];
+    result.engine = engines[e].name;
+    result.kind = engines[e].kind;
     const std::vector<peers::Pose> end = poses(*t.runner, scene);
     result.mean_ms = std::accumulate(t.wall.begin(), t.wall.end(), 0.0) / double(t.wall.size());
     result.median_ms = median(t.wall);
@@ -138,6 +162,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Impulse beside Bullet and ODE on the same scenes: ms per step and quality"};
   std::vector<std::string> scenes = peers::scene_names();
   std::vector<std::string> engines{"impulse", "impulse_patch", "bullet", "ode"};
+  std::vector<int> thread_counts{1};
   int steps = 600;
   bool json = false, stages = false;
   CommonSettings settings;
@@ -154,18 +179,21 @@ int main(int argc, char** argv) {
   app.add_option("--iterations", settings.iterations,
                  "Solver iterations per step, every engine (the issue's contract: 10)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--threads", settings.threads,
-                 "Impulse's thread count (World::set_threads; Bullet and ODE run on one)")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--threads", thread_counts,
+                 "Impulse's thread counts, comma separated (World::set_threads; Bullet and ODE run "
+                 "on one): Impulse runs at each, in the same run, as impulse and impulse@N")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 256));  // World::set_threads' range
   std::uint32_t seed = peers::k_pile_seed;
   app.add_option("--seed", seed,
                  "Seed of pile1000's orientations (the issue's: 8; others give other piles)");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Result> results;
+  const std::vector<Engine> run_engines = engines_of(engines, thread_counts);
   for (const std::string& name : scenes) {
     const Scene scene = peers::make_scene(name, seed);
-    for (Result& result : run(engines, scene, settings, steps))
+    for (Result& result : run(run_engines, scene, settings, steps))
       results.push_back(std::move(result));
   }
   peers::add_ratios(results);
@@ -173,7 +201,8 @@ int main(int argc, char** argv) {
     const nlohmann::json out{{"steps", steps},
                              {"dt", settings.dt},
                              {"iterations", settings.iterations},
-                             {"threads", settings.threads},
+                             {"threads", thread_counts.front()},
+                             {"thread_counts", thread_counts},
                              {"seed", seed},
                              {"results", peers::to_json(results)}};
     std::cout << out.dump(2) << '\n';

@@ -38,25 +38,29 @@ nlohmann::json optional_json(const std::optional<T>& value) {
 
 void add_ratios(std::vector<Result>& results) {
   for (Result& r : results) {
-    for (const Result& bullet : results)
-      if (bullet.scene == r.scene && bullet.engine == "bullet") {
-        r.ratio_to_bullet = r.median_ms / bullet.median_ms;
-        r.cpu_ratio_to_bullet = r.cpu_median_ms / bullet.cpu_median_ms;
+    for (const Result& other : results) {
+      if (other.scene != r.scene) continue;
+      if (other.engine == "bullet") {
+        r.ratio_to_bullet = r.median_ms / other.median_ms;
+        r.cpu_ratio_to_bullet = r.cpu_median_ms / other.cpu_median_ms;
       }
+      if (r.engine != r.kind && other.engine == r.kind) r.speedup = other.median_ms / r.median_ms;
+    }
   }
 }
 
 void print_table(std::ostream& out, const std::vector<Result>& results) {
-  const char* header = "%-10s %-13s %10s %10s %9s %10s %9s %10s %11s %12s %14s %12s %14s\n";
-  char line[240];
+  const char* header = "%-10s %-16s %10s %10s %9s %10s %9s %8s %10s %11s %12s %14s %12s %14s\n";
+  char line[256];
   std::snprintf(line, sizeof line, header, "scene", "engine", "median ms", "mean ms", "x bullet",
-                "cpu ms", "cpu x", "max pen m", "moved/fell", "joint err m", "angle err rad",
-                "worst jnt m", "worst ang rad");
+                "cpu ms", "cpu x", "speedup", "max pen m", "moved/fell", "joint err m",
+                "angle err rad", "worst jnt m", "worst ang rad");
   out << line;
   for (const Result& r : results) {
     const std::string ratio = r.ratio_to_bullet ? format("%.2f", *r.ratio_to_bullet) : "-";
     const std::string cpu_ratio =
         r.cpu_ratio_to_bullet ? format("%.2f", *r.cpu_ratio_to_bullet) : "-";
+    const std::string speedup = r.speedup ? format("%.2f", *r.speedup) : "-";
     const std::string moved =
         r.moved ? std::to_string(r.moved->moved) + "/" + std::to_string(r.moved->fell) : "-";
     const auto figure = [](const std::optional<double>& x) {
@@ -65,7 +69,7 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
     std::snprintf(line, sizeof line, header, r.scene.c_str(), r.engine.c_str(),
                   format("%.3f", r.median_ms).c_str(), format("%.3f", r.mean_ms).c_str(),
                   ratio.c_str(), format("%.3f", r.cpu_median_ms).c_str(), cpu_ratio.c_str(),
-                  format("%.4f", r.max_penetration).c_str(), moved.c_str(),
+                  speedup.c_str(), format("%.4f", r.max_penetration).c_str(), moved.c_str(),
                   figure(r.joint_error).c_str(), figure(r.angle_error).c_str(),
                   figure(r.worst_joint_error).c_str(), figure(r.worst_angle_error).c_str());
     out << line;
@@ -75,13 +79,13 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 void print_stages(std::ostream& out, const std::vector<Result>& results) {
   out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean), and the steps\n"
          "whose solve found its structure anew (new_layout: solver.layout_changes)\n";
-  out << format_cell("%-10s ", "scene") << format_cell("%-13s", "engine");
+  out << format_cell("%-10s ", "scene") << format_cell("%-16s", "engine");
   for (const char* name : impulse::StageTimes::names)
     out << ' ' << name;
   out << " new_layout\n";
   for (const Result& r : results) {
     if (!r.stages_ms) continue;
-    out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-13s", r.engine.c_str());
+    out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-16s", r.engine.c_str());
     for (std::size_t k = 0; k < impulse::StageTimes::k_count; ++k) {
       const std::string value = format("%.4f", r.stages_ms->ms[k]);  // right-aligned under its name
       const std::size_t width = std::strlen(impulse::StageTimes::names[k]);
@@ -102,6 +106,7 @@ nlohmann::json to_json(const std::vector<Result>& results) {
                     {"ratio_to_bullet", optional_json(r.ratio_to_bullet)},
                     {"cpu_median_ms", r.cpu_median_ms},
                     {"cpu_ratio_to_bullet", optional_json(r.cpu_ratio_to_bullet)},
+                    {"threads_speedup", optional_json(r.speedup)},
                     {"max_penetration_m", r.max_penetration},
                     {"moved", r.moved ? nlohmann::json(r.moved->moved) : nlohmann::json(nullptr)},
                     {"fell", r.moved ? nlohmann::json(r.moved->fell) : nlohmann::json(nullptr)},

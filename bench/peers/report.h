@@ -15,13 +15,17 @@
 namespace peers {
 
 struct Result {
-  std::string scene, engine;
+  std::string scene, engine;  // engine: its name in the table (impulse@2: Impulse on two threads)
+  std::string kind;           // the engine as --engines names it (impulse for impulse@2)
   double median_ms = 0, mean_ms = 0;  // wall clock
   double cpu_median_ms = 0;           // the process's CPU time: what others' load leaves out
   std::optional<double> ratio_to_bullet, cpu_ratio_to_bullet;  // over Bullet's, same scene
-  double max_penetration = 0;                                  // m
-  std::optional<Moved> moved;                                  // resting scenes only
-  std::optional<double> joint_error;                           // scenes with joints only, m
+  // Impulse at a later --threads count: the wall-clock median of its kind at the first count
+  // (the row named by the kind alone) over its own, same scene
+  std::optional<double> speedup;
+  double max_penetration = 0;                    // m
+  std::optional<Moved> moved;                    // resting scenes only
+  std::optional<double> joint_error;             // scenes with joints only, m
   std::optional<double> angle_error;             // scenes with hinges or cone-twists only, rad
   std::optional<double> worst_joint_error;       // the largest after any step, m
   std::optional<double> worst_angle_error;       // the largest after any step, rad
@@ -29,7 +33,8 @@ struct Result {
   std::optional<int> layout_changes;  // steps whose solve found its structure anew (Impulse)
 };
 
-/// Fills each row's ratios from the Bullet row of its scene, where there is one.
+/// Fills each row's ratios from the Bullet row of its scene, where there is one, and an Impulse
+/// row at another thread count's speedup from its kind's row at the first count.
 void add_ratios(std::vector<Result>& results);
 
 void print_table(std::ostream& out, const std::vector<Result>& results);
