@@ -168,8 +168,9 @@ TEST(ContactCache, FlatPairsKeepTheirSeparatingAxesSpeculativePoint) {
 }
 
 // A capsule moving 18 cm a step towards a box beside it: a speculative point while the gap is
-// within its margin (the world's 2 cm and its sweep), none once farther, whether the world boxes
-// overlap or not.
+// within its margin (the world's 2 cm and its sweep), none once farther. The world boxes are apart
+// by the gap, so the two farther gaps take the early-out by world boxes and the two nearer ones
+// must not: it counts the sweep in the margin.
 TEST(ContactCache, ARoundedPairGetsASpeculativePointOnlyWithinItsMargin) {
   const Real margin = Real(0.02), sweep = Real(0.18), radius = Real(0.2);
   const Vec3 towards_box{-1, 0, 0};
