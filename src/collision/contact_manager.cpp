@@ -149,11 +149,12 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   out.scratch.clear();
   // A rounded shape's pair whose world boxes are apart by more than the margin on an axis: the
   // shapes are at least that far apart, and its narrowphase measures the distance from the core
-  // (never less than it is), so it would find nothing. For a ragdoll's limbs near a box, never
-  // reused, that is most pairs whose fat boxes meet. Flat pairs run their narrowphase: its
-  // separating axes bound the gap from below and give a speculative point now and then where the
-  // boxes are farther apart than the margin, which stands in for the turn the margin leaves out
-  // (without those points a tumbling pile's deepest penetration grew, docs/performance.md).
+  // (never less than it is), so it would find nothing: most of a ragdoll's pairs whose fat boxes
+  // meet, its limbs near each other (two rounded shapes never reuse their contacts) or moving by
+  // a box. Flat pairs run their narrowphase: its separating axes bound the gap from below and
+  // give a speculative point now and then where the boxes are farther apart than the margin,
+  // which stands in for the turn the margin leaves out (without those points a tumbling pile's
+  // deepest penetration grew, docs/performance.md).
   const bool rounded = a.rounding > 0 || b.rounding > 0;
   if (!rounded || a.placed.expanded(pair_margin).overlaps(b.placed))
     collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch);
