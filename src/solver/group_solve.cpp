@@ -130,9 +130,9 @@ namespace {
 // x; false if the factorisation fails. The right-hand side is formed for every row at once in
 // lanes (row r's lane summed in column order, as row by row), then read at the set's rows.
 bool solve_subset(const GroupMatrix& a, std::size_t count, const std::array<std::size_t, k_g>& set,
-                  std::size_t m, const std::array<bool, k_g>& in_set, const SmallVector& lambda,
-                  const SmallVector& w, SmallVector& x) {
-  Lanes rhs = -from_array(w);
+                  std::size_t m, const std::array<bool, k_g>& in_set, const Lanes& lambda,
+                  const Lanes& w, SmallVector& x) {
+  Lanes rhs = -w;
   for (std::size_t c = 0; c < count; ++c) {
     if (!in_set[c]) rhs += a[c] * splat(lambda[c]);  // the others' impulses removed
   }
@@ -168,7 +168,7 @@ bool solve_subset(const GroupMatrix& a, std::size_t count, const std::array<std:
 }  // namespace
 
 bool solve_active(const GroupMatrix& a, std::size_t count, const std::array<bool, k_g>& in_set,
-                  SmallVector& lambda, const SmallVector& w) {
+                  Lanes& lambda, const Lanes& w) {
   std::array<std::size_t, k_g> set{};
   std::size_t m = 0;
   for (std::size_t r = 0; r < count; ++r) {
@@ -177,13 +177,13 @@ bool solve_active(const GroupMatrix& a, std::size_t count, const std::array<bool
   if (m == 0 || m == count) return false;
   std::array<Real, k_g> x{};
   if (!solve_subset(a, count, set, m, in_set, lambda, w, x)) return false;
-  std::array<Real, k_g> next{};  // lo is 0 for every groupable row
+  Lanes next{};  // lo is 0 for every groupable row
   for (std::size_t i = 0; i < m; ++i) {
     if (!(x[i] >= 0)) return false;  // (NaN too)
     next[set[i]] = x[i];
   }
   // The errors with the new impulses, every row at once: the others must not be closing.
-  Lanes separating = from_array(w);
+  Lanes separating = w;
   for (std::size_t c = 0; c < count; ++c)
     separating += a[c] * splat(next[c] - lambda[c]);
   for (std::size_t r = 0; r < count; ++r) {

@@ -47,9 +47,12 @@ void invert_in_lanes(const GroupMatrices& a, const std::array<LaneMask, k_g>& pa
                      GroupMatrices& inverse, LaneMask& factored);
 
 /// A guess besides the all-rows solve for a group of `count` rows with matrix a, impulses lambda
-/// and velocity errors w: the rows in `in_set` push, the others carry nothing. Kept (lambda set to
-/// it) if it is the LCP's solution: every pushing row pushes, every other row separates.
+/// and velocity errors w (lane r row r's; lanes from count on are read but do not matter): the
+/// rows in `in_set` push, the others carry nothing. Kept (lambda set to it, zero from count on) if
+/// it is the LCP's solution: every pushing row pushes, every other row separates. In lanes rather
+/// than arrays: a batch's lanes reach it through transposes, where stores of single entries read
+/// back as lanes stalled each call.
 bool solve_active(const GroupMatrix& a, std::size_t count, const std::array<bool, k_g>& in_set,
-                  SmallVector& lambda, const SmallVector& w);
+                  Lanes& lambda, const Lanes& w);
 
 }  // namespace impulse

@@ -252,7 +252,7 @@ class PairVelocities {
   for (std::size_t r = 0; r < k; ++r)
     idle = idle && before[r] == 0 && errors_before[r] >= 0;
   if (idle) return 0;
-  SmallVector lambda = to_array(before), w = to_array(errors_before);
+  Lanes lambda = before;
   Lanes target{};  // the impulses the visit moves to (sor 1), zero past count
   bool solved = false, all_rows = false;
   // The rows that pushed before the visit. When only some did, most visits find the same rows
@@ -267,7 +267,8 @@ class PairVelocities {
     pushed_rows += pushed[r] ? 1 : 0;
   }
   const bool some_pushed = pushed_rows > 0 && pushed_rows < k;
-  if (group.factored && some_pushed) solved = solve_active(group.a, group.count, pushed, lambda, w);
+  if (group.factored && some_pushed)
+    solved = solve_active(group.a, group.count, pushed, lambda, errors_before);
   if (group.factored && !solved) {
     const std::array<Lanes, k_g>& inverse = group.inverse;
     const auto solve = [&](const Lanes& v) {
@@ -295,7 +296,8 @@ class PairVelocities {
       std::array<bool, k_g> pushing{};
       for (std::size_t r = 0; r < k; ++r)
         pushing[r] = step[r] > 0;
-      solved = pushing != pushed && solve_active(group.a, group.count, pushing, lambda, w);
+      solved =
+          pushing != pushed && solve_active(group.a, group.count, pushing, lambda, errors_before);
     }
   }
   Lanes errors = errors_before;
@@ -316,7 +318,7 @@ class PairVelocities {
     }
     if (largest <= Real(1e-6) * scale) break;
   }
-  if (!all_rows) target = from_array(lambda);
+  if (!all_rows) target = lambda;
   // The change over-relaxed and clamped, in lanes; applied row by row.
   const Lanes next = relaxed_impulse(before, target, splat(sor));
   const Lanes delta = next - before;

@@ -601,25 +601,29 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   // The guess of the rows that pushed, on each such lane's group as visit_group holds it (the
   // same function, the same bits); a lane whose guess fails is left to visit_group, which tries
   // the all-rows solve next.
+  // Each lane's matrix, impulses and errors by transposes (lane k of the result is group k's).
   const LaneMask some_pushed = factored & ~none_pushed & ~all_pushed;
-  for (std::size_t k = 0; k < k_lanes; ++k) {
-    if (some_pushed[k] == 0) continue;
-    GroupMatrix a;
+  if (lane_bits(some_pushed) != 0) {
+    std::array<GroupMatrix, k_lanes> a;
     for (std::size_t c = 0; c < k_g; ++c) {
-      for (std::size_t r = 0; r < k_g; ++r)
-        a[c][r] = entry(lane_layout::matrix, c, r)[k];
+      const std::array<Lanes, 4> column =
+          transposed(entry(lane_layout::matrix, c, 0), entry(lane_layout::matrix, c, 1),
+                     entry(lane_layout::matrix, c, 2), entry(lane_layout::matrix, c, 3));
+      for (std::size_t k = 0; k < k_lanes; ++k)
+        a[k][c] = column[k];
     }
-    SmallVector impulses{}, w{};
-    std::array<bool, k_g> pushed{};
-    for (std::size_t r = 0; r < group_rows; ++r) {
-      impulses[r] = before[r][k];
-      w[r] = errors[r][k];
-      pushed[r] = impulses[r] > 0;
+    std::array<Lanes, 4> impulses = transposed(before[0], before[1], before[2], before[3]);
+    const std::array<Lanes, 4> w = transposed(errors[0], errors[1], errors[2], errors[3]);
+    for (std::size_t k = 0; k < k_lanes; ++k) {
+      if (some_pushed[k] == 0) continue;
+      std::array<bool, k_g> pushed{};
+      for (std::size_t r = 0; r < group_rows; ++r)
+        pushed[r] = impulses[k][r] > 0;
+      if (!solve_active(a[k], group_rows, pushed, impulses[k], w[k])) continue;
+      solved[k] = -1;
+      for (std::size_t r = 0; r < group_rows; ++r)
+        target[r][k] = impulses[k][r];
     }
-    if (!solve_active(a, group_rows, pushed, impulses, w)) continue;
-    solved[k] = -1;
-    for (std::size_t r = 0; r < group_rows; ++r)
-      target[r][k] = impulses[r];
   }
   const LaneMask settled = solved & ~idle;
   const bool all_settled = lane_bits(settled) == (1u << k_lanes) - 1;
