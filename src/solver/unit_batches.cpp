@@ -600,8 +600,8 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   }
   // The guess of the rows that pushed, on each such lane's group as visit_group holds it (the
   // same function, the same bits); a lane whose guess fails is left to visit_group, which tries
-  // the all-rows solve next.
-  // Each lane's matrix, impulses and errors by transposes (lane k of the result is group k's).
+  // the all-rows solve next. Each lane's matrix, impulses and errors come by transposes (lane k
+  // of the result is group k's).
   const LaneMask some_pushed = factored & ~none_pushed & ~all_pushed;
   if (lane_bits(some_pushed) != 0) {
     std::array<GroupMatrix, k_lanes> a;
