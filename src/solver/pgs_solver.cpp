@@ -913,8 +913,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units (of its steps when batched), is an item.
   // The small colours (shared_colours, below), the units past the last colour and the iteration's
-  // end are member 0's, in a phase of their own between sweeps; the equality block's components
-  // follow in one more, slices of its runs as its items.
+  // end are one member's (serial_member, below), in a phase of their own between sweeps; the
+  // equality block's components follow in one more, slices of its runs as its items.
   member_delta_.assign(members, {});
   const auto run = [&](std::size_t phases, const auto& member) {
     work_.reset(phases);
@@ -949,7 +949,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     // Member m starts on its own run of consecutive parts, and of each colour's slices: a slice
     // then falls to the same member sweep after sweep and its rows stay in that core's cache
     // (claimed in turn, they moved between the cores: docs/performance.md).
-    work_.run_preferring(first, schedule_.parts(), m * schedule_.parts() / members,
+    work_.run_preferring(first, schedule_.parts(), schedule_.first_part_of(m, members),
                          [&](std::size_t p) { visit_interior(m, p); });
     for (std::size_t c = 0; c < colours; ++c) {
       const std::size_t items =
@@ -1021,6 +1021,10 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // Atomic: a member may read it while another, phases ahead, sets it for a later iteration.
   std::atomic<bool> stop = false;
   const std::size_t iteration_phases = pass_phases + 2;
+  // The serial phase's member: the one holding part 1. On member 0, the pyramid's part 1 took
+  // 12.5 us a sweep on two threads against 11.1 on one, its bodies' lines coming back from the
+  // other core at every sweep; here 11.7, part 0's 11.1 to 11.3 (docs/performance.md).
+  const std::size_t serial_member = schedule_.member_holding_part_1(members);
   run(lead + 1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
     if (one_team) pack_and_warm_start(m);
     visit_block(lead, m, false);
@@ -1036,7 +1040,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
           },
           shared_colours);
       std::uint8_t& skipped = block_skipped_[std::size_t(iteration)];
-      work_.run_one(first + pass_phases, m == 0, [&] {
+      work_.run_one(first + pass_phases, m == serial_member, [&] {
         // The largest change outside the block.
         Real others = 0;
         for (std::size_t c = shared_colours; c < schedule_.colours(); ++c)

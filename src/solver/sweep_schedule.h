@@ -81,6 +81,19 @@ class SweepSchedule {
   }
   /// Boundary units past the last colour, in stored order.
   std::span<const RowUnit> last() const { return last_; }
+  /// With the parts shared by `members` threads, member m's own run of parts starts here (it then
+  /// helps with the others': PhasedWork::run_preferring).
+  std::size_t first_part_of(std::size_t m, std::size_t members) const {
+    return m * parts_ / members;
+  }
+  /// The member whose own run holds part 1, the later side of the cut, in whose range the boundary
+  /// units lie: visiting them there keeps that part's bodies in its core's cache. 0 with one part.
+  std::size_t member_holding_part_1(std::size_t members) const {
+    std::size_t m = 0;
+    while (m + 1 < members && first_part_of(m + 1, members) <= 1)
+      ++m;
+    return m;
+  }
 
  private:
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);

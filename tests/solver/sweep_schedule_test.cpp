@@ -225,6 +225,29 @@ TEST(SweepSchedule, IslandsOneAfterAnotherGetAPartEachWithNoBoundary) {
   EXPECT_EQ(schedule_of(wall(20, 10)).schedule.parts(), 2u);
 }
 
+// The serial units (the last colours and the units past them) are visited by the member whose
+// own run of parts holds part 1: the boundary units lie in part 1's range and move its bodies. A
+// wall's two parts on two threads: member 1's. Six islands' parts on two or three threads:
+// member 0's, whose run holds parts 0 and 1; on four to six, member 1's, whose run starts at
+// part 1; on seven, member 2's (members 0 and 1 both start at part 0).
+TEST(SweepSchedule, TheSerialUnitsGoToTheMemberHoldingPart1) {
+  const Built wall_of_two = schedule_of(wall(20, 10));
+  ASSERT_EQ(wall_of_two.schedule.parts(), 2u);
+  EXPECT_EQ(wall_of_two.schedule.member_holding_part_1(1), 0u);
+  EXPECT_EQ(wall_of_two.schedule.member_holding_part_1(2), 1u);
+  const Built islands = schedule_of(walls(6, 10, 5));
+  ASSERT_EQ(islands.schedule.parts(), 6u);
+  const std::size_t expected[] = {0, 0, 0, 1, 1, 1, 2};  // for 1 to 7 members
+  for (std::size_t members = 1; members <= 7; ++members) {
+    const std::size_t m = islands.schedule.member_holding_part_1(members);
+    EXPECT_EQ(m, expected[members - 1]) << members << " members";
+    EXPECT_LE(islands.schedule.first_part_of(m, members), 1u) << members << " members";
+    if (m + 1 < members) {
+      EXPECT_GT(islands.schedule.first_part_of(m + 1, members), 1u) << members << " members";
+    }
+  }
+}
+
 // A colour of a few units would be a phase of its own that every thread waits out: the last
 // colours, when that small, are visited with the serial units instead.
 TEST(SweepSchedule, TheLastColoursOfFewUnitsGoToTheSerialUnits) {
