@@ -60,8 +60,8 @@ class PhasedWork {
     wait(c, items);
   }
 
-  /// A phase of one item that only the member for which `mine` holds does (the one whose cache
-  /// holds what it reads); the others wait for it.
+  /// A phase of one item that only the member for which `mine` holds does (member 0, which every
+  /// team has: no member waits for another to arrive); the others wait for it.
   template <class Item>
   void run_one(std::size_t phase, bool mine, const Item& item) {
     Counters& c = counters_[phase];
@@ -72,11 +72,31 @@ class PhasedWork {
     wait(c, 1);
   }
 
+  /// Claims the one item of phase `phase` (run_single) ahead of reaching it, for a member whose
+  /// cache will hold what it reads; false if another member has it.
+  bool claim_ahead(std::size_t phase) {
+    return (counters_[phase].claimed.fetch_or(1, std::memory_order_relaxed) & 1) == 0;
+  }
+
+  /// A phase of one item, done by the member that claimed it ahead (`claimed`: the caller) or
+  /// else by the first to arrive, so that a member that never arrives holds nothing up; the
+  /// others wait for it.
+  template <class Item>
+  void run_single(std::size_t phase, bool claimed, const Item& item) {
+    Counters& c = counters_[phase];
+    if (claimed || claim_ahead(phase)) {
+      item();
+      c.done.store(1, std::memory_order_release);
+    }
+    wait(c, 1);
+  }
+
  private:
   // A cache line each: a member claiming in one phase does not take the line another polls in
   // the phase before (docs/performance.md).
   struct alignas(64) Counters {
-    std::atomic<std::size_t> claimed{0};  // run: items claimed; run_preferring: a bit per item
+    // run: items claimed; run_preferring: a bit per item; run_single: bit 0
+    std::atomic<std::size_t> claimed{0};
     std::atomic<std::size_t> done{0};
   };
   static void wait(const Counters& c, std::size_t items) {

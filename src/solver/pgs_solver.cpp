@@ -1021,15 +1021,18 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // Atomic: a member may read it while another, phases ahead, sets it for a later iteration.
   std::atomic<bool> stop = false;
   const std::size_t iteration_phases = pass_phases + 2;
-  // The serial phase's member: the one holding part 1. On member 0, the pyramid's part 1 took
-  // 12.5 us a sweep on two threads against 11.1 on one, its bodies' lines coming back from the
-  // other core at every sweep; here 11.7, part 0's 11.1 to 11.3 (docs/performance.md).
+  // The serial phase's member: the one holding part 1, which claims it as it starts the sweep (a
+  // member left out of the team claims nothing, and the first to arrive does it). On member 0,
+  // the pyramid's part 1 took 12.5 us a sweep on two threads against 11.1 on one, its bodies'
+  // lines coming back from the other core at every sweep; here 11.7, part 0's 11.1 to 11.3
+  // (docs/performance.md).
   const std::size_t serial_member = schedule_.member_holding_part_1(members);
   run(lead + 1 + std::size_t(settings.iterations) * iteration_phases, [&](std::size_t m) {
     if (one_team) pack_and_warm_start(m);
     visit_block(lead, m, false);
     for (int iteration = 0; iteration < settings.iterations; ++iteration) {
       const std::size_t first = lead + 1 + std::size_t(iteration) * iteration_phases;
+      const bool serial_claimed = m == serial_member && work_.claim_ahead(first + pass_phases);
       const auto note = [&](std::size_t member, Real delta) {
         member_delta_[member].value = std::max(member_delta_[member].value, delta);
       };
@@ -1040,7 +1043,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
           },
           shared_colours);
       std::uint8_t& skipped = block_skipped_[std::size_t(iteration)];
-      work_.run_one(first + pass_phases, m == serial_member, [&] {
+      work_.run_single(first + pass_phases, serial_claimed, [&] {
         // The largest change outside the block.
         Real others = 0;
         for (std::size_t c = shared_colours; c < schedule_.colours(); ++c)

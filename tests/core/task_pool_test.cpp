@@ -168,5 +168,38 @@ TEST(TaskPool, ATeamReturnsWithEveryMemberThatJoinedDoneAndEveryItemDoneOnce) {
   RecordProperty("worker_members_run", teams_joined);
 }
 
+// A phase's single item meant for a member that claims it ahead (PhasedWork::run_single): when
+// that member never arrives (a late worker, left out of the team), the member that does arrive
+// does the item itself instead of waiting for it; when it has claimed it, only it does the item,
+// and the others return once it is done.
+TEST(PhasedWork, ASingleItemNobodyClaimedAheadIsDoneByTheFirstToArrive) {
+  PhasedWork work;
+  work.reset(1);
+  int runs = 0;
+  work.run_single(0, false, [&] { ++runs; });  // alone, as member 0 of a team nobody joined
+  EXPECT_EQ(runs, 1);
+}
+
+TEST(PhasedWork, ASingleItemClaimedAheadIsDoneByItsClaimerOnly) {
+  for (int round = 0; round < 50; ++round) {
+    PhasedWork work;
+    work.reset(1);
+    ASSERT_TRUE(work.claim_ahead(0));
+    std::atomic<int> claimer_runs = 0, other_runs = 0;
+    std::atomic<bool> other_returned = false;
+    std::thread other([&] {
+      work.run_single(0, false, [&] { other_runs.fetch_add(1); });
+      other_returned.store(true);
+    });
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    EXPECT_FALSE(other_returned.load()) << "returned before the claimed item was done";
+    work.run_single(0, true, [&] { claimer_runs.fetch_add(1); });
+    other.join();
+    EXPECT_EQ(claimer_runs.load(), 1);
+    EXPECT_EQ(other_runs.load(), 0);
+    EXPECT_FALSE(work.claim_ahead(0));  // taken
+  }
+}
+
 }  // namespace
 }  // namespace impulse
