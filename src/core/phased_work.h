@@ -60,18 +60,6 @@ class PhasedWork {
     wait(c, items);
   }
 
-  /// A phase of one item that only the member for which `mine` holds does (member 0, which every
-  /// team has: no member waits for another to arrive); the others wait for it.
-  template <class Item>
-  void run_one(std::size_t phase, bool mine, const Item& item) {
-    Counters& c = counters_[phase];
-    if (mine) {
-      item();
-      c.done.store(1, std::memory_order_release);
-    }
-    wait(c, 1);
-  }
-
   /// Claims the one item of phase `phase` (run_single) ahead of reaching it, for a member whose
   /// cache will hold what it reads; false if another member has it.
   bool claim_ahead(std::size_t phase) {

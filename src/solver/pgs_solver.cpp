@@ -935,8 +935,8 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     return batched_ ? visit_steps(slice(batches_.colour(c), k, items))
                     : visit_units(slice(schedule_.colour(c), k, items));
   };
-  // The sweeps share the colours before the first small one; member 0 visits that one and those
-  // after it in the serial phase, in the same order (the same bits).
+  // The sweeps share the colours before the first small one; the serial phase visits that one and
+  // those after it, in the same order (the same bits).
   std::size_t shared_colours = 0;
   while (shared_colours < schedule_.colours() &&
          schedule_.colour(shared_colours).size() >= k_min_units_per_shared_colour)
@@ -965,7 +965,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const bool warm_start_in_parts = !impulses_applied && schedule_.parts() > 1;
   const std::size_t warm_start_phases = warm_start_in_parts ? 1 + pass_phases : 0;
   const auto warm_start_member = [&](std::size_t first, std::size_t m) {
-    work_.run_one(first, m == 0, [&] {
+    work_.run_single(first, false, [&] {
       warm_start_block();
       warm_start_units(schedule_.last());
     });
