@@ -7,6 +7,7 @@
 
 #include "collision/manifold_reduction.h"
 #include "collision/segment.h"
+#include "core/lanes.h"
 
 // Conventions: the normal points from a to b; depth is the overlap along it (> 0 overlapping);
 // a point's position lies on b's surface: the clipped incident vertex when a owns the reference
@@ -214,77 +215,89 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   out.count = 0;
   const Mat33 ra = to_matrix(ta.orientation);
   const Mat33 rb = to_matrix(tb.orientation);
-  // Plain arrays: the axis loops index them at run time, which Vec3's and Mat33's accessors
-  // would turn into branches.
-  const Real ha[3] = {a.half_extents.x, a.half_extents.y, a.half_extents.z};
-  const Real hb[3] = {b.half_extents.x, b.half_extents.y, b.half_extents.z};
   const Vec3 axes_a[3] = {ra.c0, ra.c1, ra.c2};
   const Vec3 axes_b[3] = {rb.c0, rb.c1, rb.c2};
   const Vec3 d = tb.position - ta.position;
-  // c[i][j] = a_i . b_j: b's axes in a's frame by columns; |c|: the radii of one box's
-  // projection on the other's axes. t: d in a's frame, u: in b's.
-  Real c[3][3], abs_c[3][3], t[3], u[3];
-  for (int i = 0; i < 3; ++i) {
-    t[i] = dot(d, axes_a[i]);
-    u[i] = dot(d, axes_b[i]);
-    for (int j = 0; j < 3; ++j) {
-      c[i][j] = dot(axes_a[i], axes_b[j]);
-      abs_c[i][j] = std::abs(c[i][j]);
-    }
+  // The fifteen separations in lanes, each lane computed as the scalar formula computes it (the
+  // same bits; a pile's neighbours run this test every step, most of them to find a gap).
+  // c[i][j] = a_i . b_j as rows (lane j) and columns (lane i), |c| likewise: the radii of one box's
+  // projection on the other's axes. t: d in a's frame (lane i), u: in b's (lane j).
+  const Lanes ax{ra.c0.x, ra.c1.x, ra.c2.x, 0}, ay{ra.c0.y, ra.c1.y, ra.c2.y, 0},
+      az{ra.c0.z, ra.c1.z, ra.c2.z, 0};
+  const Lanes bx{rb.c0.x, rb.c1.x, rb.c2.x, 0}, by{rb.c0.y, rb.c1.y, rb.c2.y, 0},
+      bz{rb.c0.z, rb.c1.z, rb.c2.z, 0};
+  Lanes c[3], abs_c[3], abs_c_column[3];
+  for (int k = 0; k < 3; ++k) {
+    c[k] = splat(axes_a[k].x) * bx + splat(axes_a[k].y) * by + splat(axes_a[k].z) * bz;
+    abs_c[k] = lane_abs(c[k]);
+    abs_c_column[k] =
+        lane_abs(ax * splat(axes_b[k].x) + ay * splat(axes_b[k].y) + az * splat(axes_b[k].z));
   }
+  const Lanes t = splat(d.x) * ax + splat(d.y) * ay + splat(d.z) * az;
+  const Lanes u = splat(d.x) * bx + splat(d.y) * by + splat(d.z) * bz;
+  const Lanes ha{a.half_extents.x, a.half_extents.y, a.half_extents.z, 0};
+  const Lanes hb{b.half_extents.x, b.half_extents.y, b.half_extents.z, 0};
+  // Whether a lane of the first three separates by more than the margin: then no contact.
+  const auto apart = [&](const Lanes& sep) { return (lane_bits(sep > splat(margin)) & 7u) != 0; };
+  // The largest separation of the first three lanes where `usable` (bit k for lane k), the first
+  // of equals, and its lane; -infinity and 0 if none.
+  const auto largest = [](const Lanes& sep, unsigned usable, int& lane) {
+    Real best = -k_infinity;
+    lane = 0;
+    for (int k = 0; k < 3; ++k) {
+      if ((usable >> k & 1u) != 0 && sep[k] > best) {
+        best = sep[k];
+        lane = k;
+      }
+    }
+    return best;
+  };
 
   // Separating axis test (Gottschalk's OBB tree test): separation = gap of the projections.
-  Real sep_a = -k_infinity;
+  const Lanes sep_faces_a =
+      lane_abs(t) - (ha + (abs_c_column[0] * splat(hb[0]) + abs_c_column[1] * splat(hb[1]) +
+                           abs_c_column[2] * splat(hb[2])));
+  if (apart(sep_faces_a)) return false;
   int axis_a = 0;
-  bool dir_a = true;  // whether the normal is +a_i
-  for (int i = 0; i < 3; ++i) {
-    const Real radius_b = abs_c[i][0] * hb[0] + abs_c[i][1] * hb[1] + abs_c[i][2] * hb[2];
-    const Real sep = std::abs(t[i]) - (ha[i] + radius_b);
-    if (sep > margin) return false;
-    if (sep > sep_a) {
-      sep_a = sep;
-      axis_a = i;
-      dir_a = t[i] >= 0;
-    }
-  }
-  Real sep_b = -k_infinity;
+  const Real sep_a = largest(sep_faces_a, 7u, axis_a);
+  const bool dir_a = sep_a > -k_infinity ? t[axis_a] >= 0 : true;  // whether the normal is +a_i
+  const Lanes sep_faces_b =
+      lane_abs(u) -
+      (hb + (abs_c[0] * splat(ha[0]) + abs_c[1] * splat(ha[1]) + abs_c[2] * splat(ha[2])));
+  if (apart(sep_faces_b)) return false;
   int axis_b = 0;
-  bool dir_b = true;  // whether the normal is +b_j
-  for (int j = 0; j < 3; ++j) {
-    const Real radius_a = abs_c[0][j] * ha[0] + abs_c[1][j] * ha[1] + abs_c[2][j] * ha[2];
-    const Real sep = std::abs(u[j]) - (hb[j] + radius_a);
-    if (sep > margin) return false;
-    if (sep > sep_b) {
-      sep_b = sep;
-      axis_b = j;
-      dir_b = u[j] >= 0;
-    }
-  }
+  const Real sep_b = largest(sep_faces_b, 7u, axis_b);
+  const bool dir_b = sep_b > -k_infinity ? u[axis_b] >= 0 : true;  // whether the normal is +b_j
   // The edge axes a_i x b_j in a's frame, where they have two components (-c[i2][j], c[i1][j]):
   // the distance and both radii are a few products of c and t, and only the axis that wins is
   // turned into a unit normal in the world. b's radius uses b_m . (a_i x b_j) = a_i . (b_j x b_m),
-  // which is +-c[i][.] of b's third axis (and 0 for m = j).
+  // which is +-c[i][.] of b's third axis (and 0 for m = j). Lane j for each i; hb_j1 and hb_j2
+  // are hb[(j + 1) % 3] and hb[(j + 2) % 3] in lane j.
+  const Lanes hb_j1 = __builtin_shufflevector(hb, hb, 1, 2, 0, 3);
+  const Lanes hb_j2 = __builtin_shufflevector(hb, hb, 2, 0, 1, 3);
   Real sep_e = -k_infinity;
   int edge_i = 0;
   int edge_j = 0;
   bool dir_e = true;  // whether the normal is +(a_i x b_j)
   for (int i = 0; i < 3; ++i) {
     const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-    for (int j = 0; j < 3; ++j) {
-      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-      const Real len_squared = c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j];  // |a_i x b_j|^2
-      if (len_squared < k_parallel_sine * k_parallel_sine) continue;
-      const Real dist = t[i2] * c[i1][j] - t[i1] * c[i2][j];
-      const Real radius_a = ha[i1] * abs_c[i2][j] + ha[i2] * abs_c[i1][j];
-      const Real radius_b = hb[j1] * abs_c[i][j2] + hb[j2] * abs_c[i][j1];
-      const Real sep = (std::abs(dist) - radius_a - radius_b) / std::sqrt(len_squared);
-      if (sep > margin) return false;
-      if (sep > sep_e) {
-        sep_e = sep;
-        edge_i = i;
-        edge_j = j;
-        dir_e = dist >= 0;
-      }
+    const Lanes len_squared = c[i1] * c[i1] + c[i2] * c[i2];  // |a_i x b_j|^2
+    // Edges closer to parallel than k_parallel_sine give no axis (not a NaN's lane).
+    const unsigned usable = ~lane_bits(len_squared < splat(k_parallel_sine * k_parallel_sine)) & 7u;
+    const Lanes dist = splat(t[i2]) * c[i1] - splat(t[i1]) * c[i2];
+    const Lanes radius_a = splat(ha[i1]) * abs_c[i2] + splat(ha[i2]) * abs_c[i1];
+    const Lanes abs_c_j1 = __builtin_shufflevector(abs_c[i], abs_c[i], 1, 2, 0, 3);
+    const Lanes abs_c_j2 = __builtin_shufflevector(abs_c[i], abs_c[i], 2, 0, 1, 3);
+    const Lanes radius_b = hb_j1 * abs_c_j2 + hb_j2 * abs_c_j1;
+    const Lanes sep = (lane_abs(dist) - radius_a - radius_b) / lane_sqrt(len_squared);
+    if ((lane_bits(sep > splat(margin)) & usable) != 0) return false;
+    int j = 0;
+    const Real best = largest(sep, usable, j);
+    if (best > sep_e) {
+      sep_e = best;
+      edge_i = i;
+      edge_j = j;
+      dir_e = dist[j] >= 0;
     }
   }
 

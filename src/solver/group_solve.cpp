@@ -45,14 +45,6 @@ void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
   }
 }
 
-// Lane by lane, the square root (-fno-math-errno: one instruction for the four).
-[[gnu::always_inline]] inline Lanes lane_sqrt(const Lanes& x) {
-  Lanes root;
-  for (std::size_t k = 0; k < 4; ++k)
-    root[k] = std::sqrt(x[k]);
-  return root;
-}
-
 }  // namespace
 
 // Each lane makes the operations of factor_small on its group's matrix (stopping where a pivot
