@@ -215,8 +215,6 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   out.count = 0;
   const Mat33 ra = to_matrix(ta.orientation);
   const Mat33 rb = to_matrix(tb.orientation);
-  const Vec3 axes_a[3] = {ra.c0, ra.c1, ra.c2};
-  const Vec3 axes_b[3] = {rb.c0, rb.c1, rb.c2};
   const Vec3 d = tb.position - ta.position;
   // The fifteen separations in lanes, each lane computed as the scalar formula computes it (the
   // same bits; a pile's neighbours run this test every step, most of them to find a gap).
@@ -228,10 +226,9 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
       bz{rb.c0.z, rb.c1.z, rb.c2.z, 0};
   Lanes c[3], abs_c[3], abs_c_column[3];
   for (int k = 0; k < 3; ++k) {
-    c[k] = splat(axes_a[k].x) * bx + splat(axes_a[k].y) * by + splat(axes_a[k].z) * bz;
+    c[k] = splat(ax[k]) * bx + splat(ay[k]) * by + splat(az[k]) * bz;
     abs_c[k] = lane_abs(c[k]);
-    abs_c_column[k] =
-        lane_abs(ax * splat(axes_b[k].x) + ay * splat(axes_b[k].y) + az * splat(axes_b[k].z));
+    abs_c_column[k] = lane_abs(ax * splat(bx[k]) + ay * splat(by[k]) + az * splat(bz[k]));
   }
   const Lanes t = splat(d.x) * ax + splat(d.y) * ay + splat(d.z) * az;
   const Lanes u = splat(d.x) * bx + splat(d.y) * by + splat(d.z) * bz;
@@ -304,7 +301,7 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   const bool use_b = beats(sep_b, sep_a);
   const Real sep_face = use_b ? sep_b : sep_a;
   if (beats(sep_e, sep_face)) {
-    const Vec3 axis = normalize(cross(axes_a[edge_i], axes_b[edge_j]));
+    const Vec3 axis = normalize(cross(ra.col(edge_i), rb.col(edge_j)));
     const Vec3 normal_e = dir_e ? axis : -axis;
     out.normal = normal_e;
     out.add(edge_contact(a, ta, ra, edge_i, b, tb, rb, edge_j, normal_e, -sep_e));
@@ -315,11 +312,11 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   int count = 0;
   Vec3 normal;
   if (use_b) {
-    normal = dir_b ? axes_b[axis_b] : -axes_b[axis_b];
+    normal = dir_b ? rb.col(axis_b) : -rb.col(axis_b);
     // b's reference face looks back at a, against the normal.
     count = face_contact(b, tb, axis_b, !dir_b, a, ta, false, margin, candidates);
   } else {
-    normal = dir_a ? axes_a[axis_a] : -axes_a[axis_a];
+    normal = dir_a ? ra.col(axis_a) : -ra.col(axis_a);
     count = face_contact(a, ta, axis_a, dir_a, b, tb, true, margin, candidates);
   }
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)), normal, out);
