@@ -208,32 +208,63 @@ ContactPoint edge_contact(const Box& a, const Transform& ta, const Mat33& ra, in
                   edge_index(vb, vb | 1 << j))};
 }
 
+// Two boxes' axes against each other, in lanes, each lane computed as the scalar formula computes
+// it (the same bits): c[i][j] = a_i . b_j as rows (lane j) and columns (lane i), |c| likewise (the
+// radii of one box's projection on the other's axes); t: the centres' offset in a's frame (lane
+// i), u: in b's (lane j). A pile's neighbours meet these every step, most of them apart.
+struct BoxPairFrame {
+  BoxPairFrame(const Box& a, const Transform& ta, const Box& b, const Transform& tb)
+      : ra(to_matrix(ta.orientation)),
+        rb(to_matrix(tb.orientation)),
+        ha{a.half_extents.x, a.half_extents.y, a.half_extents.z, 0},
+        hb{b.half_extents.x, b.half_extents.y, b.half_extents.z, 0} {
+    const Vec3 d = tb.position - ta.position;
+    const Lanes ax{ra.c0.x, ra.c1.x, ra.c2.x, 0}, ay{ra.c0.y, ra.c1.y, ra.c2.y, 0},
+        az{ra.c0.z, ra.c1.z, ra.c2.z, 0};
+    const Lanes bx{rb.c0.x, rb.c1.x, rb.c2.x, 0}, by{rb.c0.y, rb.c1.y, rb.c2.y, 0},
+        bz{rb.c0.z, rb.c1.z, rb.c2.z, 0};
+    for (int k = 0; k < 3; ++k) {
+      c[k] = splat(ax[k]) * bx + splat(ay[k]) * by + splat(az[k]) * bz;
+      abs_c[k] = lane_abs(c[k]);
+      abs_c_column[k] = lane_abs(ax * splat(bx[k]) + ay * splat(by[k]) + az * splat(bz[k]));
+    }
+    t = splat(d.x) * ax + splat(d.y) * ay + splat(d.z) * az;
+    u = splat(d.x) * bx + splat(d.y) * by + splat(d.z) * bz;
+  }
+  // The separations along a's face axes (lane i) and b's (lane j): the gaps of the projections
+  // (Gottschalk's OBB tree test).
+  Lanes faces_a() const {
+    return lane_abs(t) - (ha + (abs_c_column[0] * splat(hb[0]) + abs_c_column[1] * splat(hb[1]) +
+                                abs_c_column[2] * splat(hb[2])));
+  }
+  Lanes faces_b() const {
+    return lane_abs(u) -
+           (hb + (abs_c[0] * splat(ha[0]) + abs_c[1] * splat(ha[1]) + abs_c[2] * splat(ha[2])));
+  }
+
+  Mat33 ra, rb;
+  Lanes ha, hb;
+  Lanes c[3], abs_c[3], abs_c_column[3];
+  Lanes t, u;
+};
+
 }  // namespace
+
+Real box_box_face_gap(const Box& a, const Transform& ta, const Box& b, const Transform& tb) {
+  const BoxPairFrame frame(a, ta, b, tb);
+  const Lanes gaps = lane_max(frame.faces_a(), frame.faces_b());
+  return std::max({gaps[0], gaps[1], gaps[2]});
+}
 
 bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
                      Real margin, Manifold& out) {
   out.count = 0;
-  const Mat33 ra = to_matrix(ta.orientation);
-  const Mat33 rb = to_matrix(tb.orientation);
-  const Vec3 d = tb.position - ta.position;
-  // The fifteen separations in lanes, each lane computed as the scalar formula computes it (the
-  // same bits; a pile's neighbours run this test every step, most of them to find a gap).
-  // c[i][j] = a_i . b_j as rows (lane j) and columns (lane i), |c| likewise: the radii of one box's
-  // projection on the other's axes. t: d in a's frame (lane i), u: in b's (lane j).
-  const Lanes ax{ra.c0.x, ra.c1.x, ra.c2.x, 0}, ay{ra.c0.y, ra.c1.y, ra.c2.y, 0},
-      az{ra.c0.z, ra.c1.z, ra.c2.z, 0};
-  const Lanes bx{rb.c0.x, rb.c1.x, rb.c2.x, 0}, by{rb.c0.y, rb.c1.y, rb.c2.y, 0},
-      bz{rb.c0.z, rb.c1.z, rb.c2.z, 0};
-  Lanes c[3], abs_c[3], abs_c_column[3];
-  for (int k = 0; k < 3; ++k) {
-    c[k] = splat(ax[k]) * bx + splat(ay[k]) * by + splat(az[k]) * bz;
-    abs_c[k] = lane_abs(c[k]);
-    abs_c_column[k] = lane_abs(ax * splat(bx[k]) + ay * splat(by[k]) + az * splat(bz[k]));
-  }
-  const Lanes t = splat(d.x) * ax + splat(d.y) * ay + splat(d.z) * az;
-  const Lanes u = splat(d.x) * bx + splat(d.y) * by + splat(d.z) * bz;
-  const Lanes ha{a.half_extents.x, a.half_extents.y, a.half_extents.z, 0};
-  const Lanes hb{b.half_extents.x, b.half_extents.y, b.half_extents.z, 0};
+  const BoxPairFrame frame(a, ta, b, tb);
+  const Mat33& ra = frame.ra;
+  const Mat33& rb = frame.rb;
+  const Lanes(&c)[3] = frame.c;
+  const Lanes(&abs_c)[3] = frame.abs_c;
+  const Lanes &t = frame.t, &u = frame.u, &ha = frame.ha, &hb = frame.hb;
   // Whether a lane of the first three separates by more than the margin: then no contact.
   const auto apart = [&](const Lanes& sep) { return (lane_bits(sep > splat(margin)) & 7u) != 0; };
   // The largest separation of the first three lanes where `usable` (bit k for lane k), the first
@@ -250,17 +281,13 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
     return best;
   };
 
-  // Separating axis test (Gottschalk's OBB tree test): separation = gap of the projections.
-  const Lanes sep_faces_a =
-      lane_abs(t) - (ha + (abs_c_column[0] * splat(hb[0]) + abs_c_column[1] * splat(hb[1]) +
-                           abs_c_column[2] * splat(hb[2])));
+  // Separating axis test: the face axes, then the edge axes.
+  const Lanes sep_faces_a = frame.faces_a();
   if (apart(sep_faces_a)) return false;
   int axis_a = 0;
   const Real sep_a = largest(sep_faces_a, 7u, axis_a);
   const bool dir_a = sep_a > -k_infinity ? t[axis_a] >= 0 : true;  // whether the normal is +a_i
-  const Lanes sep_faces_b =
-      lane_abs(u) -
-      (hb + (abs_c[0] * splat(ha[0]) + abs_c[1] * splat(ha[1]) + abs_c[2] * splat(ha[2])));
+  const Lanes sep_faces_b = frame.faces_b();
   if (apart(sep_faces_b)) return false;
   int axis_b = 0;
   const Real sep_b = largest(sep_faces_b, 7u, axis_b);

@@ -17,4 +17,9 @@ namespace impulse {
 bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
                      Real margin, Manifold& out);
 
+/// The largest of the separations along the boxes' six face axes (negative where they overlap
+/// along all): while it exceeds the margin, collide_box_box finds nothing. The distance between
+/// the boxes is at least this.
+Real box_box_face_gap(const Box& a, const Transform& ta, const Box& b, const Transform& tb);
+
 }  // namespace impulse

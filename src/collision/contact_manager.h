@@ -61,6 +61,7 @@ struct ContactCounts {
   std::size_t matched = 0;    // points that matched last step's (the cache's hits; a kept point
                               // keeps its flag)
   std::size_t reused = 0;  // collided pairs whose contacts were rebuilt, not found (ContactReuse)
+  std::size_t apart = 0;   // collided pairs of boxes known to be still apart (Pair::gap)
   Real deepest = 0;        // m, the largest depth of the manifolds' points (0 without overlap)
 };
 
@@ -144,6 +145,11 @@ class ContactManager {
     Transform relative;
     Real margin = 0;
     bool found = false;
+    // Two boxes apart: how far the motion may yet close their gap along a face axis before it
+    // reaches the margin, from `relative` on (box_box_face_gap when the narrowphase found them
+    // apart, less the motion of each step it was skipped since; 0 when they touched or are no
+    // boxes). The narrowphase is skipped while a step's motion leaves some (closing).
+    Real gap = 0;
     std::uint64_t key() const { return std::uint64_t(shape_a) << 32 | shape_b; }
   };
 
@@ -151,7 +157,7 @@ class ContactManager {
   struct Chunk {
     std::vector<ContactManifold> manifolds;
     std::vector<Manifold> scratch;
-    std::size_t reused = 0, colliding = 0;
+    std::size_t reused = 0, apart = 0, colliding = 0;
     // Its pairs' manifolds this step, its pairs that stay (not apart), and whether every pair's
     // count is last step's.
     std::size_t listed = 0, staying = 0;
@@ -189,6 +195,9 @@ class ContactManager {
   bool collide_pair(Pair& pair, Real margin, Chunk& out) const;
   /// Whether the pair's contacts may be rebuilt from last step's (ContactReuse).
   bool reusable(const Pair& pair, const Transform& relative, Real margin) const;
+  // How far the motion from pair.relative to `relative` (B's pose in A's frame) may have closed the
+  // gap along either box's face axes (Pair::gap).
+  Real closing(const Pair& pair, const Transform& relative) const;
   /// Rebuilds the pair's last step's contacts (pair.count of them from `last`), moved with the
   /// shapes, into out (which may be `last`).
   void rebuild(const Pair& pair, const ContactManifold* last, ContactManifold* out) const;
