@@ -596,7 +596,7 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                }
                inverter.flush();
              });
-  if (batched_) batches_.pack(rows, pool);
+  if (batched_) batches_.pack(rows, masses, pool);
   return !same_layout;
 }
 

@@ -32,6 +32,9 @@ class PgsSolver final : public Solver {
   /// The unit batches as last built, for a layout that held (a shuffled solve neither builds nor
   /// visits them).
   const UnitBatches& batches() const { return batches_; }
+  /// Above how many bytes the batches keep their rows compact (UnitBatches::set_compact_above;
+  /// the same bits either way): for tests and measurements.
+  void set_compact_batches_above(std::size_t bytes) { batches_.set_compact_above(bytes); }
   /// The groups (RowGroup) of the last solve's structure: the rows its sweeps visit together (a
   /// batch's matrices are in its lanes: UnitBatches::holds_row).
   std::span<const RowGroup> groups() const { return groups_; }

@@ -9,6 +9,8 @@
 #include <bit>
 #include <optional>
 
+#include <unistd.h>
+
 namespace impulse {
 namespace {
 
@@ -21,17 +23,29 @@ static_assert(UnitBatches::k_pack_chunks >= SweepSchedule::k_max_parts,
 static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane");
 
 // A batch's data in lanes, lane k being unit k's: per friction row, then the group.
-namespace lane_layout {
-// A friction row: J and B by components (linear a x y z, angular a, linear b, angular b), then
-// its scalars.
-constexpr std::size_t jacobian = 0, response = 12, bias = 24, inv_eff_mass = 25, lo = 26, hi = 27,
-                      coupling_last = 28, coupling_before_last = 29, friction_row = 30;
-// The group, padded to four rows as RowGroup is: J by components per row, B per row, the inverse
-// and the matrix by columns (entry c * 4 + r is row r's in column c), then per row.
-constexpr std::size_t group_jacobian = 0, group_response = 48, inverse = 96, matrix = 112,
-                      regularisation = 128, group_bias = 132, softness = 136, factored = 140,
-                      group = 141;
-}  // namespace lane_layout
+// Where a batch's lanes lie: a friction row's J by components (linear a x y z, angular a, linear
+// b, angular b), its B (whole, or only its angular parts, a's x y z then b's: compact, the linear
+// ones then found from J when applied, LinearResponse), then its scalars; then the group, padded to
+// four rows as RowGroup is: J by components per row, B per row (likewise), the inverse and the
+// matrix by columns (entry c * 4 + r is row r's in column c), then per row, and for the compact
+// form the batch's bodies' inverse masses and whether they move.
+template <bool k_compact>
+struct LaneLayout {
+  static constexpr std::size_t response_lanes = k_compact ? 6 : 12;
+  static constexpr std::size_t jacobian = 0, response = 12, bias = response + response_lanes,
+                               inv_eff_mass = bias + 1, lo = bias + 2, hi = bias + 3,
+                               coupling_last = bias + 4, coupling_before_last = bias + 5,
+                               friction_row = bias + 6;
+  static constexpr std::size_t group_jacobian = 0, group_response = 48,
+                               inverse = group_response + 4 * response_lanes, matrix = inverse + 16,
+                               regularisation = matrix + 16, group_bias = regularisation + 4,
+                               softness = group_bias + 4, factored = softness + 4,
+                               inv_mass_a = factored + 1, inv_mass_b = factored + 2,
+                               moves_a = factored + 3, moves_b = factored + 4,
+                               group = k_compact ? factored + 5 : factored + 1;
+};
+using FullLayout = LaneLayout<false>;
+using CompactLayout = LaneLayout<true>;
 
 // J v of four units' rows: packed_velocity's products and sums, lane by lane.
 [[gnu::always_inline]] inline Lanes wide_velocity(const Lanes* j, const Lanes* v) {
@@ -42,10 +56,50 @@ constexpr std::size_t group_jacobian = 0, group_response = 48, inverse = 96, mat
   return a + b;
 }
 
-// v += delta B, as PairVelocities::apply adds it.
-[[gnu::always_inline]] inline void wide_apply(const Lanes* response, const Lanes& delta, Lanes* v) {
-  for (std::size_t c = 0; c < 12; ++c)
-    v[c] += delta * response[c];
+// B's linear parts from J's: each side's inverse mass times J (LaneMass::linear_response's
+// product), zero on a body that does not move (as PgsSolver::prepare zeroes the store's). The same
+// bits as the stored B, for a batch's bodies, none of which is held to a plane (pack): its rows
+// take a third less memory, which the large islands' sweeps wait on (docs/performance.md).
+struct LinearResponse {
+  LinearResponse() = default;  // the whole form's: not used
+  explicit LinearResponse(const Lanes* group)
+      : inv_mass_a(group[CompactLayout::inv_mass_a]),
+        inv_mass_b(group[CompactLayout::inv_mass_b]),
+        moves_a(LaneMask(group[CompactLayout::moves_a])),
+        moves_b(LaneMask(group[CompactLayout::moves_b])) {}
+  [[gnu::always_inline]] Lanes a(const Lanes& j) const {
+    return Lanes(LaneMask(j * inv_mass_a) & moves_a);
+  }
+  [[gnu::always_inline]] Lanes b(const Lanes& j) const {
+    return Lanes(LaneMask(j * inv_mass_b) & moves_b);
+  }
+  Lanes inv_mass_a{}, inv_mass_b{};
+  LaneMask moves_a{}, moves_b{};
+};
+
+// B's angular parts (a's x y z, b's) of a row's B by components: the compact form's.
+[[gnu::always_inline]] inline void store_angular(const Lanes* response, Lanes* angular) {
+  std::copy(response + 3, response + 6, angular);
+  std::copy(response + 9, response + 12, angular + 3);
+}
+
+// v += delta B, as PairVelocities::apply adds it, for a row of Jacobian `jacobian` and B
+// `response` as the layout keeps it (the linear parts from `linear` in the compact form).
+template <bool k_compact>
+[[gnu::always_inline]] inline void wide_apply(const Lanes* jacobian, const Lanes* response,
+                                              const LinearResponse& linear, const Lanes& delta,
+                                              Lanes* v) {
+  if constexpr (k_compact) {
+    for (std::size_t c = 0; c < 3; ++c) {
+      v[c] += delta * linear.a(jacobian[c]);
+      v[c + 3] += delta * response[c];
+      v[c + 6] += delta * linear.b(jacobian[c + 6]);
+      v[c + 9] += delta * response[c + 3];
+    }
+  } else {
+    for (std::size_t c = 0; c < 12; ++c)
+      v[c] += delta * response[c];
+  }
 }
 
 // The velocities of one side's four bodies (linear, angular) by components.
@@ -212,8 +266,15 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       batch.moves[k] = visits[begin] & (row_visit::a_moves | row_visit::b_moves);
       batch.group[k] = group_of[begin + batch.shape.friction_rows];
     }
+  }
+  // The compact form where the whole one would not stay in a core's cache from sweep to sweep.
+  std::size_t whole_lanes = 0;
+  for (const UnitBatch& batch : batches_)
+    whole_lanes += batch.shape.friction_rows * FullLayout::friction_row + FullLayout::group;
+  compact_ = whole_lanes * sizeof(Lanes) > compact_above_;
+  for (UnitBatch& batch : batches_) {
     batch.lanes_begin = std::uint32_t(lanes_size);
-    lanes_size += batch.shape.friction_rows * lane_layout::friction_row + lane_layout::group;
+    lanes_size += batch.shape.friction_rows * friction_row_lanes() + group_lanes();
   }
   lanes_.resize(lanes_size);
   holds_row_.assign(rows.size(), 0);
@@ -226,6 +287,24 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
+  in_plane_.assign(batches_.size(), 0);
+}
+
+std::size_t UnitBatches::default_compact_above() {
+  constexpr std::size_t k_unknown_cache = std::size_t(2) << 20;
+  long cache = 0;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return (cache > 0 ? std::size_t(cache) : k_unknown_cache) / 2;
+}
+
+std::size_t UnitBatches::friction_row_lanes() const {
+  return compact_ ? CompactLayout::friction_row : FullLayout::friction_row;
+}
+
+std::size_t UnitBatches::group_lanes() const {
+  return compact_ ? CompactLayout::group : FullLayout::group;
 }
 
 std::size_t UnitBatches::units() const {
@@ -313,7 +392,7 @@ void UnitBatches::fill_chunk(std::size_t chunk, const Fill& fill) {
        b < b0 + batches * (chunk + 1 - c0) / chunks; ++b) {
     const UnitBatch& batch = batches_[b];
     Lanes* out = lanes_.data() + batch.lanes_begin;
-    fill(batch, out, out + batch.shape.friction_rows * lane_layout::friction_row);
+    fill(batch, out, out + batch.shape.friction_rows * friction_row_lanes());
   }
 }
 
@@ -323,71 +402,119 @@ void UnitBatches::for_each_batch(TaskPool* pool, const Fill& fill) {
              [&](std::size_t chunk, std::size_t, std::size_t) { fill_chunk(chunk, fill); });
 }
 
-void UnitBatches::pack(const RowStore& rows, TaskPool* pool) {
+void UnitBatches::pack(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                       TaskPool* pool) {
+  if (compact_)
+    pack_in<true>(rows, masses, pool);
+  else
+    pack_in<false>(rows, masses, pool);
+}
+
+template <bool k_compact>
+void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                          TaskPool* pool) {
+  using L = LaneLayout<k_compact>;
   for_each_batch(pool, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
       return Lanes{value(0), value(1), value(2), value(3)};
     };
+    if constexpr (k_compact) {
+      // A body held to a plane has a linear response that is no multiple of J's
+      // (LinearResponse): its batch is visited unit by unit from the store.
+      const auto in_plane = [&](std::uint32_t body) {
+        return masses[body].plane_normal != Vec3::zero();
+      };
+      bool plane = false;
+      for (std::size_t k = 0; k < k_lanes; ++k)
+        plane = plane || in_plane(batch.body_a[k]) || in_plane(batch.body_b[k]);
+      in_plane_[std::size_t(&batch - batches_.data())] = plane ? 1 : 0;
+      group_out[L::inv_mass_a] =
+          of_units([&](std::size_t k) { return masses[batch.body_a[k]].inv_mass; });
+      group_out[L::inv_mass_b] =
+          of_units([&](std::size_t k) { return masses[batch.body_b[k]].inv_mass; });
+      const auto moves = [&](std::uint8_t bit) {
+        LaneMask mask{};
+        for (std::size_t k = 0; k < k_lanes; ++k)
+          mask[k] = (batch.moves[k] & bit) != 0 ? -1 : 0;
+        return Lanes(mask);
+      };
+      group_out[L::moves_a] = moves(row_visit::a_moves);
+      group_out[L::moves_b] = moves(row_visit::b_moves);
+    }
+    // Each row's B by components, whole, for the runs' couplings: in its lanes, or for the
+    // compact form here.
+    std::array<std::array<Lanes, 12>, UnitShape::k_max_friction_rows> compact_response;
+    const auto response_of = [&](std::size_t f) {
+      return k_compact ? compact_response[f].data() : out + f * L::friction_row + L::response;
+    };
     for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
-      Lanes* row = out + f * lane_layout::friction_row;
+      Lanes* row = out + f * L::friction_row;
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[batch.first[k] + f];
       };
       for (std::size_t side = 0; side < 4; ++side) {
         by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
                       coefficients(2).jacobian[side], coefficients(3).jacobian[side],
-                      row + lane_layout::jacobian + 3 * side);
+                      row + L::jacobian + 3 * side);
         by_components(coefficients(0).response[side], coefficients(1).response[side],
                       coefficients(2).response[side], coefficients(3).response[side],
-                      row + lane_layout::response + 3 * side);
+                      response_of(f) + 3 * side);
       }
+      if constexpr (k_compact) store_angular(response_of(f), row + L::response);
       const auto column = [&](const RowColumn<Real>& values) {
         return of_units([&](std::size_t k) { return values[batch.first[k] + f]; });
       };
       // A friction row's bounds per unit of its normal rows' impulse (pack_row).
       const Lanes mu = column(rows.mu);
-      row[lane_layout::inv_eff_mass] = column(rows.inv_eff_mass);
-      row[lane_layout::lo] = -mu;
-      row[lane_layout::hi] = mu;
+      row[L::inv_eff_mass] = column(rows.inv_eff_mass);
+      row[L::lo] = -mu;
+      row[L::hi] = mu;
       // The run's couplings (RunCoupling: coupling_in_run's products and sums, lane by lane), from
       // the rows' responses, zero on a body that does not move (PgsSolver::prepare).
       const auto coupling = [&](std::size_t earlier) {
-        return wide_velocity(row + lane_layout::jacobian,
-                             out + earlier * lane_layout::friction_row + lane_layout::response);
+        return wide_velocity(row + L::jacobian, response_of(earlier));
       };
-      row[lane_layout::coupling_last] = f >= 1 ? coupling(f - 1) : Lanes{};
-      row[lane_layout::coupling_before_last] = f >= 2 ? coupling(f - 2) : Lanes{};
+      row[L::coupling_last] = f >= 1 ? coupling(f - 1) : Lanes{};
+      row[L::coupling_before_last] = f >= 2 ? coupling(f - 2) : Lanes{};
     }
-    pack_group(rows, batch, group_out);
+    pack_group<k_compact>(rows, batch, group_out);
   });
 }
 
 // The group's lanes straight from its rows, by assemble_group's and GroupInverter's arithmetic lane
 // by lane (the same bits): a batch's groups need no RowGroup unless visited one at a time
 // (unpack).
+template <bool k_compact>
 void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out) {
+  using L = LaneLayout<k_compact>;
   const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
   const auto row_of = [&](std::size_t k, std::size_t r) { return batch.first[k] + friction + r; };
-  // J and B of each row by components (RowGroup::jacobian, transposed), zero past the rows.
+  // J and B of each row by components (RowGroup::jacobian, transposed), zero past the rows; B
+  // whole for the matrix, its angular parts kept.
+  std::array<std::array<Lanes, 12>, RowGroup::k_max_rows> compact_response;
+  const auto response_of = [&](std::size_t r) {
+    return k_compact ? compact_response[r].data() : group_out + L::group_response + 12 * r;
+  };
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    Lanes* jacobian = group_out + lane_layout::group_jacobian + 12 * r;
-    Lanes* response = group_out + lane_layout::group_response + 12 * r;
+    Lanes* jacobian = group_out + L::group_jacobian + 12 * r;
     if (r >= group_rows) {
       std::fill(jacobian, jacobian + 12, Lanes{});
-      std::fill(response, response + 12, Lanes{});
-      continue;
+      std::fill(response_of(r), response_of(r) + 12, Lanes{});
+    } else {
+      const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
+        return rows.coefficients[row_of(k, r)];
+      };
+      for (std::size_t side = 0; side < 4; ++side) {
+        by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
+                      coefficients(2).jacobian[side], coefficients(3).jacobian[side],
+                      jacobian + 3 * side);
+        by_components(coefficients(0).response[side], coefficients(1).response[side],
+                      coefficients(2).response[side], coefficients(3).response[side],
+                      response_of(r) + 3 * side);
+      }
     }
-    const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
-      return rows.coefficients[row_of(k, r)];
-    };
-    for (std::size_t side = 0; side < 4; ++side) {
-      by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
-                    coefficients(2).jacobian[side], coefficients(3).jacobian[side],
-                    jacobian + 3 * side);
-      by_components(coefficients(0).response[side], coefficients(1).response[side],
-                    coefficients(2).response[side], coefficients(3).response[side],
-                    response + 3 * side);
-    }
+    if constexpr (k_compact)
+      store_angular(response_of(r), group_out + L::group_response + L::response_lanes * r);
   }
   // J M^-1 J^T + softness by columns, each entry summed as group_column sums it.
   GroupMatrices a{};
@@ -395,9 +522,9 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
   for (std::size_t c = 0; c < k_g; ++c) {
     past[c] = c >= group_rows ? Lanes{} == Lanes{} : LaneMask{};
     if (c >= group_rows) continue;
-    const Lanes* b = group_out + lane_layout::group_response + 12 * c;
+    const Lanes* b = response_of(c);
     for (std::size_t r = 0; r < k_g; ++r) {
-      const Lanes* j = group_out + lane_layout::group_jacobian + 12 * r;
+      const Lanes* j = group_out + L::group_jacobian + 12 * r;
       const auto dot = [&](std::size_t x) {
         return j[x] * b[x] + j[x + 1] * b[x + 1] + j[x + 2] * b[x + 2];
       };
@@ -406,25 +533,35 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
     const Lanes softness = Lanes{rows.softness[row_of(0, c)], rows.softness[row_of(1, c)],
                                  rows.softness[row_of(2, c)], rows.softness[row_of(3, c)]};
     a[c][c] += softness;
-    group_out[lane_layout::softness + c] = softness;
+    group_out[L::softness + c] = softness;
   }
   for (std::size_t c = group_rows; c < k_g; ++c)
-    group_out[lane_layout::softness + c] = Lanes{};
+    group_out[L::softness + c] = Lanes{};
   GroupMatrices inverse;
   LaneMask factored;
   invert_in_lanes(a, past, inverse, factored);
   for (std::size_t c = 0; c < k_g; ++c) {
     for (std::size_t r = 0; r < k_g; ++r) {
-      group_out[lane_layout::matrix + 4 * c + r] = a[c][r];
-      group_out[lane_layout::inverse + 4 * c + r] = inverse[r][c];
+      group_out[L::matrix + 4 * c + r] = a[c][r];
+      group_out[L::inverse + 4 * c + r] = inverse[r][c];
     }
-    group_out[lane_layout::regularisation + c] = a[c][c] * splat(k_group_regularisation);
+    group_out[L::regularisation + c] = a[c][c] * splat(k_group_regularisation);
   }
-  group_out[lane_layout::factored] = factored ? splat(1) : Lanes{};
+  group_out[L::factored] = factored ? splat(1) : Lanes{};
 }
 
 void UnitBatches::unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
                          std::span<RunCoupling> couplings, std::span<PackedRow> packed) {
+  if (compact_)
+    unpack_in<true>(k, rows, groups, couplings, packed);
+  else
+    unpack_in<false>(k, rows, groups, couplings, packed);
+}
+
+template <bool k_compact>
+void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
+                            std::span<RunCoupling> couplings, std::span<PackedRow> packed) {
+  using L = LaneLayout<k_compact>;
   if (unpacked_[k] != 0) return;
   unpacked_[k] = 1;
   const UnitBatch& batch = batches_[k];
@@ -438,13 +575,12 @@ void UnitBatches::unpack(std::size_t k, const RowStore& rows, std::span<RowGroup
     group.bias = biases_of(group, rows.bias.data());
   }
   for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
-    const Lanes* row = lanes_.data() + batch.lanes_begin + f * lane_layout::friction_row;
+    const Lanes* row = lanes_.data() + batch.lanes_begin + f * L::friction_row;
     for (std::size_t u = 0; u < batch.units; ++u)
-      couplings[batch.first[u] + f] = {row[lane_layout::coupling_last][u],
-                                       row[lane_layout::coupling_before_last][u]};
+      couplings[batch.first[u] + f] = {row[L::coupling_last][u], row[L::coupling_before_last][u]};
   }
   const Lanes* group_in =
-      lanes_.data() + batch.lanes_begin + batch.shape.friction_rows * lane_layout::friction_row;
+      lanes_.data() + batch.lanes_begin + batch.shape.friction_rows * L::friction_row;
   // A RowGroup's field runs over its rows, the batch's lanes over its units: each is the other
   // transposed.
   const auto by_units = [&](std::size_t at, std::size_t stride, const auto& field) {
@@ -454,38 +590,56 @@ void UnitBatches::unpack(std::size_t k, const RowStore& rows, std::span<RowGroup
       field(groups[batch.group[u]]) = t[u];
   };
   for (std::size_t x = 0; x < 12; ++x)
-    by_units(lane_layout::group_jacobian + x, 12,
-             [&](RowGroup& g) -> Lanes& { return g.jacobian[x]; });
+    by_units(L::group_jacobian + x, 12, [&](RowGroup& g) -> Lanes& { return g.jacobian[x]; });
   for (std::size_t c = 0; c < k_g; ++c) {
-    by_units(lane_layout::matrix + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.a[c]; });
-    by_units(lane_layout::inverse + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.inverse[c]; });
+    by_units(L::matrix + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.a[c]; });
+    by_units(L::inverse + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.inverse[c]; });
   }
-  by_units(lane_layout::regularisation, 1, [](RowGroup& g) -> Lanes& { return g.regularisation; });
-  by_units(lane_layout::softness, 1, [](RowGroup& g) -> Lanes& { return g.softness; });
+  by_units(L::regularisation, 1, [](RowGroup& g) -> Lanes& { return g.regularisation; });
+  by_units(L::softness, 1, [](RowGroup& g) -> Lanes& { return g.softness; });
   for (std::size_t u = 0; u < batch.units; ++u)
-    groups[batch.group[u]].factored = group_in[lane_layout::factored][u] > 0;
+    groups[batch.group[u]].factored = group_in[L::factored][u] > 0;
 }
 
 void UnitBatches::pack_biases(std::size_t chunk, const Real* bias,
                               std::span<const RowGroup> groups) {
+  if (compact_)
+    pack_biases_in<true>(chunk, bias, groups);
+  else
+    pack_biases_in<false>(chunk, bias, groups);
+}
+
+template <bool k_compact>
+void UnitBatches::pack_biases_in(std::size_t chunk, const Real* bias,
+                                 std::span<const RowGroup> groups) {
+  using L = LaneLayout<k_compact>;
   fill_chunk(chunk, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
       const auto row_bias = [&](std::size_t k) { return bias[batch.first[k] + f]; };
-      out[f * lane_layout::friction_row + lane_layout::bias] =
+      out[f * L::friction_row + L::bias] =
           Lanes{row_bias(0), row_bias(1), row_bias(2), row_bias(3)};
     }
     const auto group_bias = [&](std::size_t k) { return biases_of(groups[batch.group[k]], bias); };
     const std::array<Lanes, 4> t =
         transposed(group_bias(0), group_bias(1), group_bias(2), group_bias(3));
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
-      group_out[lane_layout::group_bias + r] = t[r];
+      group_out[L::group_bias + r] = t[r];
   });
 }
 
 BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
+  return compact_ ? visit_in<true>(index, velocity, lambda, sor)
+                  : visit_in<false>(index, velocity, lambda, sor);
+}
+
+template <bool k_compact>
+BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
+  using L = LaneLayout<k_compact>;
   const UnitBatch& batch = batches_[index];
   const Lanes* batch_lanes = lanes_.data() + batch.lanes_begin;
   const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
+  const Lanes* g = batch_lanes + friction * L::friction_row;
+  const LinearResponse linear = k_compact ? LinearResponse(g) : LinearResponse();
   const Lanes relax = splat(sor);
   const LaneMask all = Lanes{} == Lanes{};
   Lanes v[12];
@@ -514,25 +668,24 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     const unsigned idle_lanes = lane_bits(idle);
     Lanes start[12];
     if (idle_lanes != 0) std::copy(v, v + 12, start);
-    const auto row = [&](std::size_t f) { return batch_lanes + f * lane_layout::friction_row; };
+    const auto row = [&](std::size_t f) { return batch_lanes + f * L::friction_row; };
     const auto unclamped = [&](std::size_t f) {
       const Lanes* r = row(f);
-      return unclamped_impulse(lambdas[f], wide_velocity(r + lane_layout::jacobian, v),
-                               r[lane_layout::bias], relax * r[lane_layout::inv_eff_mass]);
+      return unclamped_impulse(lambdas[f], wide_velocity(r + L::jacobian, v), r[L::bias],
+                               relax * r[L::inv_eff_mass]);
     };
     Lanes u = unclamped(0), u_next = unclamped(1);
     Lanes delta_last{}, delta_before{}, changed{};
     for (std::size_t f = 0;; ++f) {
       const Lanes* r = row(f);
-      const Lanes next = run_row_impulse(
-          u, relax * r[lane_layout::inv_eff_mass], r[lane_layout::coupling_before_last],
-          r[lane_layout::coupling_last], delta_before, delta_last, r[lane_layout::lo] * normal[f],
-          r[lane_layout::hi] * normal[f]);
+      const Lanes next = run_row_impulse(u, relax * r[L::inv_eff_mass], r[L::coupling_before_last],
+                                         r[L::coupling_last], delta_before, delta_last,
+                                         r[L::lo] * normal[f], r[L::hi] * normal[f]);
       const Lanes delta = next - lambdas[f];
       scatter_lambda(lambda, batch, f, idle ? lambdas[f] : next);
       changed = lane_max(changed, lane_abs(delta));
       const Lanes u_after_next = f + 2 < friction ? unclamped(f + 2) : Lanes{};
-      wide_apply(r + lane_layout::response, delta, v);
+      wide_apply<k_compact>(r + L::jacobian, r + L::response, linear, delta, v);
       if (f + 1 == friction) break;
       u = u_next;
       u_next = u_after_next;
@@ -555,12 +708,10 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   // none pushed before the visit and every row pushes now; where some rows pushed and the others
   // carried nothing, the guess that those rows push (solve_active). The others are visited
   // alone afterwards (visit_group tries the all-rows solve after a failed guess).
-  const Lanes* g = batch_lanes + friction * lane_layout::friction_row;
   Lanes errors[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    errors[r] = (wide_velocity(g + lane_layout::group_jacobian + 12 * r, v) -
-                 g[lane_layout::group_bias + r]) +
-                g[lane_layout::softness + r] * before[r];
+    errors[r] = (wide_velocity(g + L::group_jacobian + 12 * r, v) - g[L::group_bias + r]) +
+                g[L::softness + r] * before[r];
   }
   LaneMask idle = all, none_pushed = all, all_pushed = all;
   for (std::size_t r = 0; r < group_rows; ++r) {
@@ -573,8 +724,8 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   };
   const auto solve = [&](const Lanes* x, Lanes* out) {
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-      out[r] = entry(lane_layout::inverse, 0, r) * x[0] + entry(lane_layout::inverse, 1, r) * x[1] +
-               entry(lane_layout::inverse, 2, r) * x[2] + entry(lane_layout::inverse, 3, r) * x[3];
+      out[r] = entry(L::inverse, 0, r) * x[0] + entry(L::inverse, 1, r) * x[1] +
+               entry(L::inverse, 2, r) * x[2] + entry(L::inverse, 3, r) * x[3];
     }
   };
   Lanes negated[RowGroup::k_max_rows], change[RowGroup::k_max_rows];
@@ -583,15 +734,13 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
   solve(negated, change);
   Lanes rest[RowGroup::k_max_rows], refined[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    const Lanes moved = entry(lane_layout::matrix, 0, r) * change[0] +
-                        entry(lane_layout::matrix, 1, r) * change[1] +
-                        entry(lane_layout::matrix, 2, r) * change[2] +
-                        entry(lane_layout::matrix, 3, r) * change[3] +
-                        g[lane_layout::regularisation + r] * change[r];
+    const Lanes moved = entry(L::matrix, 0, r) * change[0] + entry(L::matrix, 1, r) * change[1] +
+                        entry(L::matrix, 2, r) * change[2] + entry(L::matrix, 3, r) * change[3] +
+                        g[L::regularisation + r] * change[r];
     rest[r] = negated[r] - moved;
   }
   solve(rest, refined);
-  const LaneMask factored = g[lane_layout::factored] > Lanes{};
+  const LaneMask factored = g[L::factored] > Lanes{};
   LaneMask solved = factored & (none_pushed | all_pushed);
   Lanes target[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
@@ -607,8 +756,8 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     std::array<GroupMatrix, k_lanes> a;
     for (std::size_t c = 0; c < k_g; ++c) {
       const std::array<Lanes, 4> column =
-          transposed(entry(lane_layout::matrix, c, 0), entry(lane_layout::matrix, c, 1),
-                     entry(lane_layout::matrix, c, 2), entry(lane_layout::matrix, c, 3));
+          transposed(entry(L::matrix, c, 0), entry(L::matrix, c, 1), entry(L::matrix, c, 2),
+                     entry(L::matrix, c, 3));
       for (std::size_t k = 0; k < k_lanes; ++k)
         a[k][c] = column[k];
     }
@@ -633,7 +782,8 @@ BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, 
     const Lanes next = relaxed_impulse(before[r], target[r], relax);
     const Lanes delta = next - before[r];
     scatter_lambda(lambda, batch, friction + r, settled ? next : before[r]);
-    wide_apply(g + lane_layout::group_response + 12 * r, delta, v);
+    wide_apply<k_compact>(g + L::group_jacobian + 12 * r,
+                          g + L::group_response + L::response_lanes * r, linear, delta, v);
     largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }
   if (!all_settled) {

@@ -109,9 +109,9 @@ class UnitBatches {
   /// The units the batches hold.
   std::size_t units() const;
   /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, the runs' couplings
-  /// and the groups' matrices, these two found here from the rows) and then its biases, which the
-  /// relax solve changes.
-  void pack(const RowStore& rows, TaskPool* pool);
+  /// and the groups' matrices, these two found here from the rows, and the bodies' inverse masses,
+  /// given per body) and then its biases, which the relax solve changes.
+  void pack(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
   /// Whether row i is a batch's (and so the group it belongs to): pack finds its packed row and
   /// couplings and its group's matrices (pack_biases their biases), which the solver's own
   /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them.
@@ -130,12 +130,24 @@ class UnitBatches {
   void pack_biases(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
   /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
   /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
-  /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way).
+  /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way), and one
+  /// with a body held to a plane always (pack).
   bool in_lanes(std::size_t k) {
+    if (in_plane_[k] != 0) return false;
     if (alone_sweeps_[k] == 0) return true;
     --alone_sweeps_[k];
     return false;
   }
+  /// Whether the last build keeps the rows' B without its linear parts, which a visit finds from
+  /// J and the bodies' inverse masses (the same bits): a third less memory, for batches whose lanes
+  /// would not stay in a core's cache from one sweep to the next (more than compact_above()
+  /// bytes in the whole form); in a cache, the products cost more than the loads they save.
+  bool compact() const { return compact_; }
+  std::size_t compact_above() const { return compact_above_; }
+  /// Sets compact_above for the next build (0: always compact; the default: half the processor's
+  /// second-level cache, or 1 MiB where the system does not tell it).
+  void set_compact_above(std::size_t bytes) { compact_above_ = bytes; }
+  static std::size_t default_compact_above();
   /// Visits batch k's units: their friction runs, then their groups (those settled by the guess
   /// of the rows that pushed before, where only some did, or else by the all-rows solve;
   /// BatchVisit::groups_left names the others).
@@ -156,7 +168,21 @@ class UnitBatches {
   /// the order they joined it.
   void keep_full_batches();
   /// A batch's group lanes from its rows (assemble_group's and GroupInverter's arithmetic).
+  template <bool k_compact>
   static void pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out);
+  // pack, unpack, pack_biases and visit for the form of the lanes (compact()).
+  template <bool k_compact>
+  void pack_in(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
+  template <bool k_compact>
+  void unpack_in(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
+                 std::span<RunCoupling> couplings, std::span<PackedRow> packed);
+  template <bool k_compact>
+  void pack_biases_in(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
+  template <bool k_compact>
+  BatchVisit visit_in(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
+  // A friction row's lanes and a group's in the lanes' form.
+  std::size_t friction_row_lanes() const;
+  std::size_t group_lanes() const;
   /// fill(batch, its friction rows' lanes, its group's lanes) for every batch of chunk `chunk`.
   template <class Fill>
   void fill_chunk(std::size_t chunk, const Fill& fill);
@@ -176,10 +202,13 @@ class UnitBatches {
   // Part p's batches start at part_batches_[p]; the colours' follow the last part's, to the end.
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_batches_{};
   std::vector<Lanes> lanes_;
+  bool compact_ = false;
+  std::size_t compact_above_ = default_compact_above();
   // Per batch: sweeps still to visit it unit by unit. The threads visit batches next to each
   // other's at once, so a visit writes its byte only when it changes: a write at every visit took
   // the line from the other core each time (docs/performance.md).
   std::vector<std::uint8_t> alone_sweeps_;
+  std::vector<std::uint8_t> in_plane_;          // per batch: a body held to a plane (pack)
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
   std::vector<std::uint8_t> holds_row_;         // per row: a batch's
   std::vector<std::uint8_t> unpacked_;          // per batch: unpack since forget_unpacked

@@ -101,7 +101,7 @@ TEST(ApartPairs, RandomlyClosingBoxesReportWhatTheNarrowphaseFindsAtEveryStep) {
     skipped += pair.skipped;
   }
   EXPECT_EQ(mismatches, 0);
-  EXPECT_GT(touched, 150);  // most walks end touching: the skips ended in time
+  EXPECT_GT(touched, 150);              // most walks end touching: the skips ended in time
   EXPECT_GT(skipped, apart_steps / 4);  // about a third at these speeds
 }
 

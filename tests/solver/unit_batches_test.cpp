@@ -192,6 +192,47 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
   }
 }
 
+// The compact form of the lanes (each row's B without its linear parts, found from J and the
+// bodies' inverse masses at the visit) and the whole form give the bits of the solve unit by unit;
+// so does a batch with a body held to a plane (a linear response that is no multiple of J), which
+// the compact form leaves to the one-at-a-time visit from the store.
+TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesPlanesToTheStore) {
+  constexpr std::uint32_t k_held = 7;  // a box of the first row, held to the plane z = const
+  for (const bool compact : {false, true}) {
+    for (const bool plane : {false, true}) {
+      TaskPool pool(1);
+      SolverSettings settings = testing::iterations(20);
+      const auto problem = [&](Real bias) {
+        RowProblem p = columns(16, 4, false, bias);
+        if (plane) {
+          p.masses[k_held].plane_normal = Vec3::unit_z();
+          p.velocities[k_held].linear.z = 0;
+          p.rows.prepare(p.masses);
+        }
+        return p;
+      };
+      PgsSolver batched;
+      batched.set_compact_batches_above(compact ? 0 : ~std::size_t(0));
+      RowProblem first = problem(1);
+      SolveStats stats;
+      batched.solve(first.rows, {first.velocities, first.masses, &pool}, settings, stats);
+      RowProblem reference = problem(2), again = problem(2);
+      PgsSolver unit_by_unit;
+      unit_by_unit.solve(reference.rows, {reference.velocities, reference.masses, &pool}, settings,
+                         stats);
+      batched.solve(again.rows, {again.velocities, again.masses, &pool}, settings, stats);
+      ASSERT_TRUE(batched.batches().built());
+      EXPECT_EQ(batched.batches().compact(), compact);
+      EXPECT_TRUE(batched.batches().visited_in_lanes());
+      EXPECT_TRUE(testing::same_solution(reference, again)) << compact << plane;
+      // The plane held the body: its contacts' impulses moved it only within the plane.
+      if (plane) {
+        EXPECT_EQ(again.velocities[k_held].linear.z, 0);
+      }
+    }
+  }
+}
+
 // A solve reports whether its layout changed (the structure found anew, nothing batched) and,
 // once a layout held, how many units its batches hold; the relax solve on the same rows the same.
 TEST(UnitBatches, ASolveReportsWhetherItsLayoutChangedAndTheUnitsItBatched) {
