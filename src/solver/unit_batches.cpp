@@ -59,7 +59,7 @@ using CompactLayout = LaneLayout<true>;
 // B's linear parts from J's: each side's inverse mass times J (LaneMass::linear_response's
 // product), zero on a body that does not move (as PgsSolver::prepare zeroes the store's). The same
 // bits as the stored B, for a batch's bodies, none of which is held to a plane (pack): its rows
-// take a third less memory, which the large islands' sweeps wait on (docs/performance.md).
+// take a fifth less memory, which the large islands' sweeps wait on (docs/performance.md).
 struct LinearResponse {
   LinearResponse() = default;  // the whole form's: not used
   explicit LinearResponse(const Lanes* group)

@@ -139,7 +139,7 @@ class UnitBatches {
     return false;
   }
   /// Whether the last build keeps the rows' B without its linear parts, which a visit finds from
-  /// J and the bodies' inverse masses (the same bits): a third less memory, for batches whose lanes
+  /// J and the bodies' inverse masses (the same bits): a fifth less memory, for batches whose lanes
   /// would not stay in a core's cache from one sweep to the next (more than compact_above()
   /// bytes in the whole form); in a cache, the products cost more than the loads they save.
   bool compact() const { return compact_; }
