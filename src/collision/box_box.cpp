@@ -250,14 +250,8 @@ struct BoxPairFrame {
 
 }  // namespace
 
-Real box_box_face_gap(const Box& a, const Transform& ta, const Box& b, const Transform& tb) {
-  const BoxPairFrame frame(a, ta, b, tb);
-  const Lanes gaps = lane_max(frame.faces_a(), frame.faces_b());
-  return std::max({gaps[0], gaps[1], gaps[2]});
-}
-
 bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
-                     Real margin, Manifold& out) {
+                     Real margin, Manifold& out, Real* face_gap) {
   out.count = 0;
   const BoxPairFrame frame(a, ta, b, tb);
   const Mat33& ra = frame.ra;
@@ -282,12 +276,15 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   };
 
   // Separating axis test: the face axes, then the edge axes.
-  const Lanes sep_faces_a = frame.faces_a();
+  const Lanes sep_faces_a = frame.faces_a(), sep_faces_b = frame.faces_b();
+  if (face_gap != nullptr) {
+    const Lanes gaps = lane_max(sep_faces_a, sep_faces_b);
+    *face_gap = std::max({gaps[0], gaps[1], gaps[2]});
+  }
   if (apart(sep_faces_a)) return false;
   int axis_a = 0;
   const Real sep_a = largest(sep_faces_a, 7u, axis_a);
   const bool dir_a = sep_a > -k_infinity ? t[axis_a] >= 0 : true;  // whether the normal is +a_i
-  const Lanes sep_faces_b = frame.faces_b();
   if (apart(sep_faces_b)) return false;
   int axis_b = 0;
   const Real sep_b = largest(sep_faces_b, 7u, axis_b);

@@ -13,13 +13,10 @@ namespace impulse {
 
 /// Contact between boxes a and b: normal from a to b, points on b's surface, depth > 0 when
 /// overlapping; points separated by up to margin (m) are kept with negative depth. Returns
-/// whether out holds any point.
+/// whether out holds any point. face_gap, if given, receives the largest of the separations along
+/// the boxes' six face axes (negative where they overlap along all), a lower bound of their
+/// distance: while it exceeds the margin, collide_box_box finds nothing.
 bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
-                     Real margin, Manifold& out);
-
-/// The largest of the separations along the boxes' six face axes (negative where they overlap
-/// along all): while it exceeds the margin, collide_box_box finds nothing. The distance between
-/// the boxes is at least this.
-Real box_box_face_gap(const Box& a, const Transform& ta, const Box& b, const Transform& tb);
+                     Real margin, Manifold& out, Real* face_gap = nullptr);
 
 }  // namespace impulse

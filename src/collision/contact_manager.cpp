@@ -21,10 +21,10 @@ bool has_features(const FeatureId& id) {
          id.type_b != std::uint8_t(FeatureType::none);
 }
 
-// Pair::gap of two shapes the narrowphase found apart: for two boxes, their gap along a face axis
+// Pair::gap of two boxes the narrowphase found apart at ta and tb by face_gap (collide_box_box's),
 // less what its rounding and that of the narrowphase that may find them again can take (a few
 // units in the last place of the positions and extents: 128 of them is far more); 0 for others.
-Real apart_gap(const CookedShape& a, const Transform& ta, const CookedShape& b,
+Real apart_gap(Real face_gap, const CookedShape& a, const Transform& ta, const CookedShape& b,
                const Transform& tb) {
   const Box* box_a = std::get_if<Box>(&a);
   const Box* box_b = std::get_if<Box>(&b);
@@ -32,7 +32,7 @@ Real apart_gap(const CookedShape& a, const Transform& ta, const CookedShape& b,
   const Real rounding = 128 * std::numeric_limits<Real>::epsilon() *
                         (length(ta.position) + length(tb.position) + length(box_a->half_extents) +
                          length(box_b->half_extents));
-  return box_box_face_gap(*box_a, ta, *box_b, tb) - rounding;
+  return face_gap - rounding;
 }
 
 }  // namespace
@@ -185,8 +185,9 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   // which stands in for the turn the margin leaves out (without those points a tumbling pile's
   // deepest penetration grew, docs/performance.md).
   const bool rounded = a.rounding > 0 || b.rounding > 0;
+  Real face_gap = 0;  // of two boxes (collide_box_box)
   if (!rounded || a.placed.expanded(pair_margin).overlaps(b.placed))
-    collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch);
+    collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch, &face_gap);
   for (const Manifold& found : out.scratch) {
     ContactManifold& m = out.manifolds.emplace_back();
     m.body_a = a.body;
@@ -205,7 +206,7 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     }
     match(m, pair);
   }
-  pair.gap = out.scratch.empty() ? apart_gap(a.shape, a.pose, b.shape, b.pose) : 0;
+  pair.gap = out.scratch.empty() ? apart_gap(face_gap, a.shape, a.pose, b.shape, b.pose) : 0;
   pair.relative = relative;
   pair.margin = pair_margin;
   pair.found = true;

@@ -146,8 +146,8 @@ class ContactManager {
     Real margin = 0;
     bool found = false;
     // Two boxes apart: how far the motion may yet close their gap along a face axis before it
-    // reaches the margin, from `relative` on (box_box_face_gap when the narrowphase found them
-    // apart, less the motion of each step it was skipped since; 0 when they touched or are no
+    // reaches the margin, from `relative` on (collide_box_box's face_gap when the narrowphase found
+    // them apart, less the motion of each step it was skipped since; 0 when they touched or are no
     // boxes). The narrowphase is skipped while a step's motion leaves some (closing).
     Real gap = 0;
     std::uint64_t key() const { return std::uint64_t(shape_a) << 32 | shape_b; }

@@ -25,7 +25,7 @@ void add_if_touching(std::vector<Manifold>& out, Routine&& routine) {
 }
 
 void collide_ordered(const CookedShape& a, const Transform& ta, const CookedShape& b,
-                     const Transform& tb, Real margin, std::vector<Manifold>& out) {
+                     const Transform& tb, Real margin, std::vector<Manifold>& out, Real* box_gap) {
   // One routine per primitive pair, then the families against hulls, planes and meshes.
   const auto touching = [&](auto routine) { add_if_touching(out, routine); };
   std::optional<BoxPolyhedron> box_storage;
@@ -49,7 +49,8 @@ void collide_ordered(const CookedShape& a, const Transform& ta, const CookedShap
             touching([&](Manifold& m) { return collide_capsule_box(sa, ta, sb, tb, margin, m); });
           },
           [&](const Box& sa, const Box& sb) {
-            touching([&](Manifold& m) { return collide_box_box(sa, ta, sb, tb, margin, m); });
+            touching(
+                [&](Manifold& m) { return collide_box_box(sa, ta, sb, tb, margin, m, box_gap); });
           },
           // Hulls: any convex shape against a hull's polyhedron.
           [&](const auto&, const HullPtr& hull) {
@@ -100,13 +101,13 @@ void flip_manifold(Manifold& manifold) {
 }
 
 void collide_shapes(const CookedShape& a, const Transform& ta, const CookedShape& b,
-                    const Transform& tb, Real margin, std::vector<Manifold>& out) {
+                    const Transform& tb, Real margin, std::vector<Manifold>& out, Real* box_gap) {
   if (rank(a) <= rank(b)) {
-    collide_ordered(a, ta, b, tb, margin, out);
+    collide_ordered(a, ta, b, tb, margin, out, box_gap);
     return;
   }
   const std::size_t first = out.size();
-  collide_ordered(b, tb, a, ta, margin, out);
+  collide_ordered(b, tb, a, ta, margin, out, box_gap);
   for (std::size_t i = first; i < out.size(); ++i)
     flip_manifold(out[i]);
 }

@@ -13,9 +13,11 @@ namespace impulse {
 
 /// Appends the manifolds of a at ta against b at tb to out: none when they are apart by more
 /// than margin (m) or both are static-only (planes, meshes); one for convex pairs; one per
-/// normal group against a mesh. Normals point from a to b, points lie on b's surface.
+/// normal group against a mesh. Normals point from a to b, points lie on b's surface. For two
+/// boxes, box_gap (if given) receives collide_box_box's face_gap; otherwise it is left as it is.
 void collide_shapes(const CookedShape& a, const Transform& ta, const CookedShape& b,
-                    const Transform& tb, Real margin, std::vector<Manifold>& out);
+                    const Transform& tb, Real margin, std::vector<Manifold>& out,
+                    Real* box_gap = nullptr);
 
 /// The manifold as seen from the other shape: normal reversed, points on the other surface,
 /// feature ids flipped.

@@ -28,7 +28,7 @@ static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane"
 // ones then found from J when applied, LinearResponse), then its scalars; then the group, padded to
 // four rows as RowGroup is: J by components per row, B per row (likewise), the inverse and the
 // matrix by columns (entry c * 4 + r is row r's in column c), then per row, and for the compact
-// form the batch's bodies' inverse masses and whether they move.
+// form the batch's bodies' inverse masses.
 template <bool k_compact>
 struct LaneLayout {
   static constexpr std::size_t response_lanes = k_compact ? 6 : 12;
@@ -41,8 +41,7 @@ struct LaneLayout {
                                regularisation = matrix + 16, group_bias = regularisation + 4,
                                softness = group_bias + 4, factored = softness + 4,
                                inv_mass_a = factored + 1, inv_mass_b = factored + 2,
-                               moves_a = factored + 3, moves_b = factored + 4,
-                               group = k_compact ? factored + 5 : factored + 1;
+                               group = k_compact ? factored + 3 : factored + 1;
 };
 using FullLayout = LaneLayout<false>;
 using CompactLayout = LaneLayout<true>;
@@ -56,17 +55,26 @@ using CompactLayout = LaneLayout<true>;
   return a + b;
 }
 
+// The lanes whose unit's body on one side (moves_bit: row_visit::a_moves or b_moves) moves.
+[[gnu::always_inline]] inline LaneMask moving_lanes(const std::array<std::uint8_t, k_lanes>& moves,
+                                                    std::uint8_t moves_bit) {
+  LaneMask moving{};
+  for (std::size_t k = 0; k < k_lanes; ++k)
+    moving[k] = (moves[k] & moves_bit) != 0 ? -1 : 0;
+  return moving;
+}
+
 // B's linear parts from J's: each side's inverse mass times J (LaneMass::linear_response's
 // product), zero on a body that does not move (as PgsSolver::prepare zeroes the store's). The same
 // bits as the stored B, for a batch's bodies, none of which is held to a plane (pack): its rows
 // take a fifth less memory, which the large islands' sweeps wait on (docs/performance.md).
 struct LinearResponse {
   LinearResponse() = default;  // the whole form's: not used
-  explicit LinearResponse(const Lanes* group)
+  LinearResponse(const Lanes* group, const UnitBatch& batch)
       : inv_mass_a(group[CompactLayout::inv_mass_a]),
         inv_mass_b(group[CompactLayout::inv_mass_b]),
-        moves_a(LaneMask(group[CompactLayout::moves_a])),
-        moves_b(LaneMask(group[CompactLayout::moves_b])) {}
+        moves_a(moving_lanes(batch.moves, row_visit::a_moves)),
+        moves_b(moving_lanes(batch.moves, row_visit::b_moves)) {}
   [[gnu::always_inline]] Lanes a(const Lanes& j) const {
     return Lanes(LaneMask(j * inv_mass_a) & moves_a);
   }
@@ -132,9 +140,7 @@ template <bool k_compact>
                                                  const std::array<std::uint32_t, k_lanes>& bodies,
                                                  const std::array<std::uint8_t, k_lanes>& moves,
                                                  std::uint8_t moves_bit, Lanes* v) {
-  LaneMask still{};
-  for (std::size_t k = 0; k < k_lanes; ++k)
-    still[k] = (moves[k] & moves_bit) != 0 ? 0 : -1;
+  const LaneMask still = ~moving_lanes(moves, moves_bit);
   if (lane_bits(still) == 0) return;
   Lanes fresh[6];
   gather_side(velocity, bodies, fresh);
@@ -432,14 +438,6 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
           of_units([&](std::size_t k) { return masses[batch.body_a[k]].inv_mass; });
       group_out[L::inv_mass_b] =
           of_units([&](std::size_t k) { return masses[batch.body_b[k]].inv_mass; });
-      const auto moves = [&](std::uint8_t bit) {
-        LaneMask mask{};
-        for (std::size_t k = 0; k < k_lanes; ++k)
-          mask[k] = (batch.moves[k] & bit) != 0 ? -1 : 0;
-        return Lanes(mask);
-      };
-      group_out[L::moves_a] = moves(row_visit::a_moves);
-      group_out[L::moves_b] = moves(row_visit::b_moves);
     }
     // Each row's B by components, whole, for the runs' couplings: in its lanes, or for the
     // compact form here.
@@ -639,7 +637,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
   const Lanes* batch_lanes = lanes_.data() + batch.lanes_begin;
   const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
   const Lanes* g = batch_lanes + friction * L::friction_row;
-  const LinearResponse linear = k_compact ? LinearResponse(g) : LinearResponse();
+  const LinearResponse linear = k_compact ? LinearResponse(g, batch) : LinearResponse();
   const Lanes relax = splat(sor);
   const LaneMask all = Lanes{} == Lanes{};
   Lanes v[12];

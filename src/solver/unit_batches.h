@@ -140,14 +140,12 @@ class UnitBatches {
   }
   /// Whether the last build keeps the rows' B without its linear parts, which a visit finds from
   /// J and the bodies' inverse masses (the same bits): a fifth less memory, for batches whose lanes
-  /// would not stay in a core's cache from one sweep to the next (more than compact_above()
+  /// would not stay in a core's cache from one sweep to the next (more than compact_above
   /// bytes in the whole form); in a cache, the products cost more than the loads they save.
   bool compact() const { return compact_; }
-  std::size_t compact_above() const { return compact_above_; }
   /// Sets compact_above for the next build (0: always compact; the default: half the processor's
   /// second-level cache, or 1 MiB where the system does not tell it).
   void set_compact_above(std::size_t bytes) { compact_above_ = bytes; }
-  static std::size_t default_compact_above();
   /// Visits batch k's units: their friction runs, then their groups (those settled by the guess
   /// of the rows that pushed before, where only some did, or else by the all-rows solve;
   /// BatchVisit::groups_left names the others).
@@ -180,6 +178,7 @@ class UnitBatches {
   void pack_biases_in(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
   template <bool k_compact>
   BatchVisit visit_in(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
+  static std::size_t default_compact_above();
   // A friction row's lanes and a group's in the lanes' form.
   std::size_t friction_row_lanes() const;
   std::size_t group_lanes() const;
