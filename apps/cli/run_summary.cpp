@@ -68,7 +68,8 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"rows", stats.solve.rows},
                    {"complementarity_error", stats.solve.complementarity_error},
                    {"layout_changes", run.layout_changes},
-                   {"units_batched", stats.solve.units_batched}};
+                   {"units_batched", stats.solve.units_batched},
+                   {"threads", stats.solve.threads}};
   out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
   Json stages = Json::object();
   const StageTimes mean = mean_stages(run);

@@ -42,6 +42,8 @@ struct SolveStats {
   /// built once a layout has held for a solve (a batch whose groups do not settle in lanes is
   /// visited unit by unit for a few sweeps).
   std::size_t units_batched = 0;
+  /// pgs: the threads that shared its sweeps (a small island's stay on one; World::set_threads).
+  std::size_t threads = 1;
   SolveStatus status = SolveStatus::ok;
   std::string diagnostic;  ///< why a solve was refused or did not converge
 

@@ -493,12 +493,15 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
 namespace {
 
 // Holds the awake bodies to the speed limits and moves them (clamp_and_report, then
-// integrate_positions): one pass over them on the pool.
+// integrate_positions): one pass over them on the pool; after a solve shared by threads, from
+// fewer bodies than the other passes (k_parallel_moves: those threads hold the velocities).
 void clamp_and_move(World::Impl& w, StepStage stage, Real dt) {
-  w.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
-    clamp_chunk(w, chunk, slots);
-    integrate_positions(slots, w.motions, w.velocities, dt);
-  });
+  w.for_awake_chunks(
+      [&](std::size_t chunk, std::span<const std::uint32_t> slots) {
+        clamp_chunk(w, chunk, slots);
+        integrate_positions(slots, w.motions, w.velocities, dt);
+      },
+      w.stats.solve.threads > 1 ? World::Impl::k_parallel_moves : World::Impl::k_parallel_bodies);
   report_clamped(w, stage);
 }
 

@@ -56,6 +56,11 @@ struct World::Impl {
   // on any thread count.
   static constexpr std::size_t k_body_chunks = 16;
   static constexpr std::size_t k_parallel_bodies = 256;  // fewer stay on the calling thread
+  // The move after a solve shared by threads (clamp_and_move) from fewer: they left the
+  // velocities in their caches, and one thread moving every body waits on the other cores'
+  // lines (the pyramid's 210 bodies: 11.3 us on two threads against 6.5 on one;
+  // docs/performance.md).
+  static constexpr std::size_t k_parallel_moves = 64;
   std::array<std::vector<std::uint32_t>, k_body_chunks> clamped_by_chunk;
 
   // Constraint rows of this step and the solver that finds their impulses.
@@ -135,11 +140,12 @@ struct World::Impl {
                               : SolverBodyMass{m.inv_mass, m.inv_inertia_world, m.plane_normal};
   }
 
-  /// pass(chunk, slots) for each fixed chunk of the awake slots (the per-body passes above).
+  /// pass(chunk, slots) for each fixed chunk of the awake slots (the per-body passes above), on
+  /// the pool from parallel_from awake bodies.
   template <class Pass>
-  void for_awake_chunks(const Pass& pass) {
+  void for_awake_chunks(const Pass& pass, std::size_t parallel_from = k_parallel_bodies) {
     run_span_chunks(&*pool, std::span<const std::uint32_t>(awake_slots), k_body_chunks,
-                    k_parallel_bodies, pass);
+                    parallel_from, pass);
   }
 
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.

@@ -837,6 +837,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   begin_stats(stats, rows);
   stats.units_batched = batched_ ? batches_.units() : 0;
   const std::size_t members = members_for(bodies.pool);
+  stats.threads = members;
   // With several members and no residual measured between these steps, the inputs are packed,
   // the impulses warm started and the sweeps made in one team: a team's start and end on the pool
   // cost more than a pyramid's packing.

@@ -127,8 +127,16 @@ TEST(Cli, RunJsonCountsTheStepsWhoseRowsLayoutChanged) {
   const nlohmann::json solver = nlohmann::json::parse(r.out)["solver"];
   EXPECT_EQ(solver["layout_changes"], 1);
   EXPECT_GT(solver["units_batched"].get<int>(), 300);
+  EXPECT_EQ(solver["threads"], 1);
   const CommandResult falling = run_cli("run free-fall --steps 20 --json");
   EXPECT_EQ(nlohmann::json::parse(falling.out)["solver"]["layout_changes"], 0);  // no rows
+}
+
+// On two threads the pyramid's sweeps are shared by both (its 4800 rows in two parts).
+TEST(Cli, RunJsonSaysHowManyThreadsSharedTheSweeps) {
+  const CommandResult r = run_cli("run pyramid --steps 5 --json --threads 2");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["solver"]["threads"], 2);
 }
 
 TEST(Cli, SameRunTwiceGivesTheSameStateHash) {

@@ -335,6 +335,21 @@ void expect_same_bits_on_any_number_of_threads(
   }
 }
 
+// A solve says how many threads shared its sweeps: a large wall as many as the pool has (up to its
+// parts), a small one (one part) none but the caller.
+TEST(SweepSchedule, ASolveReportsTheThreadsThatSharedItsSweeps) {
+  const SolverSettings settings = testing::iterations(10);
+  for (const auto& [width, height, threads, sharing] :
+       {std::array{20, 10, 1, 1}, std::array{20, 10, 2, 2}, std::array{6, 5, 2, 1}}) {
+    RowProblem p = wall(width, height);
+    TaskPool pool(threads);
+    PgsSolver solver;
+    SolveStats stats;
+    solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+    EXPECT_EQ(stats.threads, std::size_t(sharing)) << width << " x " << height << ", " << threads;
+  }
+}
+
 // And a real solve: the residual falls tenfold.
 TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
   SolveStats stats;
