@@ -185,8 +185,9 @@ void plots_panel(const History& history, const World& world) {
   const StepStats& stats = world.last_step_stats();
   ImGui::Text("%zu rows, %zu contacts, cache hits %.0f%%, %zu pairs reused", stats.solve.rows,
               stats.contact_points, 100 * stats.cache_hit_rate(), stats.reused_pairs);
-  ImGui::Text("rows' layout %s, %zu manifolds in lanes",
-              stats.solve.layout_changed ? "changed" : "held", stats.solve.units_batched);
+  ImGui::Text("rows' layout %s, %zu manifolds in lanes, sweeps on %zu thread%s",
+              stats.solve.layout_changed ? "changed" : "held", stats.solve.units_batched,
+              stats.solve.threads, stats.solve.threads == 1 ? "" : "s");
   ImGui::End();
 }
 
