@@ -340,7 +340,11 @@ class DenseMlcpSolver {
       VectorXd w = a * x - b;
       if (!free_rows.empty()) {
         VectorXd d;
-        const bool unbounded = free_step(a(free_rows, free_rows), -w(free_rows), w_scale(x), d);
+        // Indexed through a view: an indexed expression keeps a copy of a std::vector, whose
+        // inlined copy GCC 12 takes for an overflowing memcpy under AVX2.
+        const Eigen::Map<const Eigen::Array<Index, Eigen::Dynamic, 1>> free_index(
+            free_rows.data(), Index(free_rows.size()));
+        const bool unbounded = free_step(a(free_index, free_index), -w(free_index), w_scale(x), d);
         // Ratio test: the first row to reach a bound on the way (lowest index on ties).
         double alpha = unbounded ? k_inf : 1.0;
         Index blocking = -1;

@@ -61,11 +61,25 @@ TEST(RowGroups, TheTwoEndsOfARangeAreVisitedAloneAndAManifoldsNormalsTogether) {
   // The low end stops the turn: its impulse is the angular momentum, I w = 0.4 m w; the high end,
   // separating, carries none.
   EXPECT_NEAR(p.rows.lambda[low_end], Real(0.4) * 2 * 3, 1e-4);
-  EXPECT_EQ(p.rows.lambda[high_end], 0);
+  EXPECT_NEAR(p.rows.lambda[high_end], 0, 1e-6);
   EXPECT_NEAR(p.velocities[turning].angular.x, 0, 1e-5);
-  // The box stops on its four corners, evenly: m v / 4 each.
-  for (std::uint32_t k = 0; k < 4; ++k)
-    EXPECT_NEAR(p.rows.lambda[first_normal + k], Real(0.25), 1e-4) << "corner " << k;
+  // The box stops on its four corners, m v in all, with no moment about its centre, and evenly:
+  // four coplanar corners share a load in a family of ways (the group's regularisation picks the
+  // even one; a build fusing multiply-adds lands a few 1e-4 along the family from it).
+  Real total = 0, moment_x = 0, moment_z = 0;
+  std::uint32_t k = 0;
+  for (const Real x : {Real(-0.5), Real(0.5)}) {
+    for (const Real z : {Real(-0.5), Real(0.5)}) {
+      const Real lambda = p.rows.lambda[first_normal + k++];
+      EXPECT_NEAR(lambda, Real(0.25), 1e-3) << "corner " << k;
+      total += lambda;
+      moment_x += lambda * z;
+      moment_z += lambda * x;
+    }
+  }
+  EXPECT_NEAR(total, 1, 1e-4);
+  EXPECT_NEAR(moment_x, 0, 1e-4);
+  EXPECT_NEAR(moment_z, 0, 1e-4);
 }
 
 }  // namespace
