@@ -46,6 +46,17 @@ std::vector<Engine> engines_of(const std::vector<std::string>& kinds,
   return engines;
 }
 
+// What this program, and Impulse with it, was built for (IMPULSE_ARCH): the table says it, as
+// Bullet and ODE are Debian's builds for the x86-64 baseline.
+constexpr const char* k_impulse_instruction_set =
+#if defined(__AVX512F__)
+    "AVX-512";
+#elif defined(__AVX2__) && defined(__FMA__)
+    "AVX2 and FMA";
+#else
+    "the compiler's default set";
+#endif
+
 std::unique_ptr<Runner> make_runner(const Engine& engine, const Scene& scene,
                                     CommonSettings settings) {
   settings.threads = engine.threads;
@@ -204,6 +215,7 @@ int main(int argc, char** argv) {
                              {"threads", thread_counts.front()},
                              {"thread_counts", thread_counts},
                              {"seed", seed},
+                             {"impulse_instruction_set", k_impulse_instruction_set},
                              {"results", peers::to_json(results)}};
     std::cout << out.dump(2) << '\n';
   } else {
@@ -212,6 +224,8 @@ int main(int argc, char** argv) {
     if (settings.iterations != CommonSettings{}.iterations)
       std::cout << "(" << settings.iterations << " iterations per step, every engine)\n";
     if (seed != peers::k_pile_seed) std::cout << "(pile1000 from seed " << seed << ")\n";
+    std::cout << "(Impulse built for " << k_impulse_instruction_set
+              << "; Bullet and ODE as Debian builds them)\n";
   }
   return 0;
 }
