@@ -70,8 +70,9 @@ TEST(RowGroups, TheTwoEndsOfARangeAreVisitedAloneAndAManifoldsNormalsTogether) {
   std::uint32_t k = 0;
   for (const Real x : {Real(-0.5), Real(0.5)}) {
     for (const Real z : {Real(-0.5), Real(0.5)}) {
-      const Real lambda = p.rows.lambda[first_normal + k++];
-      EXPECT_NEAR(lambda, Real(0.25), 1e-3) << "corner " << k;
+      const std::uint32_t corner = k++;
+      const Real lambda = p.rows.lambda[first_normal + corner];
+      EXPECT_NEAR(lambda, Real(0.25), 1e-3) << "corner " << corner;
       total += lambda;
       moment_x += lambda * z;
       moment_z += lambda * x;
