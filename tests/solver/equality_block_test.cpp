@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "row_problem.h"
+#include "same_solution.h"
 #include "solver/equality_block.h"
 #include "solver/pgs_solver.h"
 

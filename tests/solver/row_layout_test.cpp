@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "row_problem.h"
+#include "same_solution.h"
 #include "solver/pgs_solver.h"
 
 namespace impulse {

@@ -2,8 +2,6 @@
 // Small constraint problems built straight from rows (no collision code), shared by the solver
 // tests: bodies as masses and velocities, rows written by hand as in seed 000's 1D examples.
 
-#include <gtest/gtest.h>
-
 #include "constraints/rows.h"
 #include "solver/solver.h"
 
@@ -82,23 +80,6 @@ inline std::uint32_t add_chain(RowProblem& p, int links) {
 /// Whether x and y are the same bits (the solves that promise the same results to the bit).
 inline bool same_bits(Real x, Real y) {
   return std::memcmp(&x, &y, sizeof(Real)) == 0;
-}
-
-/// Whether two solves of one problem ended in the same impulses and velocities, to the bit; the
-/// failure names the first row or body that differs.
-inline ::testing::AssertionResult same_solution(const RowProblem& one, const RowProblem& other) {
-  for (std::size_t i = 0; i < one.rows.size(); ++i) {
-    if (!same_bits(one.rows.lambda[i], other.rows.lambda[i]))
-      return ::testing::AssertionFailure() << "row " << i << "'s impulse";
-  }
-  for (std::size_t k = 0; k < one.velocities.size(); ++k) {
-    for (int axis = 0; axis < 3; ++axis) {
-      if (!same_bits(one.velocities[k].linear[axis], other.velocities[k].linear[axis]) ||
-          !same_bits(one.velocities[k].angular[axis], other.velocities[k].angular[axis]))
-        return ::testing::AssertionFailure() << "body " << k << "'s velocity";
-    }
-  }
-  return ::testing::AssertionSuccess();
 }
 
 inline SolverSettings iterations(int count) {

@@ -15,6 +15,7 @@
 
 #include "core/task_pool.h"
 #include "row_problem.h"
+#include "same_solution.h"
 #include "solver/pgs_solver.h"
 #include "solver/residual.h"
 

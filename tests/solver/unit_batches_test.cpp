@@ -12,6 +12,7 @@
 #include "core/task_pool.h"
 #include "manifold_rows.h"
 #include "row_problem.h"
+#include "same_solution.h"
 #include "solver/pgs_solver.h"
 
 namespace impulse {
