@@ -192,7 +192,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   // Both lambdas inlined (GCC's spelling: [[gnu::always_inline]] there would name the closure's
   // type): called, they cost about 1% of the box scenes' steps.
   const auto write_row = [&](const std::array<Lanes, 4>& jacobian) __attribute__((always_inline)) {
-    rows.set_prepared(next++, spec, lane_row(jacobian, lane_a, lane_b));
+    rows.set_with_response(next++, spec, jacobian, lane_response(jacobian, lane_a, lane_b));
   };
   const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried)
       __attribute__((always_inline)) {
@@ -261,6 +261,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     spec.lambda = c.normal_impulse * settings.warm_scale;
     write_row(contact_jacobian(normal, l.ra, l.rb));
   }
+  rows.finish_prepared(first, next);
 }
 
 void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> manifold_rows,

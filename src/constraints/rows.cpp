@@ -114,6 +114,43 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool
     degenerate_rows_ += count;
 }
 
+void RowStore::finish_prepared(std::size_t first, std::size_t end) {
+  constexpr std::size_t k_rows = 4;  // a register's lanes
+  constexpr Lanes one{1, 1, 1, 1};
+  const Lanes infinite = splat(k_infinity);
+  const RowCoefficients* c = coefficients.data();
+  Real *diagonals = diagonal.data(), *inverses = inv_eff_mass.data();
+  const Real* softnesses = softness.data();
+  for (std::size_t i = first; i < end; i += k_rows) {
+    const std::size_t rows = std::min(k_rows, end - i);
+    // Row r's dot3 of J and B per part, lane r being row r's (a short last quartet repeats its
+    // first row): sum3's sums on the products transposed.
+    const auto row = [&](std::size_t r) -> const RowCoefficients& {
+      return c[i + (r < rows ? r : 0)];
+    };
+    Lanes d{}, s{};
+    for (std::size_t part = 0; part < 4; ++part) {
+      const auto product = [&](std::size_t r) {
+        return row(r).jacobian[part] * row(r).response[part];
+      };
+      const std::array<Lanes, 4> t = transposed(product(0), product(1), product(2), product(3));
+      const Lanes dot = (t[0] + t[1]) + t[2];
+      d = part == 0 ? dot : d + dot;
+    }
+    for (std::size_t r = 0; r < k_rows; ++r)
+      s[r] = softnesses[i + (r < rows ? r : 0)];
+    const Lanes inverse = one / (d + s);
+    // store_response's test, lane by lane.
+    const LaneMask usable = (lane_abs(d) < infinite) & (d > Lanes{}) & (lane_abs(s) < infinite) &
+                            (lane_abs(inverse) < infinite);
+    const Lanes kept = usable ? inverse : Lanes{};
+    for (std::size_t r = 0; r < rows; ++r) {
+      diagonals[i + r] = d[r];
+      inverses[i + r] = kept[r];
+    }
+  }
+}
+
 bool RowStore::has_position_bias() const {
   return std::any_of(position_bias.begin(), position_bias.end(), [](Real b) { return b != 0; });
 }

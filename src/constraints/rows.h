@@ -150,12 +150,18 @@ struct LaneRow {
   Real diagonal = 0;
 };
 
+/// B = M^-1 J^T of Jacobian j on bodies a and b.
+[[gnu::always_inline]] inline std::array<Lanes, 4> lane_response(const std::array<Lanes, 4>& j,
+                                                                 const LaneMass& a,
+                                                                 const LaneMass& b) {
+  return {a.linear_response(j[0]), a.angular_response(j[1]), b.linear_response(j[2]),
+          b.angular_response(j[3])};
+}
+
 /// The row of Jacobian j with its response on bodies a and b.
 [[gnu::always_inline]] inline LaneRow lane_row(const std::array<Lanes, 4>& j, const LaneMass& a,
                                                const LaneMass& b) {
-  LaneRow r{j,
-            {a.linear_response(j[0]), a.angular_response(j[1]), b.linear_response(j[2]),
-             b.angular_response(j[3])}};
+  LaneRow r{j, lane_response(j, a, b)};
   r.diagonal = dot3(j[0], r.b[0]) + dot3(j[1], r.b[1]) + dot3(j[2], r.b[2]) + dot3(j[3], r.b[3]);
   return r;
 }
@@ -218,6 +224,17 @@ class RowStore {
     coefficients[i].jacobian = padded(row.j);
     return store_response(i, row, spec.softness);
   }
+  /// set, with row i's Jacobian j and its B = M^-1 J^T b given (lane_response, from the bodies'
+  /// masses converted once for a manifold's rows): prepared by finish_prepared.
+  void set_with_response(std::size_t i, const RowSpec& spec, const std::array<Lanes, 4>& j,
+                         const std::array<Lanes, 4>& b) {
+    set_all_but_jacobian(i, spec);
+    coefficients[i] = {padded(j), padded(b)};
+  }
+  /// prepare's work on rows [first, end) of set_with_response: J M^-1 J^T from their J and B and
+  /// the inverse effective mass, four rows at a time in lanes (the bits of one at a time, as
+  /// set_prepared's).
+  void finish_prepared(std::size_t first, std::size_t end);
   /// Rows added between begin_block and end_block form one block; other rows are blocks of one
   /// (a cone pair: of two). Both throw std::invalid_argument while a cone pair lacks its second
   /// row.
