@@ -234,6 +234,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
       unit_level_[u] = level;
       levels = std::max(levels, level + 1);
     }
+    delay_into_batches(units, levels, bodies, for_moving);
     // The units by level, each level's in stored order (a counting sort).
     level_end_.assign(levels + 1, 0);
     for (const std::uint32_t level : unit_level_)
@@ -294,6 +295,48 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
   in_plane_.assign(batches_.size(), 0);
+}
+
+template <class ForMoving>
+void UnitBatches::delay_into_batches(std::span<const RowUnit> units, std::uint32_t levels,
+                                     std::size_t bodies, const ForMoving& for_moving) {
+  // Each unit's shape as an index into the shapes met.
+  kinds_.clear();
+  kind_of_.resize(units.size());
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    kind_of_[u] = k_no_kind;
+    if (!shapes_[u]) continue;
+    const auto known = std::find(kinds_.begin(), kinds_.end(), *shapes_[u]);
+    if (known == kinds_.end() && kinds_.size() == k_no_kind) continue;  // not moved for a batch
+    kind_of_[u] = std::uint8_t(known - kinds_.begin());
+    if (known == kinds_.end()) kinds_.push_back(*shapes_[u]);
+  }
+  const std::size_t kinds = kinds_.size();
+  kind_count_.assign(std::size_t(levels) * kinds, 0);
+  level_of_body_.assign(bodies, levels);  // now the level of the first later unit that moves it
+  for (std::size_t u = units.size(); u-- > 0;) {
+    std::uint32_t latest = levels;
+    for_moving(units[u], shapes_[u].has_value(),
+               [&](std::uint32_t body) { latest = std::min(latest, level_of_body_[body]); });
+    --latest;  // at least the unit's own level: a later unit that shares a body is past it
+    std::uint32_t level = latest;
+    if (kind_of_[u] != k_no_kind) {
+      const std::uint32_t earliest =
+          std::max(unit_level_[u], latest > k_delay_window ? latest - k_delay_window : 0);
+      std::size_t filled = 0;  // of the last batch of the unit's shape at `level`
+      for (std::uint32_t l = latest + 1; l-- > earliest;) {
+        const std::size_t at_l = kind_count_[l * kinds + kind_of_[u]] % k_lanes;
+        if (at_l > filled) {
+          filled = at_l;
+          level = l;
+        }
+      }
+      ++kind_count_[level * kinds + kind_of_[u]];
+    }
+    unit_level_[u] = level;
+    for_moving(units[u], shapes_[u].has_value(),
+               [&](std::uint32_t body) { level_of_body_[body] = level; });
+  }
 }
 
 std::size_t UnitBatches::default_compact_above() {

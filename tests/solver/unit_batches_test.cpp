@@ -219,6 +219,41 @@ TEST(UnitBatches, ABatchOfThreeRepeatsItsFirstUnitAndKeepsTheBits) {
   }
 }
 
+// Six columns on the ground, their four-point manifolds stored row by row: four columns one box
+// high, then two of two boxes. By their earliest levels the first level holds six units (a batch
+// and two alone) and the second two (alone); nothing after a one-box column's manifold moves its
+// box, so it may wait a level, and the two levels fill two batches of four with none alone. The
+// bits stay those of the solve unit by unit.
+TEST(UnitBatches, UnitsWaitALevelToFillABatch) {
+  const auto problem = [](Real bias) {
+    RowProblem p;
+    p.add_body(0);
+    std::array<std::uint32_t, 6> bottom{};
+    for (std::size_t c = 0; c < bottom.size(); ++c) {
+      bottom[c] = p.add_body(1 + Real(c) * Real(0.1), {Real(0.1) * Real(c), -1, 0});
+      add_manifold(p, bottom[c], 0, 4, false, bias);
+    }
+    for (std::size_t c = 4; c < bottom.size(); ++c)
+      add_manifold(p, p.add_body(1, {0, Real(-1.5), 0}), bottom[c], 4, false, bias);
+    p.rows.prepare(p.masses);
+    return p;
+  };
+  const SolverSettings settings = testing::iterations(10);
+  PgsSolver batched, unit_by_unit;
+  SolveStats stats;
+  RowProblem first = problem(1);
+  batched.solve(first.rows, first.bodies(), settings, stats);
+  RowProblem again = problem(2), reference = problem(2);
+  batched.solve(again.rows, again.bodies(), settings, stats);
+  unit_by_unit.solve(reference.rows, reference.bodies(), settings, stats);
+  const UnitBatches& batches = batched.batches();
+  ASSERT_TRUE(batches.built());
+  EXPECT_EQ(batches.batch_count(), 2u);
+  EXPECT_EQ(batches.units(), 8u);
+  EXPECT_TRUE(batches.visited_in_lanes());
+  EXPECT_TRUE(testing::same_solution(reference, again));
+}
+
 // Eight boxes on the ground, two batches of four: in each, the first two boxes fly up (idle
 // manifolds) and the other two press down, so the batch's first visit in lanes leaves two groups
 // unsettled and its next sweeps visit its units one at a time, from the solver's own packed rows,
