@@ -911,6 +911,24 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     for (const RowUnit unit : units)
       warm_start_range(unit.begin, unit.end);
   };
+  // A part's or a colour's steps (batched_): a batch's four units at once, in lanes (the same
+  // per-body sums: the steps keep the stored order of units that share a body).
+  const auto warm_start_steps = [&](std::span<const SweepStep> steps) {
+    for (const SweepStep& step : steps) {
+      if (step.batch == SweepStep::k_alone) {
+        warm_start_range(step.begin, step.end);
+        continue;
+      }
+      if (settings.warm_start && !batches_.held_to_plane(step.batch)) {
+        batches_.warm_start(step.batch, access.velocity, access.lambdas);
+        continue;
+      }
+      const UnitBatch& batch = batches_.batch(step.batch);
+      for (std::size_t k = 0; k < batch.units; ++k)
+        warm_start_range(batch.first[k],
+                         batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
+    }
+  };
   // The schedule's parts, then each of its colours, as phases of work shared by the team
   // (PhasedWork): a part, or a slice of a colour's units (of its steps when batched), is an item.
   // The small colours (shared_colours, below), the units past the last colour and the iteration's
@@ -971,9 +989,18 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       warm_start_units(schedule_.last());
     });
     pass(
-        first + 1, m, [&](std::size_t, std::size_t p) { warm_start_units(schedule_.interior(p)); },
+        first + 1, m,
+        [&](std::size_t, std::size_t p) {
+          if (batched_)
+            warm_start_steps(batches_.part(p));
+          else
+            warm_start_units(schedule_.interior(p));
+        },
         [&](std::size_t, std::size_t c, std::size_t k, std::size_t items) {
-          warm_start_units(slice(schedule_.colour(c), k, items));
+          if (batched_)
+            warm_start_steps(slice(batches_.colour(c), k, items));
+          else
+            warm_start_units(slice(schedule_.colour(c), k, items));
         },
         schedule_.colours());
   };

@@ -668,6 +668,52 @@ void UnitBatches::pack_biases_in(std::size_t chunk, const Real* bias,
   });
 }
 
+void UnitBatches::warm_start(std::size_t index, Lanes* velocity, Real* lambda) const {
+  if (compact_)
+    warm_start_in<true>(index, velocity, lambda);
+  else
+    warm_start_in<false>(index, velocity, lambda);
+}
+
+template <bool k_compact>
+void UnitBatches::warm_start_in(std::size_t index, Lanes* velocity, Real* lambda) const {
+  using L = LaneLayout<k_compact>;
+  const UnitBatch& batch = batches_[index];
+  const Lanes* batch_lanes = lanes_.data() + batch.lanes_begin;
+  const std::size_t friction = batch.shape.friction_rows;
+  const Lanes* g = batch_lanes + friction * L::friction_row;
+  const LinearResponse linear = k_compact ? LinearResponse(g, batch) : LinearResponse();
+  Lanes v[12];
+  gather_side(velocity, batch.body_a, v);
+  gather_side(velocity, batch.body_b, v + 6);
+  for (std::size_t f = 0; f < friction; ++f) {
+    const Lanes* r = batch_lanes + f * L::friction_row;
+    const LaneMask usable = r[L::inv_eff_mass] != Lanes{};
+    if (lane_bits(usable) == (1u << k_lanes) - 1) {
+      wide_apply<k_compact>(r + L::jacobian, r + L::response, linear,
+                            gather_lambda(lambda, batch, f), v);
+      continue;
+    }
+    // An inert row (J M^-1 J^T zero or not finite) drops its impulse and its lane keeps its
+    // velocities: zero times a B that is not finite is NaN, and adding zero turns a -0 to +0.
+    const Lanes impulse = usable ? gather_lambda(lambda, batch, f) : Lanes{};
+    scatter_lambda(lambda, batch, f, impulse);
+    Lanes kept[12];
+    std::copy(v, v + 12, kept);
+    wide_apply<k_compact>(r + L::jacobian, r + L::response, linear, impulse, v);
+    for (std::size_t c = 0; c < 12; ++c)
+      v[c] = usable ? v[c] : kept[c];
+  }
+  // A group's rows are usable (groupable).
+  for (std::size_t r = 0; r < batch.shape.group_rows; ++r) {
+    wide_apply<k_compact>(g + L::group_jacobian + 12 * r,
+                          g + L::group_response + L::response_lanes * r, linear,
+                          gather_lambda(lambda, batch, friction + r), v);
+  }
+  scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
+  scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
+}
+
 BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
   return compact_ ? visit_in<true>(index, velocity, lambda, sor)
                   : visit_in<false>(index, velocity, lambda, sor);

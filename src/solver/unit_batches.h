@@ -146,6 +146,13 @@ class UnitBatches {
   /// Sets compact_above for the next build (0: always compact; the default: half the processor's
   /// second-level cache, or 1 MiB where the system does not tell it).
   void set_compact_above(std::size_t bytes) { compact_above_ = bytes; }
+  /// Whether batch k's lanes lack its rows' linear responses (a body held to a plane, compact
+  /// form: pack): it is then visited and warm started unit by unit from the store.
+  bool held_to_plane(std::size_t k) const { return in_plane_[k] != 0; }
+  /// Batch k's impulses into its bodies' velocities (the warm start), four units at once: each
+  /// row's impulse times its B, added in the rows' order as PgsSolver adds a unit's (the same
+  /// bits); a row of zero inverse effective mass gets impulse 0 and adds nothing.
+  void warm_start(std::size_t k, Lanes* velocity, Real* lambda) const;
   /// Visits batch k's units: their friction runs, then their groups (those settled by the guess
   /// of the rows that pushed before, where only some did, or else by the all-rows solve;
   /// BatchVisit::groups_left names the others).
@@ -188,6 +195,8 @@ class UnitBatches {
   void pack_biases_in(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
   template <bool k_compact>
   BatchVisit visit_in(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
+  template <bool k_compact>
+  void warm_start_in(std::size_t k, Lanes* velocity, Real* lambda) const;
   static std::size_t default_compact_above();
   // A friction row's lanes and a group's in the lanes' form.
   std::size_t friction_row_lanes() const;

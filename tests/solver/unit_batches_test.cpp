@@ -117,6 +117,47 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
   }
 }
 
+// The warm start of a batch's four units in lanes adds what the warm start unit by unit adds, in
+// the same order: per-point friction, whole and compact lanes, one thread and two (parts warm
+// started part by part), every row starting from an impulse; a row that moves nothing (the first
+// friction row of every third manifold, J = 0, zero inverse effective mass) has its impulse
+// dropped and adds nothing in either.
+TEST(UnitBatches, ABatchWarmStartsInLanesWithTheBitsOfOneUnitAtATime) {
+  for (const bool compact : {false, true}) {
+    for (const int threads : {1, 2}) {
+      TaskPool pool(threads);
+      const SolverSettings settings = testing::iterations(10);
+      const auto problem = [](Real bias) {
+        RowProblem p = columns(48, 6, false, bias);
+        const std::size_t rows_per_manifold = 12;  // 4 points: 8 friction rows, 4 normal
+        for (std::size_t i = 0; i < p.rows.size(); ++i) {
+          p.rows.lambda[i] = Real(0.01) * bias * Real(1 + i % 7);
+          if (i % (3 * rows_per_manifold) == 0) p.rows.coefficients[i].jacobian = {};
+        }
+        p.rows.prepare(p.masses);
+        return p;
+      };
+      const auto solve = [&](PgsSolver& solver, RowProblem& p) {
+        SolveStats stats;
+        solver.set_compact_batches_above(compact ? 0 : std::size_t(1) << 30);
+        solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+      };
+      PgsSolver batched, unit_by_unit;
+      RowProblem first = problem(1);
+      solve(batched, first);
+      RowProblem again = problem(2), reference = problem(2);
+      solve(batched, again);
+      solve(unit_by_unit, reference);
+      ASSERT_TRUE(batched.batches().built());
+      ASSERT_GE(batched.batches().parts(), 2u);
+      EXPECT_EQ(batched.batches().compact(), compact);
+      EXPECT_TRUE(batched.batches().visited_in_lanes());
+      EXPECT_EQ(again.rows.inv_eff_mass[0], 0);
+      EXPECT_TRUE(testing::same_solution(reference, again)) << compact << " " << threads;
+    }
+  }
+}
+
 // The compact form of the lanes (each row's B without its linear parts, found from J and the
 // bodies' inverse masses at the visit) and the whole form give the bits of the solve unit by unit;
 // so does a batch with a body held to a plane (a linear response that is no multiple of J), which
