@@ -6,10 +6,11 @@
 // Two units that move no body in common commute: visiting them in either order gives the same bits.
 // So a part's interior units may be visited in any order that keeps every two units sharing a
 // moving body in stored order. Each unit gets a level, one past the last level that moves one of
-// its bodies; the units are visited level by level, and within a level (units that share no moving
-// body) in batches of one shape (as many friction rows, bounded by the same normal rows, and as
-// many normal rows). A batch is visited in lanes: a row's J v for four units is twelve products
-// with no sum across lanes, where one unit's is two sums across them. Each lane does the arithmetic
+// its bodies, or a later one where a batch of its shape fills (delay_into_batches); the units are
+// visited level by level, and within a level (units that share no moving body) in batches of one
+// shape (as many friction rows, bounded by the same normal rows, and as many normal rows). A batch
+// is visited in lanes: a row's J v for four units is twelve products with no sum across lanes,
+// where one unit's is two sums across them. Each lane does the arithmetic
 // of the visit one at a time, in its order (visit_friction_run and visit_group in pgs_solver.cpp;
 // a group whose rows only partly pushed before the visit tries those rows first, with the same
 // solve_active, group_solve.h); a group neither settles is left to the one-at-a-time visit after
@@ -231,7 +232,9 @@ class UnitBatches {
   std::vector<std::uint8_t> holds_row_;         // per row: a batch's
   std::vector<std::uint8_t> unpacked_;          // per batch: unpack since forget_unpacked
   // Scratch, kept so a warmed-up solver allocates nothing.
-  std::vector<std::uint32_t> level_of_body_;      // per body: the last level that moves it, + 1
+  // Per body: the last level that moves it, + 1 (build); then the level of the first later unit
+  // that moves it (delay_into_batches).
+  std::vector<std::uint32_t> level_of_body_;
   std::vector<std::optional<UnitShape>> shapes_;  // per unit: its shape, none to be alone
   std::vector<std::uint32_t> unit_level_;         // per unit
   // How far below its latest level a unit looks for a batch to join: unbounded, the tower's far
