@@ -116,8 +116,6 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool
 
 void RowStore::finish_prepared(std::size_t first, std::size_t end) {
   constexpr std::size_t k_rows = 4;  // a register's lanes
-  constexpr Lanes one{1, 1, 1, 1};
-  const Lanes infinite = splat(k_infinity);
   const RowCoefficients* c = coefficients.data();
   Real *diagonals = diagonal.data(), *inverses = inv_eff_mass.data();
   const Real* softnesses = softness.data();
@@ -139,14 +137,10 @@ void RowStore::finish_prepared(std::size_t first, std::size_t end) {
     }
     for (std::size_t r = 0; r < k_rows; ++r)
       s[r] = softnesses[i + (r < rows ? r : 0)];
-    const Lanes inverse = one / (d + s);
-    // store_response's test, lane by lane.
-    const LaneMask usable = (lane_abs(d) < infinite) & (d > Lanes{}) & (lane_abs(s) < infinite) &
-                            (lane_abs(inverse) < infinite);
-    const Lanes kept = usable ? inverse : Lanes{};
+    const Lanes inverse = inverse_effective_mass(d, s);
     for (std::size_t r = 0; r < rows; ++r) {
       diagonals[i + r] = d[r];
-      inverses[i + r] = kept[r];
+      inverses[i + r] = inverse[r];
     }
   }
 }

@@ -166,6 +166,25 @@ struct LaneRow {
   return r;
 }
 
+/// Whether x is finite: for a Real, and lane by lane for Lanes (a mask).
+inline bool finite_value(Real x) {
+  return is_finite(x);
+}
+inline LaneMask finite_value(const Lanes& x) {
+  return lane_abs(x) < splat(k_infinity);
+}
+
+/// 1 / (d + softness) for a row whose J M^-1 J^T is d, or 0 for a row that is inert: seed 000,
+/// "Why do solvers break?": a zero diagonal (a row between immovable bodies, or J = 0) would
+/// divide by zero, and a denormal one overflow; so would a diagonal, softness or inverse that is
+/// not finite. For one row (Real) or four in lanes (Lanes), the same bits.
+template <class V>
+[[gnu::always_inline]] inline V inverse_effective_mass(const V& d, const V& softness) {
+  const V inverse = Real(1) / (d + softness);
+  const auto usable = finite_value(d) & (d > V{}) & finite_value(softness) & finite_value(inverse);
+  return usable ? inverse : V{};
+}
+
 /// A row's Jacobian (linear a, angular a, linear b, angular b) and B = M^-1 J^T in the same order,
 /// four 3-vectors in lanes with a zero fourth (core/lanes.h): the form the writers compute them in
 /// and pgs solves in. Side by side, so that a sweep reads a row's coefficients as one stream and
@@ -218,11 +237,11 @@ class RowStore {
   /// set, then prepare's work on row i, for a writer that has its response at hand (lane_row,
   /// computed once per body for a manifold's rows): the row is prepared from the values written
   /// rather than read back in a second pass (prepare's `first`). The row's Jacobian is row's, its
-  /// other fields spec's. Returns whether the row is usable.
-  bool set_prepared(std::size_t i, const RowSpec& spec, const LaneRow& row) {
+  /// other fields spec's.
+  void set_prepared(std::size_t i, const RowSpec& spec, const LaneRow& row) {
     set_all_but_jacobian(i, spec);
     coefficients[i].jacobian = padded(row.j);
-    return store_response(i, row, spec.softness);
+    store_response(i, row, spec.softness);
   }
   /// set, with row i's Jacobian j and its B = M^-1 J^T b given (lane_response, from the bodies'
   /// masses converted once for a manifold's rows): prepared by finish_prepared.
@@ -342,21 +361,14 @@ class RowStore {
     lambda[i] = row.lambda;
     cone[i] = row.cone ? 1 : 0;
   }
-  /// prepare's work on row i from its Jacobian and softness; false for a degenerate row.
-  bool prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b) {
-    return store_response(i, lane_row(coefficients[i].jacobian, LaneMass(a), LaneMass(b)),
-                          softness[i]);
+  /// prepare's work on row i from its Jacobian and softness.
+  void prepare_row(std::size_t i, const SolverBodyMass& a, const SolverBodyMass& b) {
+    store_response(i, lane_row(coefficients[i].jacobian, LaneMass(a), LaneMass(b)), softness[i]);
   }
-  bool store_response(std::size_t i, const LaneRow& r, Real row_softness) {
+  void store_response(std::size_t i, const LaneRow& r, Real row_softness) {
     coefficients[i].response = padded(r.b);
-    const Real d = r.diagonal;
-    diagonal[i] = d;
-    // Seed 000, "Why do solvers break?": a zero diagonal (a row between immovable bodies, or
-    // J = 0) would divide by zero, and a denormal one overflow. Such a row is inert, not fatal.
-    const Real inverse = Real(1) / (d + row_softness);
-    const bool usable = is_finite(d) && d > 0 && is_finite(row_softness) && is_finite(inverse);
-    inv_eff_mass[i] = usable ? inverse : Real(0);
-    return usable;
+    diagonal[i] = r.diagonal;
+    inv_eff_mass[i] = inverse_effective_mass(r.diagonal, row_softness);
   }
   static constexpr std::size_t k_prepare_chunks = 16;
   static constexpr std::size_t k_parallel_rows = 2048;  // fewer are prepared on one thread

@@ -812,7 +812,7 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     if (!batches.in_lanes(step.batch)) {
       batches.unpack(step.batch, rows, groups, couplings, packed);
       for (std::size_t k = 0; k < batch.units; ++k)
-        alone(batch.first[k], batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
+        alone(batch.first[k], batch.first[k] + batch.shape.rows());
       continue;
     }
     const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);
@@ -925,8 +925,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
       }
       const UnitBatch& batch = batches_.batch(step.batch);
       for (std::size_t k = 0; k < batch.units; ++k)
-        warm_start_range(batch.first[k],
-                         batch.first[k] + batch.shape.friction_rows + batch.shape.group_rows);
+        warm_start_range(batch.first[k], batch.first[k] + batch.shape.rows());
     }
   };
   // The schedule's parts, then each of its colours, as phases of work shared by the team

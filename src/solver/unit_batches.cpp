@@ -135,6 +135,14 @@ template <bool k_compact>
   }
 }
 
+// v's n registers of velocities by components take `earlier`'s values in the lanes of `mask`: a
+// lane whose visit is undone keeps the velocities it had.
+[[gnu::always_inline]] inline void keep_lanes(const LaneMask& mask, const Lanes* earlier,
+                                              std::size_t n, Lanes* v) {
+  for (std::size_t c = 0; c < n; ++c)
+    v[c] = mask ? earlier[c] : v[c];
+}
+
 // One side's velocities read again from the bodies that do not move, in their lanes.
 [[gnu::always_inline]] inline void restore_still(const Lanes* velocity,
                                                  const std::array<std::uint32_t, k_lanes>& bodies,
@@ -144,8 +152,7 @@ template <bool k_compact>
   if (lane_bits(still) == 0) return;
   Lanes fresh[6];
   gather_side(velocity, bodies, fresh);
-  for (std::size_t c = 0; c < 6; ++c)
-    v[c] = still ? fresh[c] : v[c];
+  keep_lanes(still, fresh, 6, v);
 }
 
 [[gnu::always_inline]] inline Lanes gather_lambda(const Real* lambda, const UnitBatch& batch,
@@ -287,8 +294,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   holds_row_.assign(rows.size(), 0);
   for (const UnitBatch& batch : batches_) {
     for (const std::uint32_t first : batch.first)
-      std::fill_n(holds_row_.begin() + first, batch.shape.friction_rows + batch.shape.group_rows,
-                  1);
+      std::fill_n(holds_row_.begin() + first, batch.shape.rows(), 1);
   }
   unpacked_.assign(batches_.size(), 0);
   built_ = true;
@@ -408,7 +414,7 @@ void UnitBatches::keep_full_batches() {
         batches_[kept++] = batch;  // kept <= step.batch: batches are numbered in step order
         continue;
       }
-      const std::uint32_t rows = batch.shape.friction_rows + batch.shape.group_rows;
+      const std::uint32_t rows = batch.shape.rows();
       for (std::size_t u = 0; u < batch.units; ++u)
         kept_steps_.push_back({batch.first[u], batch.first[u] + rows, SweepStep::k_alone});
     }
@@ -607,8 +613,7 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
   unpacked_[k] = 1;
   const UnitBatch& batch = batches_[k];
   for (std::size_t u = 0; u < batch.units; ++u) {
-    for (std::uint32_t i = batch.first[u];
-         i < batch.first[u] + batch.shape.friction_rows + batch.shape.group_rows; ++i) {
+    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.rows(); ++i) {
       pack_row(rows, i, packed[i]);
       packed[i].bias = rows.bias[i];
     }
@@ -701,8 +706,7 @@ void UnitBatches::warm_start_in(std::size_t index, Lanes* velocity, Real* lambda
     Lanes kept[12];
     std::copy(v, v + 12, kept);
     wide_apply<k_compact>(r + L::jacobian, r + L::response, linear, impulse, v);
-    for (std::size_t c = 0; c < 12; ++c)
-      v[c] = usable ? v[c] : kept[c];
+    keep_lanes(~usable, kept, 12, v);
   }
   // A group's rows are usable (groupable).
   for (std::size_t r = 0; r < batch.shape.group_rows; ++r) {
@@ -780,10 +784,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
       delta_last = delta;
     }
     // A run with no impulse on any row nor on its normal rows is not visited.
-    if (idle_lanes != 0) {
-      for (std::size_t c = 0; c < 12; ++c)
-        v[c] = idle ? start[c] : v[c];
-    }
+    if (idle_lanes != 0) keep_lanes(idle, start, 12, v);
     largest = idle ? Lanes{} : changed;
   }
 
@@ -873,10 +874,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
                           g + L::group_response + L::response_lanes * r, linear, delta, v);
     largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }
-  if (!all_settled) {
-    for (std::size_t c = 0; c < 12; ++c)
-      v[c] = settled ? v[c] : kept[c];
-  }
+  if (!all_settled) keep_lanes(~settled, kept, 12, v);
   scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
   Real largest_change = 0;

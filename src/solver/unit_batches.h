@@ -50,6 +50,8 @@ struct UnitShape {
   std::uint8_t normal_count = 0;  // of every friction row (row_visit::normal_count)
   // Per friction row: its first normal row, counted from the group's first row.
   std::array<std::uint8_t, k_max_friction_rows> normal_of{};
+  /// A unit's rows: its friction run's, then its group's.
+  std::uint32_t rows() const { return std::uint32_t(friction_rows) + group_rows; }
   friend bool operator==(const UnitShape&, const UnitShape&) = default;
 };
 

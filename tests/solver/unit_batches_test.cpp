@@ -22,6 +22,20 @@ using testing::add_manifold;
 using testing::columns;
 using testing::RowProblem;
 
+// One layout solved twice: `batched` solves `first`, so that its layout holds, then `second`;
+// a fresh solver solves `second` too, unit by unit in stored order. Returns second as each left
+// it: {batched's, the fresh solver's}. solve(solver, problem) solves a problem.
+template <class Solve>
+std::pair<RowProblem, RowProblem> held_and_fresh(PgsSolver& batched, RowProblem first,
+                                                 RowProblem second, const Solve& solve) {
+  solve(batched, first);
+  RowProblem reference = second;
+  solve(batched, second);
+  PgsSolver fresh;
+  solve(fresh, reference);
+  return {std::move(second), std::move(reference)};
+}
+
 // Manifolds of 2 or 4 points between random pairs of 200 bodies (body 0 and every eleventh
 // static), in random order: units that share a body lie anywhere in the stored order, so the
 // levels move units both back and forth across others.
@@ -142,12 +156,8 @@ TEST(UnitBatches, ABatchWarmStartsInLanesWithTheBitsOfOneUnitAtATime) {
         solver.set_compact_batches_above(compact ? 0 : std::size_t(1) << 30);
         solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
       };
-      PgsSolver batched, unit_by_unit;
-      RowProblem first = problem(1);
-      solve(batched, first);
-      RowProblem again = problem(2), reference = problem(2);
-      solve(batched, again);
-      solve(unit_by_unit, reference);
+      PgsSolver batched;
+      const auto [again, reference] = held_and_fresh(batched, problem(1), problem(2), solve);
       ASSERT_TRUE(batched.batches().built());
       ASSERT_GE(batched.batches().parts(), 2u);
       EXPECT_EQ(batched.batches().compact(), compact);
@@ -240,12 +250,9 @@ TEST(UnitBatches, ABatchOfThreeRepeatsItsFirstUnitAndKeepsTheBits) {
       SolveStats stats;
       solver.solve(p.rows, {p.velocities, p.masses, nullptr}, settings, stats);
     };
-    PgsSolver batched, unit_by_unit;
-    RowProblem first = columns(4, 5, patch);
-    solve(batched, first);
-    RowProblem again = columns(4, 5, patch, Real(2)), reference = columns(4, 5, patch, Real(2));
-    solve(batched, again);
-    solve(unit_by_unit, reference);
+    PgsSolver batched;
+    const auto [again, reference] =
+        held_and_fresh(batched, columns(4, 5, patch), columns(4, 5, patch, Real(2)), solve);
     const UnitBatches& batches = batched.batches();
     ASSERT_TRUE(batches.built());
     ASSERT_EQ(batches.batch_count(), 5u);
@@ -280,13 +287,12 @@ TEST(UnitBatches, UnitsWaitALevelToFillABatch) {
     return p;
   };
   const SolverSettings settings = testing::iterations(10);
-  PgsSolver batched, unit_by_unit;
-  SolveStats stats;
-  RowProblem first = problem(1);
-  batched.solve(first.rows, first.bodies(), settings, stats);
-  RowProblem again = problem(2), reference = problem(2);
-  batched.solve(again.rows, again.bodies(), settings, stats);
-  unit_by_unit.solve(reference.rows, reference.bodies(), settings, stats);
+  PgsSolver batched;
+  const auto [again, reference] =
+      held_and_fresh(batched, problem(1), problem(2), [&](PgsSolver& solver, RowProblem& p) {
+        SolveStats stats;
+        solver.solve(p.rows, p.bodies(), settings, stats);
+      });
   const UnitBatches& batches = batched.batches();
   ASSERT_TRUE(batches.built());
   EXPECT_EQ(batches.batch_count(), 2u);
