@@ -174,6 +174,14 @@ inline LaneMask finite_value(const Lanes& x) {
   return lane_abs(x) < splat(k_infinity);
 }
 
+/// Whether both hold: for one row (bool) and lane by lane (LaneMask).
+inline bool both(bool a, bool b) {
+  return a && b;
+}
+inline LaneMask both(const LaneMask& a, const LaneMask& b) {
+  return a & b;
+}
+
 /// 1 / (d + softness) for a row whose J M^-1 J^T is d, or 0 for a row that is inert: seed 000,
 /// "Why do solvers break?": a zero diagonal (a row between immovable bodies, or J = 0) would
 /// divide by zero, and a denormal one overflow; so would a diagonal, softness or inverse that is
@@ -181,7 +189,8 @@ inline LaneMask finite_value(const Lanes& x) {
 template <class V>
 [[gnu::always_inline]] inline V inverse_effective_mass(const V& d, const V& softness) {
   const V inverse = Real(1) / (d + softness);
-  const auto usable = finite_value(d) & (d > V{}) & finite_value(softness) & finite_value(inverse);
+  const auto usable =
+      both(both(finite_value(d), d > V{}), both(finite_value(softness), finite_value(inverse)));
   return usable ? inverse : V{};
 }
 
