@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 #include "core/lanes.h"
 
@@ -25,19 +26,77 @@ Vec3 any_perpendicular(const Vec3& n) {
   return {Real(1) + sign * n.x * n.x * a, sign * b, -sign * n.x};
 }
 
-// The first tangent, padded in lanes: along the sliding velocity while sliding, so that friction
-// opposes the slip itself whatever basis the last step had; else along the carried friction
-// impulse, so the warm start lands on one row; else any. (Returned as a Vec3, in two registers,
-// it went through memory and was read back whole: a read that stalls on a failed store forward.)
-// A direction is divided by its length in lanes: one division for three, the same bits.
-Lanes first_tangent(const Vec3& n, const Vec3& relative_velocity, const Vec3& friction_impulse) {
-  const Vec3 slip = relative_velocity - n * dot(relative_velocity, n);
-  const Real slip_speed = length(slip);
-  if (slip_speed > k_sliding_speed) return lanes_of(slip) / splat(slip_speed);
-  const Vec3 carried = friction_impulse - n * dot(friction_impulse, n);
-  const Real carried_length = length(carried);
-  if (carried_length > 0) return lanes_of(carried) / splat(carried_length);
-  return lanes_of(any_perpendicular(n));
+using Points = std::array<Vec3, Manifold::k_max_points>;
+using PointLanes = std::array<Lanes, Manifold::k_max_points>;
+
+// A value for every contact at once: Real for one contact, Lanes for four (contact k in lane k).
+template <class T>
+[[gnu::always_inline]] inline T for_each_contact(Real value) {
+  if constexpr (std::is_same_v<T, Lanes>)
+    return splat(value);
+  else
+    return value;
+}
+[[gnu::always_inline]] inline Real square_root(Real x) {
+  return std::sqrt(x);
+}
+[[gnu::always_inline]] inline Lanes square_root(const Lanes& x) {
+  return lane_sqrt(x);
+}
+
+// The first tangent by components, of one contact (T = Real) or of four at once (T = Lanes):
+// along the sliding velocity while sliding, so that friction opposes the slip itself whatever
+// basis the last step had; else along the carried friction impulse, so the warm start lands on one
+// row; else any. v is the relative velocity and f the carried impulse. Four contacts' sums, square
+// roots and divisions are one instruction each, with the bits of one at a time (the same sums in
+// the same order), where each contact waited on its own square root and division.
+template <class T>
+std::array<T, 3> first_tangent(const Vec3& n, const std::array<T, 3>& v,
+                               const std::array<T, 3>& f) {
+  const T nx = for_each_contact<T>(n.x), ny = for_each_contact<T>(n.y),
+          nz = for_each_contact<T>(n.z);
+  // a less its part along n (reject), and its length.
+  struct InPlane {
+    std::array<T, 3> c;
+    T length;
+  };
+  const auto in_plane = [&](const std::array<T, 3>& a) {
+    const T along = a[0] * nx + a[1] * ny + a[2] * nz;
+    InPlane p;
+    p.c = {a[0] - nx * along, a[1] - ny * along, a[2] - nz * along};
+    p.length = square_root(p.c[0] * p.c[0] + p.c[1] * p.c[1] + p.c[2] * p.c[2]);
+    return p;
+  };
+  const InPlane slip = in_plane(v);
+  const auto sliding = slip.length > for_each_contact<T>(k_sliding_speed);
+  // One contact that slides needs nothing more (of four, those that do not slide do).
+  if constexpr (std::is_same_v<T, Real>) {
+    if (sliding) return {slip.c[0] / slip.length, slip.c[1] / slip.length, slip.c[2] / slip.length};
+  }
+  const InPlane carried = in_plane(f);
+  const auto carrying = carried.length > for_each_contact<T>(0);
+  const Vec3 any = any_perpendicular(n);
+  std::array<T, 3> tangent;
+  for (std::size_t c = 0; c < 3; ++c) {
+    // In lanes, a lane with no length divides by zero; its quotient is dropped.
+    tangent[c] = sliding    ? slip.c[c] / slip.length
+                 : carrying ? carried.c[c] / carried.length
+                            : for_each_contact<T>(any[int(c)]);
+  }
+  return tangent;
+}
+
+// The first tangents of a manifold's contacts, padded in lanes, from each contact's relative
+// velocity and carried friction impulse (padded in lanes; zero past the count).
+PointLanes first_tangents(const Vec3& n, const PointLanes& relative_velocity,
+                          const PointLanes& friction_impulse) {
+  const auto by_contact = [](const PointLanes& v) {
+    std::array<Lanes, 3> c;
+    by_components(v[0], v[1], v[2], v[3], c.data());
+    return c;
+  };
+  return by_lanes(
+      first_tangent<Lanes>(n, by_contact(relative_velocity), by_contact(friction_impulse)).data());
 }
 
 // The Jacobian of a contact row along `direction` (from a to b) at levers ra and rb.
@@ -108,9 +167,6 @@ struct Lever {
                  cross3(lanes_of(va.angular), l.ra));
   return l;
 }
-
-using Points = std::array<Vec3, Manifold::k_max_points>;
-using PointLanes = std::array<Lanes, Manifold::k_max_points>;
 
 // A manifold's points midway between the surfaces, where its rows act. In lanes, so that a lever
 // reads each back whole: a Vec3 stored in two parts and read at another offset stalls the read on
@@ -194,10 +250,10 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   const auto write_row = [&](const std::array<Lanes, 4>& jacobian) __attribute__((always_inline)) {
     rows.set_with_response(next++, spec, jacobian, lane_response(jacobian, lane_a, lane_b));
   };
-  const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried)
-      __attribute__((always_inline)) {
-    std::array<Lanes, 2> tangents;  // in lanes, as first_tangent gives them
-    tangents[0] = first_tangent(n, l.dv, carried);
+  const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried,
+                                      const Lanes& first_tangent) __attribute__((always_inline)) {
+    std::array<Lanes, 2> tangents;  // in lanes, as first_tangents gives them
+    tangents[0] = first_tangent;
     tangents[1] = cross3(normal, tangents[0]);
     const Lanes carried_lanes = lanes_of(carried);
     for (std::size_t j = 0; j < 2; ++j) {
@@ -227,13 +283,22 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     spec.normal_row = std::int32_t(first + friction_rows);
     spec.normal_count = std::uint8_t(count);
     spec.mu = material.friction;
-    write_tangent_rows(lever_at(lanes_of(patch.centre), a, b, va, vb), carried);
+    const Lever centre = lever_at(lanes_of(patch.centre), a, b, va, vb);
+    const std::array<Real, 3> tangent = first_tangent<Real>(
+        n, {centre.dv.x, centre.dv.y, centre.dv.z}, {carried.x, carried.y, carried.z});
+    write_tangent_rows(centre, carried, lanes_of({tangent[0], tangent[1], tangent[2]}));
     if (patch_has_twist_row(count)) {
       spec.mu = material.friction * mean_distance;
       spec.lambda = carried_twist * settings.warm_scale;
       write_row({Lanes{}, -normal, Lanes{}, normal});
     }
   } else {
+    PointLanes relative_velocity{}, carried{};
+    for (int k = 0; k < count; ++k) {
+      relative_velocity[std::size_t(k)] = lanes_of(levers[std::size_t(k)].dv);
+      carried[std::size_t(k)] = lanes_of(manifold.points[std::size_t(k)].friction_impulse);
+    }
+    const PointLanes first_tangent = first_tangents(n, relative_velocity, carried);
     for (int k = 0; k < count; ++k) {
       if (model == FrictionModel::constant) {  // a fixed bound: the normal impulse does not matter
         spec.lo = -constant_bound;             // (seed 001)
@@ -242,7 +307,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
         spec.normal_row = std::int32_t(first + friction_rows) + k;
         spec.mu = material.friction;
       }
-      write_tangent_rows(levers[std::size_t(k)], manifold.points[std::size_t(k)].friction_impulse);
+      write_tangent_rows(levers[std::size_t(k)], manifold.points[std::size_t(k)].friction_impulse,
+                         first_tangent[std::size_t(k)]);
     }
   }
   spec.lo = 0;
