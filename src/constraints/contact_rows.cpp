@@ -44,6 +44,14 @@ template <class T>
   return lane_sqrt(x);
 }
 
+// Whether a contact neither slides nor carries a friction impulse (of four: some contact).
+[[gnu::always_inline]] inline bool some_idle(bool sliding, bool carrying) {
+  return !sliding && !carrying;
+}
+[[gnu::always_inline]] inline bool some_idle(const LaneMask& sliding, const LaneMask& carrying) {
+  return lane_bits(~(sliding | carrying)) != 0;
+}
+
 // The first tangent by components, of one contact (T = Real) or of four at once (T = Lanes):
 // along the sliding velocity while sliding, so that friction opposes the slip itself whatever
 // basis the last step had; else along the carried friction impulse, so the warm start lands on one
@@ -75,19 +83,20 @@ std::array<T, 3> first_tangent(const Vec3& n, const std::array<T, 3>& v,
   }
   const InPlane carried = in_plane(f);
   const auto carrying = carried.length > for_each_contact<T>(0);
-  const Vec3 any = any_perpendicular(n);
   std::array<T, 3> tangent;
-  for (std::size_t c = 0; c < 3; ++c) {
-    // In lanes, a lane with no length divides by zero; its quotient is dropped.
-    tangent[c] = sliding    ? slip.c[c] / slip.length
-                 : carrying ? carried.c[c] / carried.length
-                            : for_each_contact<T>(any[int(c)]);
+  // In lanes, a lane with no length divides by zero; its quotient is dropped below.
+  for (std::size_t c = 0; c < 3; ++c)
+    tangent[c] = sliding ? slip.c[c] / slip.length : carried.c[c] / carried.length;
+  if (some_idle(sliding, carrying)) {  // rarely: a contact's first step, or friction off
+    const Vec3 any = any_perpendicular(n);
+    for (std::size_t c = 0; c < 3; ++c)
+      tangent[c] = sliding ? tangent[c] : carrying ? tangent[c] : for_each_contact<T>(any[int(c)]);
   }
   return tangent;
 }
 
-// The first tangents of a manifold's contacts, padded in lanes, from each contact's relative
-// velocity and carried friction impulse (padded in lanes; zero past the count).
+// The first tangents of four contacts, padded in lanes, from each contact's relative velocity and
+// carried friction impulse (padded in lanes).
 PointLanes first_tangents(const Vec3& n, const PointLanes& relative_velocity,
                           const PointLanes& friction_impulse) {
   const auto by_contact = [](const PointLanes& v) {
@@ -293,10 +302,12 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       write_row({Lanes{}, -normal, Lanes{}, normal});
     }
   } else {
-    PointLanes relative_velocity{}, carried{};
-    for (int k = 0; k < count; ++k) {
-      relative_velocity[std::size_t(k)] = lanes_of(levers[std::size_t(k)].dv);
-      carried[std::size_t(k)] = lanes_of(manifold.points[std::size_t(k)].friction_impulse);
+    // Lanes past the count repeat the last contact's, so that they are idle only where it is.
+    PointLanes relative_velocity, carried;
+    for (std::size_t k = 0; k < Manifold::k_max_points; ++k) {
+      const auto from = std::size_t(std::min(int(k), count - 1));
+      relative_velocity[k] = lanes_of(levers[from].dv);
+      carried[k] = lanes_of(manifold.points[from].friction_impulse);
     }
     const PointLanes first_tangent = first_tangents(n, relative_velocity, carried);
     for (int k = 0; k < count; ++k) {
