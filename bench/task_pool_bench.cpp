@@ -1,8 +1,8 @@
 // What sharing work between two cores costs on this host, in nanoseconds: a cache line handed to
-// the other core and back, an empty team of the task pool (its start and end), and a run of two
-// chunks. Every parallel loop of a step pays a team, and every line one core wrote and the other
-// reads next pays half a round trip; docs/performance.md compares hosts by these figures (an
-// Intel Xeon under KVM and an AMD EPYC under KVM differ severalfold).
+// the other core and back, and what the calling thread pays for a team of the task pool and for a
+// run of two chunks (a worker that arrives after the work is done is left out, so these are the
+// least a parallel loop costs). Every line one core wrote and the other reads next pays half a
+// round trip; docs/performance.md reads two-thread figures against the host's round trip.
 
 #include <benchmark/benchmark.h>
 
