@@ -84,7 +84,7 @@ std::array<T, 3> first_tangent(const Vec3& n, const std::array<T, 3>& v,
   const InPlane carried = in_plane(f);
   const auto carrying = carried.length > for_each_contact<T>(0);
   std::array<T, 3> tangent;
-  // In lanes, a lane with no length divides by zero; its quotient is dropped below.
+  // A contact with no length divides by zero; its quotient is replaced below.
   for (std::size_t c = 0; c < 3; ++c)
     tangent[c] = sliding ? slip.c[c] / slip.length : carried.c[c] / carried.length;
   if (some_idle(sliding, carrying)) {  // rarely: a contact's first step, or friction off
@@ -260,9 +260,9 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     rows.set_with_response(next++, spec, jacobian, lane_response(jacobian, lane_a, lane_b));
   };
   const auto write_tangent_rows = [&](const Lever& l, const Vec3& carried,
-                                      const Lanes& first_tangent) __attribute__((always_inline)) {
+                                      const Lanes& first_direction) __attribute__((always_inline)) {
     std::array<Lanes, 2> tangents;  // in lanes, as first_tangents gives them
-    tangents[0] = first_tangent;
+    tangents[0] = first_direction;
     tangents[1] = cross3(normal, tangents[0]);
     const Lanes carried_lanes = lanes_of(carried);
     for (std::size_t j = 0; j < 2; ++j) {
@@ -309,7 +309,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
       relative_velocity[k] = lanes_of(levers[from].dv);
       carried[k] = lanes_of(manifold.points[from].friction_impulse);
     }
-    const PointLanes first_tangent = first_tangents(n, relative_velocity, carried);
+    const PointLanes first_directions = first_tangents(n, relative_velocity, carried);
     for (int k = 0; k < count; ++k) {
       if (model == FrictionModel::constant) {  // a fixed bound: the normal impulse does not matter
         spec.lo = -constant_bound;             // (seed 001)
@@ -319,7 +319,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
         spec.mu = material.friction;
       }
       write_tangent_rows(levers[std::size_t(k)], manifold.points[std::size_t(k)].friction_impulse,
-                         first_tangent[std::size_t(k)]);
+                         first_directions[std::size_t(k)]);
     }
   }
   spec.lo = 0;
