@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "constraints/contact_rows.h"
+#include "solver/manifold_rows.h"
 
 namespace {
 
@@ -73,12 +73,8 @@ void write_rows(benchmark::State& state, FrictionModel model) {
   std::vector<ManifoldRows> where;
   for (auto _ : state) {
     rows.clear();
-    write_contact_rows(
-        s.manifolds, s.motions, s.masses, s.velocities, [](const ContactManifold&) { return true; },
-        [](std::uint32_t) {
-          return ContactMaterial{Real(0.5), 0};
-        },
-        [](std::uint32_t) { return 4; }, settings, rows, where);
+    testing::write_contact_rows_with(Real(0.5), s.manifolds, s.motions, s.masses, s.velocities,
+                                     settings, rows, where);
     benchmark::DoNotOptimize(rows.coefficients.data());
   }
   state.counters["rows"] = double(rows.size());

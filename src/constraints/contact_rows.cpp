@@ -29,21 +29,6 @@ Vec3 any_perpendicular(const Vec3& n) {
 using Points = std::array<Vec3, Manifold::k_max_points>;
 using PointLanes = std::array<Lanes, Manifold::k_max_points>;
 
-// A value for every contact at once: Real for one contact, Lanes for four (contact k in lane k).
-template <class T>
-[[gnu::always_inline]] inline T for_each_contact(Real value) {
-  if constexpr (std::is_same_v<T, Lanes>)
-    return splat(value);
-  else
-    return value;
-}
-[[gnu::always_inline]] inline Real square_root(Real x) {
-  return std::sqrt(x);
-}
-[[gnu::always_inline]] inline Lanes square_root(const Lanes& x) {
-  return lane_sqrt(x);
-}
-
 // Whether a contact neither slides nor carries a friction impulse (of four: some contact).
 [[gnu::always_inline]] inline bool some_idle(bool sliding, bool carrying) {
   return !sliding && !carrying;
@@ -61,8 +46,7 @@ template <class T>
 template <class T>
 std::array<T, 3> first_tangent(const Vec3& n, const std::array<T, 3>& v,
                                const std::array<T, 3>& f) {
-  const T nx = for_each_contact<T>(n.x), ny = for_each_contact<T>(n.y),
-          nz = for_each_contact<T>(n.z);
+  const T nx = splat_as<T>(n.x), ny = splat_as<T>(n.y), nz = splat_as<T>(n.z);
   // a less its part along n (reject), and its length.
   struct InPlane {
     std::array<T, 3> c;
@@ -76,13 +60,13 @@ std::array<T, 3> first_tangent(const Vec3& n, const std::array<T, 3>& v,
     return p;
   };
   const InPlane slip = in_plane(v);
-  const auto sliding = slip.length > for_each_contact<T>(k_sliding_speed);
+  const auto sliding = slip.length > splat_as<T>(k_sliding_speed);
   // One contact that slides needs nothing more (of four, those that do not slide do).
   if constexpr (std::is_same_v<T, Real>) {
     if (sliding) return {slip.c[0] / slip.length, slip.c[1] / slip.length, slip.c[2] / slip.length};
   }
   const InPlane carried = in_plane(f);
-  const auto carrying = carried.length > for_each_contact<T>(0);
+  const auto carrying = carried.length > splat_as<T>(0);
   std::array<T, 3> tangent;
   // A contact with no length divides by zero; its quotient is replaced below.
   for (std::size_t c = 0; c < 3; ++c)
@@ -90,7 +74,7 @@ std::array<T, 3> first_tangent(const Vec3& n, const std::array<T, 3>& v,
   if (some_idle(sliding, carrying)) {  // rarely: a contact's first step, or friction off
     const Vec3 any = any_perpendicular(n);
     for (std::size_t c = 0; c < 3; ++c)
-      tangent[c] = sliding ? tangent[c] : carrying ? tangent[c] : for_each_contact<T>(any[int(c)]);
+      tangent[c] = sliding ? tangent[c] : carrying ? tangent[c] : splat_as<T>(any[int(c)]);
   }
   return tangent;
 }

@@ -166,22 +166,6 @@ struct LaneRow {
   return r;
 }
 
-/// Whether x is finite: for a Real, and lane by lane for Lanes (a mask).
-inline bool finite_value(Real x) {
-  return is_finite(x);
-}
-inline LaneMask finite_value(const Lanes& x) {
-  return lane_abs(x) < splat(k_infinity);
-}
-
-/// Whether both hold: for one row (bool) and lane by lane (LaneMask).
-inline bool both(bool a, bool b) {
-  return a && b;
-}
-inline LaneMask both(const LaneMask& a, const LaneMask& b) {
-  return a & b;
-}
-
 /// 1 / (d + softness) for a row whose J M^-1 J^T is d, or 0 for a row that is inert: seed 000,
 /// "Why do solvers break?": a zero diagonal (a row between immovable bodies, or J = 0) would
 /// divide by zero, and a denormal one overflow; so would a diagonal, softness or inverse that is

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 namespace impulse {
 
@@ -154,6 +155,42 @@ inline LaneMat33 to_lanes(const Mat33& m) {
 /// by_components' inverse: the four padded 3-vectors of c[0] (x), c[1] (y) and c[2] (z).
 [[gnu::always_inline]] inline std::array<Lanes, 4> by_lanes(const Lanes* c) {
   return transposed(c[0], c[1], c[2], Lanes{});
+}
+
+// Code written once for one value (Real) or four in lanes (Lanes, a LaneMask for a comparison):
+// the same operations on each, so four in lanes have the bits of one at a time.
+
+/// value as V: itself for a Real, in every lane for Lanes.
+template <class V>
+[[gnu::always_inline]] inline V splat_as(Real value) {
+  if constexpr (std::is_same_v<V, Lanes>)
+    return splat(value);
+  else
+    return value;
+}
+
+/// The square root, of one value or lane by lane.
+[[gnu::always_inline]] inline Real square_root(Real x) {
+  return std::sqrt(x);
+}
+[[gnu::always_inline]] inline Lanes square_root(const Lanes& x) {
+  return lane_sqrt(x);
+}
+
+/// Whether x is finite, or lane by lane (a mask).
+inline bool finite_value(Real x) {
+  return is_finite(x);
+}
+inline LaneMask finite_value(const Lanes& x) {
+  return lane_abs(x) < splat(k_infinity);
+}
+
+/// Whether both hold, or lane by lane.
+inline bool both(bool a, bool b) {
+  return a && b;
+}
+inline LaneMask both(const LaneMask& a, const LaneMask& b) {
+  return a & b;
 }
 
 }  // namespace impulse

@@ -9,8 +9,7 @@
 
 #include <array>
 
-#include "constraints/contact_rows.h"
-#include "solver/row_problem.h"
+#include "solver/manifold_rows.h"
 
 namespace impulse {
 namespace {
@@ -54,14 +53,8 @@ std::array<Vec3, N> first_directions(const std::array<Contact, N>& contacts, con
   const ContactRowSettings settings{Real(1) / 60, 1, Real(9.81), &solver};
   std::vector<ContactManifold> manifolds{manifold};
   std::vector<ManifoldRows> where(1);
-  write_contact_rows(
-      std::span(manifolds), std::span<const BodyMotion>(motions),
-      std::span<const SolverBodyMass>(p.masses), std::span<const BodyVelocity>(p.velocities),
-      [](const ContactManifold&) { return true; },
-      [](std::uint32_t) {
-        return ContactMaterial{Real(0.5), 0};
-      },
-      [](std::uint32_t) { return 4; }, settings, p.rows, where);
+  testing::write_contact_rows_with(Real(0.5), manifolds, motions, p.masses, p.velocities, settings,
+                                   p.rows, where);
   std::array<Vec3, N> directions;
   for (std::size_t k = 0; k < N; ++k)  // contact k's rows are 2k (its first direction) and 2k + 1
     directions[k] = where[0].friction_directions[2 * k];

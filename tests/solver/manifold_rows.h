@@ -1,8 +1,10 @@
 #pragma once
 // Contact manifolds' rows written straight into a RowProblem, as the contact writer lays them out
 // (no collision code): for the batch tests (unit_batches_test.cpp) and the batch benchmark
-// (bench/batch_bench.cpp).
+// (bench/batch_bench.cpp); and the contact writer itself on manifolds built by hand (the friction
+// tests, bench/contact_rows_bench.cpp).
 
+#include "constraints/contact_rows.h"
 #include "row_problem.h"
 
 namespace impulse::testing {
@@ -84,6 +86,23 @@ inline RowProblem columns(int width, int height, bool patch, Real bias = 1) {
   }
   p.rows.prepare(p.masses);
   return p;
+}
+
+// The engine's contact writer (write_contact_rows) on every manifold, on one thread, with friction
+// mu and no restitution on every body, each body counted with four contact points (the constant
+// model's share of mass).
+inline void write_contact_rows_with(Real mu, std::span<ContactManifold> manifolds,
+                                    std::span<const BodyMotion> motions,
+                                    std::span<const SolverBodyMass> masses,
+                                    std::span<const BodyVelocity> velocities,
+                                    const ContactRowSettings& settings, RowStore& rows,
+                                    std::vector<ManifoldRows>& where) {
+  write_contact_rows(
+      manifolds, motions, masses, velocities, [](const ContactManifold&) { return true; },
+      [mu](std::uint32_t) {
+        return ContactMaterial{mu, 0};
+      },
+      [](std::uint32_t) { return 4; }, settings, rows, where);
 }
 
 }  // namespace impulse::testing

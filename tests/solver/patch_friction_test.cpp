@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-#include "constraints/contact_rows.h"
+#include "solver/manifold_rows.h"
 #include "solver/residual.h"
 #include "solver/row_problem.h"
 
@@ -44,14 +44,8 @@ void write_rows(PatchBox& s, const SolverSettings& solver) {
   motions[1].center = {0, k_half, 0};
   motions[1].inv_mass = 1;
   std::vector<ContactManifold> manifolds{s.manifold};
-  write_contact_rows(
-      std::span(manifolds), std::span<const BodyMotion>(motions),
-      std::span<const SolverBodyMass>(s.p.masses), std::span<const BodyVelocity>(s.p.velocities),
-      [](const ContactManifold&) { return true; },
-      [](std::uint32_t) {
-        return ContactMaterial{k_mu, 0};
-      },
-      [](std::uint32_t) { return 4; }, row_settings, s.p.rows, s.manifold_rows);
+  testing::write_contact_rows_with(k_mu, manifolds, motions, s.p.masses, s.p.velocities,
+                                   row_settings, s.p.rows, s.manifold_rows);
 }
 
 PatchBox patch_box(Real speed, Real spin) {
