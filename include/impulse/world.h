@@ -20,6 +20,17 @@ namespace impulse {
 
 class WorldSnapshot;
 
+/// How a world of more than one thread (World::set_threads) uses them. Either way a step's results
+/// are the same bits as on one thread.
+enum class ThreadUse : std::uint8_t {
+  /// Each step on the threads or on the calling thread alone, whichever the world's recent steps
+  /// measured faster, tried again now and then (a team of threads costs more than it gains where
+  /// a scene's work is small or handing data to another core is slow: docs/performance.md).
+  measured,
+  /// Every step on the threads: to measure them, or to test them.
+  always,
+};
+
 class World {
  public:
   explicit World(const WorldSettings& settings = {});
@@ -128,6 +139,10 @@ class World {
   /// InvalidArgument). Results are bit-identical for any count.
   void set_threads(int threads);
   int threads() const;
+  /// Whether every step runs on those threads or only those that measure faster on them
+  /// (ThreadUse::measured, the default). StepStats::threads tells which a step did.
+  void set_thread_use(ThreadUse use);
+  ThreadUse thread_use() const;
 
   /// Advances the world by dt seconds (dt > 0 and finite, else InvalidArgument), in
   /// SolverSettings::substeps passes of dt / n. Custom constraints are asked for rows each pass; if

@@ -527,9 +527,9 @@ void move_and_relax(World::Impl& w, Real dt, bool solve_untouched) {
   const bool continues = solve_untouched && w.clamped_slots.empty() &&
                          w.solver->continues_from_solved_velocities(settings);
   if (!continues) w.velocities = w.free_velocities;
-  w.rows.drop_position_bias(&*w.pool);
-  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &*w.pool}, settings, w.relax_stats,
-                        continues);
+  w.rows.drop_position_bias(&w.step_pool());
+  w.solver->solve_again(w.rows, {w.velocities, w.solver_masses, &w.step_pool()}, settings,
+                        w.relax_stats, continues);
   guard_bodies(w, StepStage::solve);
 }
 
@@ -585,8 +585,8 @@ void substep(World::Impl& w, Real dt) {
   w.rows.clear();
   bool relax = w.settings.solver.relax_iterations > 0;
   w.solver_masses.resize(w.motions.size());
-  run_chunks(&*w.pool, w.motions.size(), World::Impl::k_body_chunks, World::Impl::k_parallel_bodies,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_chunks(&w.step_pool(), w.motions.size(), World::Impl::k_body_chunks,
+             World::Impl::k_parallel_bodies, [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i)
                  w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
              });
@@ -596,11 +596,11 @@ void substep(World::Impl& w, Real dt) {
   const std::size_t prepared = w.rows.size();  // the contact and joint rows come prepared
   write_custom_rows(w);
   if (w.rows.size() > 0) {
-    w.rows.prepare(w.solver_masses, &*w.pool, prepared);
+    w.rows.prepare(w.solver_masses, &w.step_pool(), prepared);
     report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
     end_part(stats.rows_ms);
-    w.solver->solve(w.rows, {w.velocities, w.solver_masses, &*w.pool}, w.settings.solver,
+    w.solver->solve(w.rows, {w.velocities, w.solver_masses, &w.step_pool()}, w.settings.solver,
                     stats.solve);
     const bool froze = guard_bodies(w, StepStage::solve);
     end_part(stats.solver_ms);
@@ -650,6 +650,8 @@ void World::step(Real dt) {
   stats.max_penetration = 0;
   w.joint_events.clear();
   w.diagnostics.clear();
+  w.on_team = w.pool->threads() > 1 && (w.thread_use == ThreadUse::always || w.team_choice.team());
+  stats.threads = w.step_pool().threads();
   const int substeps = w.settings.solver.substeps;
   const Real h = dt / Real(substeps);
   const double end_time = w.time + double(dt);
@@ -657,23 +659,37 @@ void World::step(Real dt) {
     // User callbacks run first: if one throws, this sub-step has changed nothing yet.
     collect_custom_rows(*this, w, h);
     // Around the engine's own work only: a user's callback above may replace the pool.
-    const TaskPool::KeepAwake awake(*w.pool);
+    const TaskPool::KeepAwake awake(w.step_pool());
     substep(w, h);
     w.time += double(h);
   }
   w.time = end_time;  // sub-steps' rounding does not add up over a run
   stats.total_ms = milliseconds_since(start);
+  if (w.pool->threads() > 1 && w.thread_use == ThreadUse::measured)
+    w.team_choice.record(stats.total_ms);
 }
 
 void World::set_threads(int threads) {
   if (threads < 1 || threads > k_max_threads)
     throw InvalidArgument("set_threads: the thread count must be in [1, " +
                           std::to_string(k_max_threads) + "]");
-  if (threads != impl_->pool->threads()) impl_->pool = TaskPoolInstance(threads);
+  if (threads == impl_->pool->threads()) return;
+  impl_->pool = TaskPoolInstance(threads);
+  impl_->team_choice.reset();
 }
 
 int World::threads() const {
   return impl_->pool->threads();
+}
+
+void World::set_thread_use(ThreadUse use) {
+  if (use == impl_->thread_use) return;
+  impl_->thread_use = use;
+  impl_->team_choice.reset();
+}
+
+ThreadUse World::thread_use() const {
+  return impl_->thread_use;
 }
 
 WorldSnapshot World::snapshot() const {
@@ -685,7 +701,10 @@ WorldSnapshot World::snapshot() const {
 void World::restore(const WorldSnapshot& snapshot) {
   if (snapshot.empty()) throw InvalidArgument("restore: the snapshot is empty");
   auto state = std::make_unique<Impl>(*snapshot.state_);  // copied whole before anything changes
-  state->pool = std::move(impl_->pool);                   // the threads stay the world's
+  // The threads, their use and what the steps measured of them stay the world's.
+  state->pool = std::move(impl_->pool);
+  state->thread_use = impl_->thread_use;
+  state->team_choice = impl_->team_choice;
   impl_ = std::move(state);
 }
 

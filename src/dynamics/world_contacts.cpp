@@ -96,7 +96,7 @@ void find_contacts(World::Impl& impl) {
         if (joint_blocks_contacts(impl, a, b)) return PairUpdate::ignore;
         return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
       },
-      *impl.pool);
+      impl.step_pool());
 }
 
 void resolve_contact_impacts(World::Impl& impl, Real dt) {
@@ -128,12 +128,12 @@ void write_contact_rows(World::Impl& impl, Real dt) {
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](std::uint32_t slot) { return material_of(impl, slot); },
       [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.manifold_rows,
-      &*impl.pool);
+      &impl.step_pool());
 }
 
 void store_contact_impulses(World::Impl& impl) {
   store_contact_impulses(impl.rows, impl.manifold_rows, impl.contacts.manifolds(),
-                         impl.settings.solver.friction_model, &*impl.pool);
+                         impl.settings.solver.friction_model, &impl.step_pool());
 }
 
 }  // namespace impulse

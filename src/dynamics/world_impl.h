@@ -10,6 +10,7 @@
 #include "constraints/rows.h"
 #include "core/island_sets.h"
 #include "core/task_pool.h"
+#include "core/team_choice.h"
 #include "dynamics/body_storage.h"
 #include "solver/solver.h"
 
@@ -66,7 +67,14 @@ struct World::Impl {
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;
   SolverInstance solver;
-  TaskPoolInstance pool;                      // the step's threads (World::set_threads)
+  TaskPoolInstance pool;  // the world's threads (World::set_threads)
+  // One thread, for the steps that ThreadUse::measured keeps off the team (TeamChoice).
+  TaskPoolInstance alone;
+  ThreadUse thread_use = ThreadUse::measured;
+  TeamChoice team_choice;
+  bool on_team = false;  // this step runs on pool
+  /// The pool of this step's loops.
+  TaskPool& step_pool() const { return on_team ? *pool : *alone; }
   std::vector<SolverBodyMass> solver_masses;  // per slot
 
   // Shapes, pairs and the contact cache; the rows each manifold wrote this step.
@@ -144,7 +152,7 @@ struct World::Impl {
   /// the pool from parallel_from awake bodies.
   template <class Pass>
   void for_awake_chunks(const Pass& pass, std::size_t parallel_from = k_parallel_bodies) {
-    run_span_chunks(&*pool, std::span<const std::uint32_t>(awake_slots), k_body_chunks,
+    run_span_chunks(&step_pool(), std::span<const std::uint32_t>(awake_slots), k_body_chunks,
                     parallel_from, pass);
   }
 

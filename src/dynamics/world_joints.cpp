@@ -153,7 +153,7 @@ class StoreSink final : public JointRowSink {
 // cores), so they share only once this stretch of the step has run a team for heavier work (a
 // scene's contacts).
 TaskPool* joint_pool(World::Impl& impl) {
-  return impl.pool->teamed_in_stretch() ? &*impl.pool : nullptr;
+  return impl.step_pool().teamed_in_stretch() ? &impl.step_pool() : nullptr;
 }
 
 // task(chunk, joints) for each fixed chunk of the live joints, on the pool's threads (if given)

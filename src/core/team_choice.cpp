@@ -1,0 +1,47 @@
+#include "core/team_choice.h"
+
+#include <algorithm>
+
+namespace impulse {
+
+bool TeamChoice::team() const {
+  if (phase_ != Phase::trial) return chosen_team_;
+  const bool other_block = (step_ / k_block_steps) % 2 == 0;  // the other mode's block first
+  return other_block ? !chosen_team_ : chosen_team_;
+}
+
+void TeamChoice::record(double ms) {
+  switch (phase_) {
+    case Phase::settle:
+    case Phase::hold:
+      if (++step_ < (phase_ == Phase::settle ? k_settle_steps : hold_)) return;
+      phase_ = Phase::trial;
+      step_ = 0;
+      chosen_count_ = other_count_ = 0;
+      return;
+    case Phase::trial:
+      break;
+  }
+  if (step_ % k_block_steps != 0) {
+    const bool other_block = (step_ / k_block_steps) % 2 == 0;
+    if (other_block)
+      other_ms_[other_count_++] = ms;
+    else
+      chosen_ms_[chosen_count_++] = ms;
+  }
+  if (++step_ < k_trial_steps) return;
+  const bool flip = median(other_ms_) < (1 - k_margin) * median(chosen_ms_);
+  chosen_team_ = chosen_team_ != flip;
+  hold_ = flip || hold_ == 0 ? k_first_hold : std::min(2 * hold_, k_longest_hold);
+  phase_ = Phase::hold;
+  step_ = 0;
+}
+
+double TeamChoice::median(Samples samples) {
+  const auto middle = samples.begin() + std::ptrdiff_t(samples.size() / 2);
+  std::nth_element(samples.begin(), middle, samples.end());
+  if (samples.size() % 2 != 0) return *middle;
+  return 0.5 * (*middle + *std::max_element(samples.begin(), middle));
+}
+
+}  // namespace impulse
