@@ -28,6 +28,7 @@ struct RunOptions {
   int iterations = 0;  // 0: the scene's own
   int substeps = 0;    // 0: the scene's own
   int threads = 1;
+  bool every_step_on_threads = false;
   bool json = false;
   std::string trace_file;
   std::string record_file;
@@ -87,6 +88,7 @@ int run(const RunOptions& options) {
   if (!options.trace_file.empty()) scene.settings.solver.record_residuals = true;
   impulse::World world = impulse::build_world(scene, options.scene);
   world.set_threads(options.threads);
+  if (options.every_step_on_threads) world.set_thread_use(impulse::ThreadUse::always);
 
   impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}, {}};
   result.step_ms.reserve(std::size_t(options.steps));
@@ -105,6 +107,7 @@ int run(const RunOptions& options) {
             .count());
     result.stage_ms += impulse::StageTimes::of(world.last_step_stats());
     if (world.last_step_stats().solve.layout_changed) ++result.layout_changes;
+    if (world.last_step_stats().threads > 1) ++result.team_steps;
     if (trace) trace->write(i + 1, world.last_step_stats().solve);
     if (replay) replay->write(i + 1, world);
     for (const impulse::JointBreakEvent& event : world.joint_events())
@@ -150,6 +153,9 @@ int run_command_line(int argc, char** argv) {
       ->add_option("--threads", options.threads,
                    "Worker threads (results are identical for any count)")
       ->check(CLI::PositiveNumber);
+  run_cmd->add_flag("--every-step-on-threads", options.every_step_on_threads,
+                    "Run every step on the --threads threads (by default a step runs on the "
+                    "calling thread alone where the world's steps measured faster so)");
   run_cmd->add_flag("--json", options.json, "Print the summary as one JSON object");
   run_cmd->add_option("--trace", options.trace_file,
                       "Write the solver's residual per step and iteration (CSV)");

@@ -70,7 +70,9 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"layout_changes", run.layout_changes},
                    {"units_batched", stats.solve.units_batched},
                    {"threads", stats.solve.threads}};
-  out["timing"] = {{"ms_per_step_median", timing.median}, {"ms_per_step_mean", timing.mean}};
+  out["timing"] = {{"ms_per_step_median", timing.median},
+                   {"ms_per_step_mean", timing.mean},
+                   {"team_steps", run.team_steps}};
   Json stages = Json::object();
   const StageTimes mean = mean_stages(run);
   for (std::size_t k = 0; k < StageTimes::k_count; ++k)
@@ -139,7 +141,8 @@ std::string summary_text(const RunResult& run) {
       << "solver      " << solver_type_name(world.settings().solver.type) << ", "
       << world.settings().solver.iterations << " iterations, the rows' layout changed in "
       << run.layout_changes << " of " << run.steps << " steps\n"
-      << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean\n"
+      << "time/step   " << timing.median << " ms median, " << timing.mean << " ms mean, "
+      << run.team_steps << " of " << run.steps << " steps on " << world.threads() << " threads\n"
       << "stages      ";
   const StageTimes mean = mean_stages(run);
   for (std::size_t k = 0; k < StageTimes::k_count; ++k)

@@ -23,6 +23,8 @@ struct RunResult {
   std::vector<JointBreak> joint_breaks;  // every joint break of the run, in order
   // The steps whose solve found its structure anew (SolveStats::layout_changed).
   int layout_changes = 0;
+  // The steps that ran on more than one thread (StepStats::threads).
+  int team_steps = 0;
 };
 
 /// The summary object of scene-format.md ("--json"), keys in the contract's order.

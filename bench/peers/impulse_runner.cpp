@@ -32,6 +32,8 @@ class ImpulseRunner : public Runner {
   ImpulseRunner(const Scene& scene, const CommonSettings& common, ImpulseFriction friction)
       : world_(world_settings(common, friction)), dt_(impulse::Real(common.dt)) {
     world_.set_threads(common.threads);
+    world_.set_thread_use(common.every_step_on_threads ? impulse::ThreadUse::always
+                                                       : impulse::ThreadUse::measured);
     for (const Body& b : scene.bodies) {
       impulse::BodySettings body;
       body.shapes = {{geometry(b.shape), {}}};
@@ -80,6 +82,8 @@ class ImpulseRunner : public Runner {
   std::optional<bool> layout_changed() const override {
     return world_.last_step_stats().solve.layout_changed;
   }
+
+  std::optional<int> step_threads() const override { return world_.last_step_stats().threads; }
 
   Pose pose(std::size_t body) const override {
     const impulse::Transform t = world_.transform(bodies_[body]);

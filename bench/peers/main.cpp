@@ -104,6 +104,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
     std::vector<double> wall, cpu;
     std::optional<impulse::StageTimes> stages;            // summed over the steps
     std::optional<int> layout_changes;                    // counted over the steps
+    std::optional<int> team_steps;                        // counted over the steps
     double worst_joint_error = 0, worst_angle_error = 0;  // after any step
   };
   const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
@@ -112,7 +113,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
   for (const Engine& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
-    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, 0, 0});
+    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, {}, 0, 0});
   }
   for (int first = 0; first < steps; first += k_turn_steps) {
     for (Timed& t : timed) {
@@ -127,6 +128,8 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
           t.stages = t.stages.value_or(impulse::StageTimes{}) += *step;
         if (const std::optional<bool> changed = t.runner->layout_changed())
           t.layout_changes = t.layout_changes.value_or(0) + (*changed ? 1 : 0);
+        if (const std::optional<int> threads = t.runner->step_threads())
+          t.team_steps = t.team_steps.value_or(0) + (*threads > 1 ? 1 : 0);
         // The joints after every step, outside the time: a landing's transient shows there.
         if (!scene.joints.empty()) {
           const std::vector<peers::Pose> now = poses(*t.runner, scene);
@@ -152,6 +155,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
     result.cpu_median_ms = median(t.cpu);
     if (t.stages) result.stages_ms = *t.stages / double(t.wall.size());
     result.layout_changes = t.layout_changes;
+    result.team_steps = t.team_steps;
     result.max_penetration = peers::max_penetration(scene, end);
     if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);
     if (!scene.joints.empty()) {
@@ -195,6 +199,9 @@ int main(int argc, char** argv) {
                  "on one): Impulse runs at each, in the same run, as impulse and impulse@N")
       ->delimiter(',')
       ->check(CLI::Range(1, 256));  // World::set_threads' range
+  app.add_flag("--every-step-on-threads", settings.every_step_on_threads,
+               "Impulse runs every step on its threads (ThreadUse::always), not only the steps "
+               "that measure faster on them (ThreadUse::measured, the default)");
   std::uint32_t seed = peers::k_pile_seed;
   app.add_option("--seed", seed,
                  "Seed of pile1000's orientations (the issue's: 8; others give other piles)");
@@ -214,6 +221,7 @@ int main(int argc, char** argv) {
                              {"iterations", settings.iterations},
                              {"threads", thread_counts.front()},
                              {"thread_counts", thread_counts},
+                             {"every_step_on_threads", settings.every_step_on_threads},
                              {"seed", seed},
                              {"impulse_instruction_set", k_impulse_instruction_set},
                              {"results", peers::to_json(results)}};

@@ -78,11 +78,13 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 
 void print_stages(std::ostream& out, const std::vector<Result>& results) {
   out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean), and the steps\n"
-         "whose solve found its structure anew (new_layout: solver.layout_changes)\n";
+         "whose solve found its structure anew (new_layout: solver.layout_changes) and that ran "
+         "on\n"
+         "more than one thread (team_steps: World::set_thread_use)\n";
   out << format_cell("%-10s ", "scene") << format_cell("%-16s", "engine");
   for (const char* name : impulse::StageTimes::names)
     out << ' ' << name;
-  out << " new_layout\n";
+  out << " new_layout team_steps\n";
   for (const Result& r : results) {
     if (!r.stages_ms) continue;
     out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-16s", r.engine.c_str());
@@ -92,6 +94,7 @@ void print_stages(std::ostream& out, const std::vector<Result>& results) {
       out << ' ' << std::string(std::max(width, value.size()) - value.size(), ' ') << value;
     }
     out << format_cell(" %10s", r.layout_changes ? std::to_string(*r.layout_changes).c_str() : "-");
+    out << format_cell(" %10s", r.team_steps ? std::to_string(*r.team_steps).c_str() : "-");
     out << '\n';
   }
 }
@@ -115,7 +118,8 @@ nlohmann::json to_json(const std::vector<Result>& results) {
                     {"worst_joint_error_m", optional_json(r.worst_joint_error)},
                     {"worst_angle_error_rad", optional_json(r.worst_angle_error)},
                     {"stages_ms_mean", stages_json(r.stages_ms)},
-                    {"layout_changes", optional_json(r.layout_changes)}});
+                    {"layout_changes", optional_json(r.layout_changes)},
+                    {"team_steps", optional_json(r.team_steps)}});
   }
   return rows;
 }

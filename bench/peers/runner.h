@@ -23,6 +23,9 @@ class Runner {
   /// Whether the last step's solve found its structure anew, the rows' layout having changed
   /// (Impulse: SolveStats::layout_changed); nothing for an engine that keeps none.
   virtual std::optional<bool> layout_changed() const { return std::nullopt; }
+  /// The threads the last step's loops could run on (Impulse: StepStats::threads); nothing for an
+  /// engine that has no such choice.
+  virtual std::optional<int> step_threads() const { return std::nullopt; }
 };
 
 /// Impulse's friction: its default (coulomb, two rows per contact point) or its patch model (three

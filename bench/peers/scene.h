@@ -19,6 +19,8 @@ struct CommonSettings {
   double friction = 0.5;   // of a pair, after each engine's combine rule
   double restitution = 0;
   int threads = 1;  // Impulse only, when it has such a setting
+  // Impulse only: every step on its threads (ThreadUse::always), not only those that measure faster
+  bool every_step_on_threads = false;
 };
 
 enum class ShapeKind { box, sphere, capsule };

@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
   if (!friction.empty()) scene.settings.solver.friction_model = *friction_model_from_name(friction);
   World one = build_world(scene, name), many = build_world(scene, name);
   many.set_threads(threads);
+  many.set_thread_use(ThreadUse::always);  // the threads themselves, measured and checked
   const Real dt = scene.settings.timestep;
   StepTimes one_ms, many_ms;
   for (int i = 0; i < warm_up + steps; ++i) {
