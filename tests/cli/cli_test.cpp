@@ -139,6 +139,20 @@ TEST(Cli, RunJsonSaysHowManyThreadsSharedTheSweeps) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["solver"]["threads"], 2);
 }
 
+// timing.team_steps: the steps run on more than one thread. Measured (the default), the world's
+// first 24 steps settle on the team (8) and then try alone and team blocks of four in turn
+// (TeamChoice), whatever they measure; with --every-step-on-threads every step is the team's.
+TEST(Cli, RunJsonSaysHowManyStepsRanOnTheThreads) {
+  const auto team_steps = [](const std::string& args) {
+    const CommandResult r = run_cli("run seed001-stack10 --steps 24 --json " + args);
+    EXPECT_EQ(r.exit_status, 0) << r.err;
+    return nlohmann::json::parse(r.out)["timing"]["team_steps"].get<int>();
+  };
+  EXPECT_EQ(team_steps(""), 0);
+  EXPECT_EQ(team_steps("--threads 2"), 16);
+  EXPECT_EQ(team_steps("--threads 2 --every-step-on-threads"), 24);
+}
+
 TEST(Cli, SameRunTwiceGivesTheSameStateHash) {
   const auto hash = [](const std::string& args) {
     return nlohmann::json::parse(run_cli(args).out)["state_hash"].get<std::string>();

@@ -158,7 +158,13 @@ TEST(Allocation, WarmedUpPyramidStepsWithoutAllocating) {
   expect_warmed_up_steps_without_allocating("pyramid", 60, 1);
 }
 
+// Its counted steps (61 to 120) hold TeamChoice's second trial whatever the steps measure: steps
+// alone and on the team in turn, the solver's batches built again at each change.
 TEST(Allocation, WarmedUpPyramidStepsWithoutAllocatingOnTwoThreads) {
+  constexpr std::size_t trial = TeamChoice::k_block_steps * TeamChoice::k_trial_blocks;
+  constexpr std::size_t second_trial =
+      TeamChoice::k_settle_steps + trial + TeamChoice::k_first_hold;
+  static_assert(second_trial >= 60 && second_trial + trial <= 120, "counted: steps 61 to 120");
   expect_warmed_up_steps_without_allocating("pyramid", 60, 2);
 }
 

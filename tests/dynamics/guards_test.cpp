@@ -160,6 +160,7 @@ TEST(Guards, TheVelocityStagesChunkedGuardsReportAndFreezeAsOnOneThread) {
     settings.max_linear_speed = 50;
     World world(settings);
     world.set_threads(threads);
+    world.set_thread_use(ThreadUse::always);
     std::vector<BodyId> balls;
     for (int i = 0; i < 300; ++i) {
       const Vec3 at{Real(3 * (i % 20)), Real(10 + 3 * (i / 20)), 0};
@@ -219,6 +220,7 @@ TEST(Guards, ManyBodiesReportTheirClampsAndFaultsInOrderOnAnyThreadCount) {
     WorldSettings settings = awake();
     World world(settings);
     world.set_threads(threads);
+    world.set_thread_use(ThreadUse::always);
     std::vector<BodyId> balls;
     for (int i = 0; i < 600; ++i)
       balls.push_back(world.create_body(body_of(Sphere{Real(0.4)}, {Real(i), 10, 0})));

@@ -164,6 +164,7 @@ std::pair<World, World> on_one_and_two_threads(const char* name, int steps, Each
   if (friction) scene.settings.solver.friction_model = *friction;
   std::pair<World, World> worlds{build_world(scene), build_world(scene)};
   worlds.second.set_threads(2);
+  worlds.second.set_thread_use(ThreadUse::always);  // every step on both
   for (int i = 0; i < steps; ++i) {
     worlds.first.step(scene.settings.timestep);
     worlds.second.step(scene.settings.timestep);

@@ -216,6 +216,7 @@ TEST(JointScenes, BridgeHoldsItsLoad) {
 TEST(JointScenes, RagdollsStepToTheSameBitsAndJointErrorsOnOneThreadAndTwo) {
   World one = world_of("ragdolls"), two = world_of("ragdolls");
   two.set_threads(2);
+  two.set_thread_use(ThreadUse::always);
   ASSERT_GE(one.joints().size(), 64u);
   const Real dt = one.settings().timestep;
   for (int i = 0; i < 60; ++i) {

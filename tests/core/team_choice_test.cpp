@@ -1,0 +1,117 @@
+// TeamChoice's rule: on the team while the world settles, then trials of alternating blocks (the
+// other mode's first), each block's first step left out, the faster mode kept only by a clear
+// margin, and the hold between trials doubling while the trials confirm the choice.
+
+#include "core/team_choice.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace impulse {
+namespace {
+
+constexpr std::size_t k_trial_steps = TeamChoice::k_block_steps * TeamChoice::k_trial_blocks;
+
+// Steps `steps` times, each taking team_ms on the team and alone_ms alone; returns the modes
+// (true: team) the steps ran in.
+template <class TeamMs, class AloneMs>
+std::vector<bool> run(TeamChoice& choice, std::size_t steps, TeamMs team_ms, AloneMs alone_ms) {
+  std::vector<bool> modes;
+  for (std::size_t i = 0; i < steps; ++i) {
+    const bool team = choice.team();
+    modes.push_back(team);
+    choice.record(team ? team_ms(i) : alone_ms(i));
+  }
+  return modes;
+}
+
+std::vector<bool> run(TeamChoice& choice, std::size_t steps, double team_ms, double alone_ms) {
+  return run(
+      choice, steps, [=](std::size_t) { return team_ms; }, [=](std::size_t) { return alone_ms; });
+}
+
+TEST(TeamChoice, SettlesOnTheTeamThenTriesBlocksAloneFirst) {
+  TeamChoice choice;
+  const std::vector<bool> modes = run(choice, TeamChoice::k_settle_steps + k_trial_steps, 1.0, 1.0);
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    const bool settling = i < TeamChoice::k_settle_steps;
+    const std::size_t block = (i - TeamChoice::k_settle_steps) / TeamChoice::k_block_steps;
+    EXPECT_EQ(modes[i], settling || block % 2 == 1) << "step " << i;
+  }
+  EXPECT_TRUE(choice.team());  // equal times: the team, as asked
+  EXPECT_EQ(choice.hold(), TeamChoice::k_first_hold);
+}
+
+TEST(TeamChoice, TakesTheCallingThreadAloneWhenItIsClearlyFaster) {
+  TeamChoice choice;
+  run(choice, TeamChoice::k_settle_steps + k_trial_steps, 1.0, 0.9);
+  EXPECT_FALSE(choice.team());
+  EXPECT_EQ(choice.hold(), TeamChoice::k_first_hold);
+  // Held alone until the next trial, whose first block is the team's.
+  const std::vector<bool> held = run(choice, TeamChoice::k_first_hold + 1, 1.0, 0.9);
+  EXPECT_EQ(std::count(held.begin(), held.end(), true), 1);
+  EXPECT_TRUE(held.back());
+}
+
+TEST(TeamChoice, KeepsTheTeamWhenAloneIsFasterByLessThanTheMargin) {
+  TeamChoice choice;
+  const double alone = 1.0 - TeamChoice::k_margin / 2;
+  run(choice, TeamChoice::k_settle_steps + k_trial_steps, 1.0, alone);
+  EXPECT_TRUE(choice.team());
+}
+
+// A block's first step pays for the switch (the data moving to the other core's cache): left out,
+// a slow first step does not decide the trial.
+TEST(TeamChoice, LeavesOutEachBlocksFirstStep) {
+  TeamChoice choice;
+  run(choice, TeamChoice::k_settle_steps, 1.0, 1.0);
+  const auto alone_ms = [](std::size_t i) {
+    return i % TeamChoice::k_block_steps == 0 ? 100.0 : 0.5;
+  };
+  run(
+      choice, k_trial_steps, [](std::size_t) { return 1.0; }, alone_ms);
+  EXPECT_FALSE(choice.team());
+}
+
+TEST(TeamChoice, HoldsTwiceAsLongEachTimeATrialConfirmsTheChoice) {
+  TeamChoice choice;
+  run(choice, TeamChoice::k_settle_steps, 1.0, 2.0);
+  std::vector<std::size_t> holds;
+  for (int trial = 0; trial < 6; ++trial) {
+    run(choice, k_trial_steps, 1.0, 2.0);
+    holds.push_back(choice.hold());
+    const std::vector<bool> held = run(choice, choice.hold(), 1.0, 2.0);
+    EXPECT_EQ(std::count(held.begin(), held.end(), true), std::ptrdiff_t(held.size()));
+  }
+  EXPECT_EQ(holds, (std::vector<std::size_t>{64, 128, 256, 512, 1024, 1024}));
+}
+
+// A scene whose work grows (a pile landing) comes back to the team at the next trial, and the
+// hold starts short again.
+TEST(TeamChoice, ComesBackToTheTeamWhenItPaysAgain) {
+  TeamChoice choice;
+  run(choice, TeamChoice::k_settle_steps, 1.0, 1.0);
+  run(choice, k_trial_steps, 1.0, 0.5);
+  ASSERT_FALSE(choice.team());
+  run(choice, choice.hold() + k_trial_steps, 1.0, 0.5);  // confirmed alone
+  ASSERT_EQ(choice.hold(), 2 * TeamChoice::k_first_hold);
+  run(choice, choice.hold() + k_trial_steps, 1.0, 2.0);
+  EXPECT_TRUE(choice.team());
+  EXPECT_EQ(choice.hold(), TeamChoice::k_first_hold);
+}
+
+TEST(TeamChoice, ResetStartsOverOnTheTeam) {
+  TeamChoice choice;
+  run(choice, TeamChoice::k_settle_steps + k_trial_steps, 1.0, 0.5);
+  ASSERT_FALSE(choice.team());
+  choice.reset();
+  const std::vector<bool> modes = run(choice, TeamChoice::k_settle_steps, 1.0, 0.5);
+  EXPECT_EQ(std::count(modes.begin(), modes.end(), true), std::ptrdiff_t(modes.size()));
+  EXPECT_EQ(choice.hold(), 0u);
+}
+
+}  // namespace
+}  // namespace impulse
