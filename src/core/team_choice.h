@@ -3,14 +3,15 @@
 // thread alone, chosen from the steps' measured times (World::set_thread_use).
 //
 // The results are the same bits either way (task_pool.h), so the choice is about speed only, and
-// only the host can make it: passing a cache line to the other core took about 70 ns on one host
-// and 450 to 540 on another (docs/performance.md), and on that one two threads made the ragdolls'
-// steps 1.4x slower, the pyramid's slower or faster by the hour. So the choice starts on the team
-// (what set_threads asked for) and tries both: blocks of steps alone and on the team in turn, the
-// first step of each block left out (it pays for moving the data to the other core's cache and for
-// building the solver's batches again), then keeps the faster by a clear margin. It holds that
-// choice for a while and tries again (a scene's work changes: a pile settles, bodies fall asleep),
-// holding twice as long each time a trial confirms it, so a wrong mode costs a few percent at most.
+// only the host can make it: on one virtual machine passing a cache line to the other core took
+// 73 ns in one hour and 450 to 540 in others (docs/performance.md); the ragdolls' steps took 0.7
+// of one thread's time on two threads in the first, 1.4 times it in the others. So the choice
+// starts on the team (what set_threads asked for) and tries both: blocks of steps alone and on the
+// team in turn, the first step of each block left out (it pays for moving the data to the other
+// core's cache and for building the solver's batches again), then keeps the faster by a clear
+// margin. It holds that choice for a while and tries again (a scene's work changes: a pile
+// settles, bodies fall asleep), holding twice as long each time a trial confirms it, so a wrong
+// mode costs a few percent at most.
 
 #include <array>
 #include <cstddef>
