@@ -5,9 +5,14 @@
 namespace impulse {
 
 bool TeamChoice::team() const {
-  if (phase_ != Phase::trial) return chosen_team_;
-  const bool other_block = (step_ / k_block_steps) % 2 == 0;  // the other mode's block first
-  return other_block ? !chosen_team_ : chosen_team_;
+  return phase_ == Phase::trial && in_other_block() ? !chosen_team_ : chosen_team_;
+}
+
+// The other mode's blocks come first and last, the chosen mode's between them: a step time that
+// grows or shrinks steadily through the trial (a pile landing) weighs on both alike.
+bool TeamChoice::in_other_block() const {
+  const std::size_t block = step_ / k_block_steps;
+  return block == 0 || block + 1 == k_trial_blocks;
 }
 
 void TeamChoice::record(double ms) {
@@ -23,8 +28,7 @@ void TeamChoice::record(double ms) {
       break;
   }
   if (step_ % k_block_steps != 0) {
-    const bool other_block = (step_ / k_block_steps) % 2 == 0;
-    if (other_block)
+    if (in_other_block())
       other_ms_[other_count_++] = ms;
     else
       chosen_ms_[chosen_count_++] = ms;

@@ -6,8 +6,9 @@
 // only the host can make it: on one virtual machine passing a cache line to the other core took
 // 73 ns in one hour and 450 to 540 in others (docs/performance.md); the ragdolls' steps took 0.7
 // of one thread's time on two threads in the first, 1.4 times it in the others. So the choice
-// starts on the team (what set_threads asked for) and tries both: blocks of steps alone and on the
-// team in turn, the first step of each block left out (it pays for moving the data to the other
+// starts on the team (what set_threads asked for) and tries both: blocks of steps in the other
+// mode, the chosen one, the chosen one, the other (a steady trend in the step's time weighs on
+// both alike), the first step of each block left out (it pays for moving the data to the other
 // core's cache and for building the solver's batches again), then keeps the faster by a clear
 // margin. It holds that choice for a while and tries again (a scene's work changes: a pile
 // settles, bodies fall asleep), holding twice as long each time a trial confirms it, so a wrong
@@ -22,9 +23,10 @@ class TeamChoice {
  public:
   /// Steps on the team before the first trial: a world's first steps build its caches.
   static constexpr std::size_t k_settle_steps = 8;
-  /// A trial: this many blocks of this many steps, the other mode's block first.
+  /// A trial: this many blocks of this many steps, the other mode's first and last.
   static constexpr std::size_t k_block_steps = 4;
   static constexpr std::size_t k_trial_blocks = 4;
+  static_assert(k_trial_blocks == 4, "two blocks a mode, the other's first and last");
   /// Steps held between trials: the first hold, and the longest it doubles to.
   static constexpr std::size_t k_first_hold = 64;
   static constexpr std::size_t k_longest_hold = 1024;
@@ -49,6 +51,7 @@ class TeamChoice {
   static constexpr std::size_t k_samples = (k_trial_blocks / 2) * (k_block_steps - 1);
   using Samples = std::array<double, k_samples>;
   static double median(Samples samples);
+  bool in_other_block() const;  // in a trial
 
   Phase phase_ = Phase::settle;
   std::size_t step_ = 0;  // steps taken in the phase

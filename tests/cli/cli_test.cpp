@@ -140,7 +140,7 @@ TEST(Cli, RunJsonSaysHowManyThreadsSharedTheSweeps) {
 }
 
 // timing.team_steps: the steps run on more than one thread. Measured (the default), the world's
-// first 24 steps settle on the team (8) and then try alone and team blocks of four in turn
+// first 24 steps settle on the team (8) and then try blocks of four alone, team, team, alone
 // (TeamChoice), whatever they measure; with --every-step-on-threads every step is the team's.
 TEST(Cli, RunJsonSaysHowManyStepsRanOnTheThreads) {
   const auto team_steps = [](const std::string& args) {

@@ -1,6 +1,7 @@
-// TeamChoice's rule: on the team while the world settles, then trials of alternating blocks (the
-// other mode's first), each block's first step left out, the faster mode kept only by a clear
-// margin, and the hold between trials doubling while the trials confirm the choice.
+// TeamChoice's rule: on the team while the world settles, then trials of blocks (the other mode's
+// first and last, the chosen mode's between), each block's first step left out, the faster mode
+// kept only by a clear margin, and the hold between trials doubling while the trials confirm the
+// choice.
 
 #include "core/team_choice.h"
 
@@ -33,14 +34,18 @@ std::vector<bool> run(TeamChoice& choice, std::size_t steps, double team_ms, dou
       choice, steps, [=](std::size_t) { return team_ms; }, [=](std::size_t) { return alone_ms; });
 }
 
-TEST(TeamChoice, SettlesOnTheTeamThenTriesBlocksAloneFirst) {
+// Whether step i of a run from a fresh choice that kept the team at its first trial is on the team.
+bool on_team_in_first_trial(std::size_t i) {
+  if (i < TeamChoice::k_settle_steps) return true;
+  const std::size_t block = (i - TeamChoice::k_settle_steps) / TeamChoice::k_block_steps;
+  return block == 1 || block == 2;
+}
+
+TEST(TeamChoice, SettlesOnTheTeamThenTriesBlocksAloneFirstAndLast) {
   TeamChoice choice;
   const std::vector<bool> modes = run(choice, TeamChoice::k_settle_steps + k_trial_steps, 1.0, 1.0);
-  for (std::size_t i = 0; i < modes.size(); ++i) {
-    const bool settling = i < TeamChoice::k_settle_steps;
-    const std::size_t block = (i - TeamChoice::k_settle_steps) / TeamChoice::k_block_steps;
-    EXPECT_EQ(modes[i], settling || block % 2 == 1) << "step " << i;
-  }
+  for (std::size_t i = 0; i < modes.size(); ++i)
+    EXPECT_EQ(modes[i], on_team_in_first_trial(i)) << "step " << i;
   EXPECT_TRUE(choice.team());  // equal times: the team, as asked
   EXPECT_EQ(choice.hold(), TeamChoice::k_first_hold);
 }
@@ -74,6 +79,16 @@ TEST(TeamChoice, LeavesOutEachBlocksFirstStep) {
   run(
       choice, k_trial_steps, [](std::size_t) { return 1.0; }, alone_ms);
   EXPECT_FALSE(choice.team());
+}
+
+// Steps that grow longer step by step (a pile landing), alike in both modes: the trial's order
+// weighs the growth on both, and the team is kept.
+TEST(TeamChoice, AStepTimeThatGrowsThroughATrialFavoursNeitherMode) {
+  TeamChoice choice;
+  const auto growing = [](std::size_t i) { return 1.0 + 0.02 * double(i); };
+  run(choice, TeamChoice::k_settle_steps + k_trial_steps, growing, growing);
+  EXPECT_TRUE(choice.team());
+  EXPECT_EQ(choice.hold(), TeamChoice::k_first_hold);
 }
 
 TEST(TeamChoice, HoldsTwiceAsLongEachTimeATrialConfirmsTheChoice) {

@@ -159,7 +159,7 @@ TEST(Allocation, WarmedUpPyramidStepsWithoutAllocating) {
 }
 
 // Its counted steps (61 to 120) hold TeamChoice's second trial whatever the steps measure: steps
-// alone and on the team in turn, the solver's batches built again at each change.
+// alone and on the team, the solver's batches built again at each change.
 TEST(Allocation, WarmedUpPyramidStepsWithoutAllocatingOnTwoThreads) {
   constexpr std::size_t trial = TeamChoice::k_block_steps * TeamChoice::k_trial_blocks;
   constexpr std::size_t second_trial =
