@@ -67,8 +67,8 @@ struct StepStats {
   double store_ms = 0;  ///< the impulses stored back into the contacts, joints and custom rows
   double integrate_positions_ms = 0;
   double total_ms = 0;
-  /// The threads the step's loops could run on: World::threads(), or 1 for a step that
-  /// ThreadUse::measured kept on the calling thread.
+  /// The threads the step's loops could run on (its last sub-step's): World::threads(), or 1 for a
+  /// step that ThreadUse::measured kept on the calling thread.
   int threads = 1;
   SolveStats solve;
   std::size_t contact_pairs = 0;      ///< shape pairs whose fat boxes overlap

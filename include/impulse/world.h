@@ -135,8 +135,8 @@ class World {
   std::uint64_t user_data(BodyId id) const;
   void set_user_data(BodyId id, std::uint64_t data);
 
-  /// The threads a step runs on: the caller's and threads - 1 workers (1 to 256, else
-  /// InvalidArgument). Results are bit-identical for any count.
+  /// The threads a step may run on (set_thread_use): the caller's and threads - 1 workers (1 to
+  /// 256, else InvalidArgument). Results are bit-identical for any count.
   void set_threads(int threads);
   int threads() const;
   /// Whether every step runs on those threads or only those that measure faster on them

@@ -651,7 +651,6 @@ void World::step(Real dt) {
   w.joint_events.clear();
   w.diagnostics.clear();
   w.on_team = w.pool->threads() > 1 && (w.thread_use == ThreadUse::always || w.team_choice.team());
-  stats.threads = w.step_pool().threads();
   const int substeps = w.settings.solver.substeps;
   const Real h = dt / Real(substeps);
   const double end_time = w.time + double(dt);
@@ -665,6 +664,7 @@ void World::step(Real dt) {
   }
   w.time = end_time;  // sub-steps' rounding does not add up over a run
   stats.total_ms = milliseconds_since(start);
+  stats.threads = w.step_pool().threads();  // a custom row's callback may have set the threads
   if (w.pool->threads() > 1 && w.thread_use == ThreadUse::measured)
     w.team_choice.record(stats.total_ms);
 }
