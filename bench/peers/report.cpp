@@ -77,10 +77,9 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 }
 
 void print_stages(std::ostream& out, const std::vector<Result>& results) {
-  out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean), and the steps\n"
-         "whose solve found its structure anew (new_layout: solver.layout_changes) and that ran "
-         "on\n"
-         "more than one thread (team_steps: World::set_thread_use)\n";
+  out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean), the steps\n"
+         "whose solve found its structure anew (new_layout: solver.layout_changes), and those\n"
+         "that ran on more than one thread (team_steps: World::set_thread_use)\n";
   out << format_cell("%-10s ", "scene") << format_cell("%-16s", "engine");
   for (const char* name : impulse::StageTimes::names)
     out << ' ' << name;
