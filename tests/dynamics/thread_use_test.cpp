@@ -79,9 +79,9 @@ TEST(ThreadUse, RestoreKeepsTheWorldsUseAndChoice) {
   world.set_threads(2);
   const WorldSnapshot snapshot = world.snapshot();
   step_awake(world, 2, ThreadUse::always, 1);
-  const WorldSnapshot always = world.snapshot();
+  const WorldSnapshot taken_always = world.snapshot();  // taken while the use was always
   world.set_thread_use(ThreadUse::measured);
-  world.restore(always);
+  world.restore(taken_always);
   EXPECT_EQ(world.thread_use(), ThreadUse::measured);
   step_awake(world, 2, ThreadUse::measured, TeamChoice::k_settle_steps + 1);
   ASSERT_EQ(world.last_step_stats().threads, 1);  // the first trial's first block
