@@ -686,14 +686,19 @@ void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVeloc
     velocity_[2 * k] = lanes_of(v[k].linear);
     velocity_[2 * k + 1] = lanes_of(v[k].angular);
   }
-  for (std::size_t i = rows.size() * chunk / k_prepare_chunks;
-       i < rows.size() * (chunk + 1) / k_prepare_chunks; ++i) {
-    if (batched_ && batches_.holds_row(i)) continue;  // in its lanes (UnitBatches::unpack)
+  // A batch's rows and groups get their biases too, though a sweep reads its lanes: the values
+  // UnitBatches::unpack would give them, written without a test per row.
+  const std::size_t begin = rows.size() * chunk / k_prepare_chunks;
+  const std::size_t end = rows.size() * (chunk + 1) / k_prepare_chunks;
+  for (std::size_t i = begin; i < end; ++i)
     packed_[i].bias = rows.bias[i];
-    if ((visits_[i] & row_visit::kind_mask) != row_visit::group) continue;
-    RowGroup& group = groups_[group_of_[i]];
-    group.bias = biases_of(group, rows.bias.data());
-  }
+  // The groups are in row order (find_groups): those starting in the chunk's rows.
+  const auto starts_before = [](const RowGroup& group, std::size_t row) {
+    return group.first < row;
+  };
+  auto group = std::lower_bound(groups_.begin(), groups_.end(), begin, starts_before);
+  for (; group != groups_.end() && group->first < end; ++group)
+    group->bias = biases_of(*group, rows.bias.data());
   if (batched_) batches_.pack_biases(chunk, rows.bias.data(), groups_);
 }
 
