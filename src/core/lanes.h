@@ -13,6 +13,10 @@
 #include <cmath>
 #include <type_traits>
 
+#if defined(__SSE__)
+#include <immintrin.h>
+#endif
+
 namespace impulse {
 
 using Lanes = Real __attribute__((vector_size(4 * sizeof(Real))));
@@ -105,11 +109,20 @@ inline LaneMat33 to_lanes(const Mat33& m) {
   return m[0] * splat(v[0]) + m[1] * splat(v[1]) + m[2] * splat(v[2]);
 }
 
-/// Bit k set where lane k's mask is. The lanes are read by name: a loop over them set GCC's Debug
-/// build warning that its counter may be used uninitialised.
+/// Bit k set where lane k's mask is, for a mask of comparisons (each lane all bits or none). One
+/// instruction where the processor has it (its lanes' sign bits): the sweeps' batches test their
+/// masks several times a visit, and lane by lane the pyramid spent 1.9% of its instructions here.
+/// Otherwise the lanes are read by name: a loop over them set GCC's Debug build warning that its
+/// counter may be used uninitialised.
 [[gnu::always_inline]] inline unsigned lane_bits(const LaneMask& m) {
+#if defined(__AVX__) && defined(IMPULSE_DOUBLE_PRECISION)
+  return unsigned(_mm256_movemask_pd(__builtin_bit_cast(__m256d, m)));
+#elif defined(__SSE__) && !defined(IMPULSE_DOUBLE_PRECISION)
+  return unsigned(_mm_movemask_ps(__builtin_bit_cast(__m128, m)));
+#else
   return unsigned(m[0] != 0) | unsigned(m[1] != 0) << 1 | unsigned(m[2] != 0) << 2 |
          unsigned(m[3] != 0) << 3;
+#endif
 }
 
 /// std::max lane by lane (a where neither is less, NaN included).
