@@ -686,8 +686,8 @@ void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVeloc
     velocity_[2 * k] = lanes_of(v[k].linear);
     velocity_[2 * k + 1] = lanes_of(v[k].angular);
   }
-  // A batch's rows and groups get their biases too, though a sweep reads its lanes: the values
-  // UnitBatches::unpack would give them, written without a test per row.
+  // A batch's rows and groups get theirs too, though a sweep reads its lanes: a unit of it visited
+  // alone (UnitBatches::unpack) reads them here, and no row is tested.
   const std::size_t begin = rows.size() * chunk / k_prepare_chunks;
   const std::size_t end = rows.size() * (chunk + 1) / k_prepare_chunks;
   for (std::size_t i = begin; i < end; ++i)

@@ -612,13 +612,11 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
   if (unpacked_[k] != 0) return;
   unpacked_[k] = 1;
   const UnitBatch& batch = batches_[k];
+  // The biases are the solve's to pack (PgsSolver::pack_solve_chunk gives every row and group
+  // theirs).
   for (std::size_t u = 0; u < batch.units; ++u) {
-    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.rows(); ++i) {
+    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.rows(); ++i)
       pack_row(rows, i, packed[i]);
-      packed[i].bias = rows.bias[i];
-    }
-    RowGroup& group = groups[batch.group[u]];
-    group.bias = biases_of(group, rows.bias.data());
   }
   for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
     const Lanes* row = lanes_.data() + batch.lanes_begin + f * L::friction_row;

@@ -117,14 +117,16 @@ class UnitBatches {
   void pack(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
   /// Whether row i is a batch's (and so the group it belongs to): pack finds its packed row and
   /// couplings and its group's matrices (pack_biases their biases), which the solver's own
-  /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them.
+  /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them (the biases excepted:
+  /// the solver packs every row's and group's at each solve).
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
-  /// Batch k's groups' matrices, its rows' packed rows and couplings, and the rows' and groups'
-  /// biases into the solver's own, once a solve (forget_unpacked): for a visit of its units one
-  /// at a time (the same bits as in lanes), a residual or a shuffled solve.
+  /// Batch k's groups' matrices and its rows' packed rows (but their biases) and couplings into
+  /// the solver's own, once a solve (forget_unpacked): for a visit of its units one at a time (the
+  /// same bits as in lanes), a residual or a shuffled solve.
   void unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
               std::span<RunCoupling> couplings, std::span<PackedRow> packed);
-  /// Every batch to be unpacked again when asked: a new solve (its biases may have changed).
+  /// Every batch to be unpacked again when asked: a new solve (a new step's rows, which the
+  /// solver's preparation leaves a batch's out of).
   void forget_unpacked() { std::fill(unpacked_.begin(), unpacked_.end(), 0); }
   /// The batches are packed in this many chunks, at least one a part (fill_chunk).
   static constexpr std::size_t k_pack_chunks = 16;
