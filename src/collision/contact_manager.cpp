@@ -286,8 +286,13 @@ void ContactManager::rebuild(const Pair& pair, const ContactManifold* last,
       const Lanes on_a = pose_a.applied(lanes_of(state.local_a)) + rounding_a * normal;
       const Real depth = dot3(on_a - on_b, normal);
       state.point.depth = depth;
-      // Where a rounded shape touches follows its core; a flat surface gives only the depth.
-      state.point.position = to_vec3(on_core ? on_a - splat(depth) * normal : on_b);
+      // Where a rounded shape touches follows its core; a flat surface gives only the depth. A
+      // branch, not a select of lanes: GCC 12 for AVX-512 made the select a mask of lane 0 alone.
+      if (on_core) {
+        state.point.position = to_vec3(on_a - splat(depth) * normal);
+      } else {
+        state.point.position = to_vec3(on_b);
+      }
       state.warm = true;  // last step's point, with its impulses
     }
   }
