@@ -485,11 +485,14 @@ class DenseMlcpSolver {
   // Newton's method on the coupled problem, which is piecewise linear in lambda: solve the
   // linear system of the iterate's active set (solve_coupled), then take the active set that
   // lambda - w / a_ii projected onto the bounds implies (the primal-dual active-set rule), until
-  // a result passes the check. On success the iterate holds it. `jump` gets the first solve, the
-  // root of the linearization at the iterate.
+  // a result passes the check. The rule can cycle where A is singular or the coupling makes the
+  // system far from an M-matrix; an active set it already tried is not taken again: only its
+  // first changed row changes (Murty's least-index rule). On success the iterate holds it. `jump`
+  // gets the first solve, the root of the linearization at the iterate.
   bool solve_active_set(Iterate& it, VectorXd& jump) {
     const Index n = p_.b.size();
     Iterate trial{VectorXd(), p_.lo, p_.hi, it.state};
+    std::vector<std::vector<RowState>> tried;
     for (int step = 0; step < k_max_newton_steps; ++step) {
       trial.x = solve_coupled(trial.state);
       if (step == 0) jump = trial.x;
@@ -502,20 +505,32 @@ class DenseMlcpSolver {
       }
       const VectorXd w = p_.a * unsettled - p_.b;
       const VectorXd limits = implied_limits(p_, unsettled);
+      tried.push_back(trial.state);
+      std::vector<RowState> next = trial.state;
       int changes = 0;
+      Index first_change = -1;
       for (Index i = 0; i < n; ++i) {
         const double lo = is_friction(p_, i) ? -limits(i) : p_.lo(i);
         const double hi = is_friction(p_, i) ? limits(i) : p_.hi(i);
         // A row with equal bounds (friction with no normal impulse) takes the side y is on,
         // ready for when its bounds open.
         const double y = unsettled(i) - w(i) / p_.a(i, i);
-        RowState next = y >= hi ? RowState::upper : RowState::free;
-        if (y <= lo) next = RowState::lower;
-        RowState& s = trial.state[std::size_t(i)];
-        changes += next != s ? 1 : 0;
-        s = next;
+        RowState& s = next[std::size_t(i)];
+        const RowState was = s;
+        s = y >= hi ? RowState::upper : RowState::free;
+        if (y <= lo) s = RowState::lower;
+        if (s == was) continue;
+        ++changes;
+        if (first_change < 0) first_change = i;
       }
       if (changes == 0) return false;
+      if (std::find(tried.begin(), tried.end(), next) != tried.end()) {
+        const auto row = std::size_t(first_change);
+        trial.state[row] = next[row];
+        changes = 1;
+      } else {
+        trial.state = std::move(next);
+      }
       pivots_ += changes;
     }
     return false;
