@@ -579,9 +579,10 @@ TEST(DenseMlcp, RandomProblemsMeetTheConditionsAndMatchBruteForce) {
 // The primal-dual active-set rule can cycle on a coupled problem (A singular, or the friction
 // coupling far from an M-matrix), returning to an active set it left. These problems of the
 // generator above (seed, index) ran out of fixed-point rounds that way before an active set once
-// tried was changed by one row instead (Murty's least-index rule); each is solved.
+// tried was changed by one row instead (Murty's least-index rule); each is solved. Which problems
+// cycle follows the rounding: these did in builds for x86-64-v3 and for x86-64-v4.
 TEST(DenseMlcp, ActiveSetCyclesAreBrokenAndTheProblemsSolved) {
-  for (const auto& [seed, target] : {std::pair{1034, 45}, {1037, 40}, {1041, 15}}) {
+  for (const auto& [seed, target] : {std::pair{1037, 40}, {1077, 10}, {1153, 30}}) {
     SCOPED_TRACE("seed " + std::to_string(seed) + ", problem " + std::to_string(target));
     std::mt19937 rng{std::mt19937::result_type(seed)};
     RandomProblem random;
