@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Every test: install what is needed, check formatting, build Release and run the whole suite;
+# where Release is built for AVX-512, compare its steps with an x86-64-v3 build's;
 # build Debug under AddressSanitizer and UndefinedBehaviorSanitizer and run the suite again; step
 # scenes on three threads under ThreadSanitizer; run each fuzzer for a bounded time
 # (docs/reliability.md). Warnings are errors throughout.
@@ -9,6 +10,15 @@ bash scripts/setup.sh
 bash scripts/check_format.sh
 bash scripts/build.sh Release
 ctest --test-dir build/release --output-on-failure -j"$(nproc)"
+# Built for AVX-512, the steps must give the bits of an x86-64-v3 build: a replay that differs is
+# a miscompile on a live path (scripts/compare_builds.sh).
+if grep -qx 'IMPULSE_INSTRUCTION_SET:INTERNAL=x86-64-v4' build/release/CMakeCache.txt; then
+  cmake -S . -B build/release-v3 -DCMAKE_BUILD_TYPE=Release -DIMPULSE_WARNINGS_AS_ERRORS=ON \
+    -DIMPULSE_ARCH=x86-64-v3 -DIMPULSE_BUILD_TESTS=OFF -DIMPULSE_BUILD_BENCHMARKS=OFF \
+    -DIMPULSE_BUILD_EXAMPLES=OFF -DIMPULSE_BUILD_TESTBED=OFF >/dev/null
+  cmake --build build/release-v3 -j"$(nproc)" --target impulse_cli
+  bash scripts/compare_builds.sh build/release build/release-v3
+fi
 # The sanitized suite leaves out the testbed and the benchmarks: no test needs them, and their
 # compile time is the budget this build spends on the sanitizers. It is built for the compiler's
 # default instruction set, so the suite runs once with fused multiply-adds (Release, where the
