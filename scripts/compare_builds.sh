@@ -31,8 +31,11 @@ for scene in $("${commands[0]}" scenes); do
   for model in coulomb patch; do
     for threads in 1 2; do
       for k in 0 1; do
-        "${commands[$k]}" run "$records/scene.json" --steps "$steps" --friction-model "$model" \
-          --threads "$threads" --record "$records/$k.jsonl" >/dev/null
+        if ! "${commands[$k]}" run "$records/scene.json" --steps "$steps" \
+          --friction-model "$model" --threads "$threads" --record "$records/$k.jsonl" >/dev/null; then
+          echo "$0: ${commands[$k]} failed on $scene, $model friction, $threads thread(s)" >&2
+          exit 1
+        fi
       done
       replays=$((replays + 1))
       if ! cmp -s "$records/0.jsonl" "$records/1.jsonl"; then
