@@ -30,6 +30,12 @@ constexpr int k_max_newton_steps = 10;
 // to k_min_newton_step.
 constexpr double k_sufficient_decrease = 0.5;
 constexpr double k_min_newton_step = 1.0 / 4;
+// A failed friction loop's last search (search_neighbours) goes two rows off its active sets up
+// to this many rows (2n + 2n^2 solves of the coupled system, each O(n^3)), one row (2n solves) up
+// to the second bound, and not at all beyond: the pivoting solver's whole systems of up to 1000
+// rows would take millions of solves.
+constexpr Index k_max_rows_two_off = 24;
+constexpr Index k_max_rows_one_off = 64;
 
 // Relative tolerances: the larger of a default for exact data and a multiple of the noise in A,
 // its largest asymmetry or negative eigenvalue against its largest eigenvalue. A singular
@@ -548,7 +554,7 @@ class DenseMlcpSolver {
   // check goes into the iterate. Of 44 random problems the loop left unsolved, every one of them
   // with a solution, 33 had such an active set within two rows of the iterate's or of the last
   // one tried (docs/solvers.md). At most 2n + 2n^2 solves, and only after the loop has failed.
-  bool search_neighbours(std::vector<RowState> state, Iterate& it, Index from = 0, int depth = 2) {
+  bool search_neighbours(std::vector<RowState> state, Iterate& it, Index from, int depth) {
     for (Index i = from; i < p_.b.size(); ++i) {
       const RowState was = state[std::size_t(i)];
       for (const RowState s : {RowState::free, RowState::lower, RowState::upper}) {
@@ -586,7 +592,11 @@ class DenseMlcpSolver {
       if (solve_active_set(it, jump)) return {};
       if (round >= k_max_friction_rounds) {
         // A last search near the iterate's active set and the last one the Newton steps tried.
-        if (search_neighbours(it.state, it) || search_neighbours(last_tried_, it)) return {};
+        const Index n = p_.b.size();
+        const int depth = n <= k_max_rows_two_off ? 2 : n <= k_max_rows_one_off ? 1 : 0;
+        if (depth > 0 && (search_neighbours(it.state, it, 0, depth) ||
+                          search_neighbours(last_tried_, it, 0, depth)))
+          return {};
         return "friction bounds still moved by " + number(gap.lpNorm<Eigen::Infinity>()) +
                " after " + std::to_string(k_max_friction_rounds) +
                " rounds of the fixed-point loop";
