@@ -146,7 +146,7 @@ void RowStore::finish_prepared(std::size_t first, std::size_t end) {
       d = part == 0 ? dot : d + dot;
     }
     // A whole quartet's softnesses read and results written as one register each (lane by lane,
-    // the stores took 1.2% of the tower's step).
+    // the stores took 1.2% of the tower's instructions).
     if (rows == k_rows) {
       std::memcpy(&s, softnesses + i, sizeof s);
     } else {
