@@ -595,11 +595,13 @@ class DenseMlcpSolver {
       VectorXd jump;
       if (solve_active_set(it, jump)) return {};
       if (round >= k_max_friction_rounds) {
-        // A last search near the iterate's active set and the last one the Newton steps tried.
+        // A last search near the iterate's active set and the last one the Newton steps tried
+        // (where that is another).
         const Index n = p_.b.size();
         const int depth = n <= k_max_rows_two_off ? 2 : n <= k_max_rows_one_off ? 1 : 0;
-        if (depth > 0 && (search_neighbours(it.state, it, 0, depth) ||
-                          search_neighbours(last_tried_, it, 0, depth)))
+        if (depth > 0 &&
+            (search_neighbours(it.state, it, 0, depth) ||
+             (last_tried_ != it.state && search_neighbours(last_tried_, it, 0, depth))))
           return {};
         return "friction bounds still moved by " + number(gap.lpNorm<Eigen::Infinity>()) +
                " after " + std::to_string(k_max_friction_rounds) +
