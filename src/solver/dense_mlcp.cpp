@@ -553,28 +553,42 @@ class DenseMlcpSolver {
     return s == RowState::lower ? p_.lo(i) > -k_inf : p_.hi(i) < k_inf && p_.hi(i) != p_.lo(i);
   }
 
-  // The active sets that differ from `state` in up to `depth` rows (from row `from` on), each
-  // solved with the friction coupling exact (solve_coupled); the first whose result passes the
-  // check goes into the iterate. Of 44 random problems the loop left unsolved (each of the 26 small
-  // enough to enumerate has a solution), 33 had such an active set within two rows of the
-  // iterate's or of the last one tried (docs/solvers.md). At most 2n + 2n^2 solves.
-  bool search_neighbours(std::vector<RowState> state, Iterate& it, Index from, int depth) {
+  // The active sets that differ from `state` in exactly `rows_off` rows (from row `from` on),
+  // each solved with the friction coupling exact (solve_coupled); the first whose result passes
+  // the check goes into the iterate. Of 44 random problems the loop left unsolved (each of the 26
+  // small enough to enumerate has a solution), 33 had such an active set within two rows of the
+  // iterate's or of the last one tried (docs/solvers.md). 2n solves one row off, 2n^2 two.
+  bool search_off(std::vector<RowState> state, Iterate& it, Index from, int rows_off) {
     for (Index i = from; i < p_.b.size(); ++i) {
       const RowState was = state[std::size_t(i)];
       for (const RowState s : {RowState::free, RowState::lower, RowState::upper}) {
         if (s == was || !may_take(i, s)) continue;
         state[std::size_t(i)] = s;
-        Iterate trial{solve_coupled(state), p_.lo, p_.hi, state};
-        if (trial.x.allFinite()) {
-          settle(p_, trial);
-          if (passes_check(trial)) {
-            it = std::move(trial);
-            return true;
-          }
+        if (rows_off > 1) {
+          if (search_off(state, it, i + 1, rows_off - 1)) return true;
+          continue;
         }
-        if (depth > 1 && search_neighbours(state, it, i + 1, depth - 1)) return true;
+        Iterate trial{solve_coupled(state), p_.lo, p_.hi, state};
+        if (!trial.x.allFinite()) continue;
+        settle(p_, trial);
+        if (passes_check(trial)) {
+          it = std::move(trial);
+          return true;
+        }
       }
       state[std::size_t(i)] = was;
+    }
+    return false;
+  }
+
+  // Breadth first: every active set one row off the iterate's and off the last one the Newton
+  // steps tried (where that is another), then two rows off each, up to `depth` rows.
+  bool search_neighbours(Iterate& it, int depth) {
+    const std::vector<RowState> iterate_state = it.state;
+    for (int rows_off = 1; rows_off <= depth; ++rows_off) {
+      if (search_off(iterate_state, it, 0, rows_off) ||
+          (last_tried_ != iterate_state && search_off(last_tried_, it, 0, rows_off)))
+        return true;
     }
     return false;
   }
@@ -599,10 +613,7 @@ class DenseMlcpSolver {
         // (where that is another).
         const Index n = p_.b.size();
         const int depth = n <= k_max_rows_two_off ? 2 : n <= k_max_rows_one_off ? 1 : 0;
-        if (depth > 0 &&
-            (search_neighbours(it.state, it, 0, depth) ||
-             (last_tried_ != it.state && search_neighbours(last_tried_, it, 0, depth))))
-          return {};
+        if (search_neighbours(it, depth)) return {};
         return "friction bounds still moved by " + number(gap.lpNorm<Eigen::Infinity>()) +
                " after " + std::to_string(k_max_friction_rounds) +
                " rounds of the fixed-point loop";

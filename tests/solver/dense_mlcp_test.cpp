@@ -2,6 +2,7 @@
 // conditions and, for small positive definite problems, a brute-force enumeration of active sets.
 
 #include "solver/dense_mlcp.h"
+#include "support/optimised.h"
 
 #include <gtest/gtest.h>
 
@@ -60,8 +61,8 @@ std::pair<double, double> bounds_of(const MlcpProblem& p, const VectorXd& lambda
 
 // The conditions of the header checked row by row, independently of mlcp_complementarity_error:
 // lambda inside its bounds exactly, w of the right sign at a bound, |w| <= tolerance inside.
-testing::AssertionResult meets_conditions(const MlcpProblem& p, const VectorXd& lambda,
-                                          double tolerance) {
+::testing::AssertionResult meets_conditions(const MlcpProblem& p, const VectorXd& lambda,
+                                            double tolerance) {
   const VectorXd w = p.a * lambda - p.b;
   for (int i = 0; i < lambda.size(); ++i) {
     const auto [lo, hi] = bounds_of(p, lambda, i);
@@ -70,11 +71,12 @@ testing::AssertionResult meets_conditions(const MlcpProblem& p, const VectorXd& 
                     (lo == hi || (x == lo && w(i) >= -tolerance) ||
                      (x == hi && w(i) <= tolerance) || std::abs(w(i)) <= tolerance);
     if (!ok) {
-      return testing::AssertionFailure() << "row " << i << ": lambda " << x << " in [" << lo << ", "
-                                         << hi << "], w " << w(i) << ", tolerance " << tolerance;
+      return ::testing::AssertionFailure()
+             << "row " << i << ": lambda " << x << " in [" << lo << ", " << hi << "], w " << w(i)
+             << ", tolerance " << tolerance;
     }
   }
-  return testing::AssertionSuccess();
+  return ::testing::AssertionSuccess();
 }
 
 // Every lambda that meets the conditions, by solving the linear system of each of the up to 3^n
@@ -574,6 +576,43 @@ TEST(DenseMlcp, RandomProblemsMeetTheConditionsAndMatchBruteForce) {
   EXPECT_GE(semi_definite, 40);
   EXPECT_GE(coupled, 60);
   EXPECT_GE(enumerated, 80);
+}
+
+// The generator's problems from many seeds (docs/solvers.md, "The direct solver", quotes the
+// count): every result reported solved meets the conditions, and the rest, which the friction
+// loop and its last search leave, say so, with an iterate within the fixed bounds. Which
+// problems fail follows the rounding; 11 of the 40000 did in builds for x86-64-v3 and x86-64-v4.
+TEST(DenseMlcp, NearlyAllOfManyRandomProblemsAreSolved) {
+  SKIP_UNLESS_OPTIMISED();  // 0.8 s in Release, minutes unoptimised and sanitized
+  int failed = 0, coupled_failed = 0;
+  for (int seed = 1000; seed < 1200; ++seed) {
+    std::mt19937 rng{std::mt19937::result_type(seed)};
+    for (int index = 0; index < 200; ++index) {
+      const RandomProblem random = random_problem(rng, index);
+      const MlcpProblem& p = random.problem;
+      const MlcpResult result = solve_dense_mlcp(p);
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", problem " + std::to_string(index));
+      ASSERT_EQ(result.lambda.size(), p.b.size());
+      if (result.solved) {
+        const double scale = scale_of(p, result.lambda);
+        ASSERT_TRUE(meets_conditions(p, result.lambda, 1e-7 * scale));
+        continue;
+      }
+      ++failed;
+      EXPECT_NE(result.failure.find("rounds of the fixed-point loop"), std::string::npos)
+          << result.failure;
+      for (int i = 0; i < int(p.b.size()); ++i) {  // the friction bounds are what moved
+        if (is_friction(p, i)) continue;
+        EXPECT_GE(result.lambda(i), p.lo(i));
+        EXPECT_LE(result.lambda(i), p.hi(i));
+      }
+      if (std::any_of(p.normal_index.begin(), p.normal_index.end(), [](int k) { return k >= 0; }))
+        ++coupled_failed;
+    }
+  }
+  RecordProperty("failed", failed);
+  EXPECT_LE(failed, 20);              // of 40000: 0.05%
+  EXPECT_EQ(coupled_failed, failed);  // frictionless problems are always solved
 }
 
 // Problem `target` of the generator above from `seed` is solved and meets the conditions.
