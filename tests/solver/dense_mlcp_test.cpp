@@ -581,7 +581,8 @@ TEST(DenseMlcp, RandomProblemsMeetTheConditionsAndMatchBruteForce) {
 // The generator's problems from many seeds (docs/solvers.md, "The direct solver", quotes the
 // count): every result reported solved meets the conditions, and the rest, which the friction
 // loop and its last search leave, say so, with an iterate within the fixed bounds. Which
-// problems fail follows the rounding; 11 of the 40000 did in builds for x86-64-v3 and x86-64-v4.
+// problems fail follows the rounding; 11 of the 40000 did in builds for x86-64-v3, x86-64-v4 and
+// the compiler's default set.
 TEST(DenseMlcp, NearlyAllOfManyRandomProblemsAreSolved) {
   SKIP_UNLESS_OPTIMISED();  // 0.8 s in Release, minutes unoptimised and sanitized
   int failed = 0, coupled_failed = 0;

@@ -1,6 +1,6 @@
 #pragma once
-// Built-in scenes in tests: building one, and skipping the long ones where they would take
-// minutes.
+// Built-in scenes in tests: building one (and, from support/optimised.h, skipping the long ones
+// where they would take minutes).
 
 #include <impulse/scene.h>
 #include <impulse/world.h>
