@@ -52,6 +52,11 @@ bool is_friction(const MlcpProblem& p, int i) {
   return !p.normal_index.empty() && p.normal_index[i] >= 0;
 }
 
+// Whether some row of p is a friction row (the problem is coupled).
+bool has_friction(const MlcpProblem& p) {
+  return std::any_of(p.normal_index.begin(), p.normal_index.end(), [](int k) { return k >= 0; });
+}
+
 // The bounds of row i given lambda, friction rows following their normal impulse.
 std::pair<double, double> bounds_of(const MlcpProblem& p, const VectorXd& lambda, int i) {
   if (!is_friction(p, i)) return {p.lo(i), p.hi(i)};
@@ -543,8 +548,7 @@ TEST(DenseMlcp, RandomProblemsMeetTheConditionsAndMatchBruteForce) {
     EXPECT_TRUE(meets_conditions(p, result.lambda, 1e-7 * scale));
     EXPECT_LT(mlcp_complementarity_error(p, result.lambda), 1e-7 * scale);
     if (!random.positive_definite) ++semi_definite;
-    const bool friction =
-        std::any_of(p.normal_index.begin(), p.normal_index.end(), [](int k) { return k >= 0; });
+    const bool friction = has_friction(p);
     if (friction) ++coupled;
 
     // Warm-started from a perturbed solution (as the block solver will), the result meets the
@@ -607,8 +611,7 @@ TEST(DenseMlcp, NearlyAllOfManyRandomProblemsAreSolved) {
         EXPECT_GE(result.lambda(i), p.lo(i));
         EXPECT_LE(result.lambda(i), p.hi(i));
       }
-      if (std::any_of(p.normal_index.begin(), p.normal_index.end(), [](int k) { return k >= 0; }))
-        ++coupled_failed;
+      if (has_friction(p)) ++coupled_failed;
     }
   }
   RecordProperty("failed", failed);
