@@ -47,12 +47,12 @@ bool invert_spd(double* d) {
   return true;
 }
 
-// y <- y - block x for an M x N row-major block.
-template <std::uint32_t N, std::uint32_t M>
-[[gnu::always_inline]] inline void subtract_product(const double* block, const double* x,
-                                                    double* y) {
+// y <- y - block x for an M x N row-major block. T: double, or BlockLdlt::LaneValue (each lane
+// computed as the double is).
+template <std::uint32_t N, std::uint32_t M, class T>
+[[gnu::always_inline]] inline void subtract_product(const T* block, const T* x, T* y) {
   for (std::uint32_t a = 0; a < M; ++a) {
-    double sum = 0;
+    T sum{};
     for (std::uint32_t k = 0; k < N; ++k)
       sum += block[a * N + k] * x[k];
     y[a] -= sum;
@@ -60,9 +60,8 @@ template <std::uint32_t N, std::uint32_t M>
 }
 
 // y <- y - block^T x for an M x N row-major block.
-template <std::uint32_t N, std::uint32_t M>
-[[gnu::always_inline]] inline void subtract_transposed_product(const double* block, const double* x,
-                                                               double* y) {
+template <std::uint32_t N, std::uint32_t M, class T>
+[[gnu::always_inline]] inline void subtract_transposed_product(const T* block, const T* x, T* y) {
   for (std::uint32_t a = 0; a < M; ++a) {
     for (std::uint32_t k = 0; k < N; ++k)
       y[k] -= block[a * N + k] * x[a];
@@ -344,36 +343,133 @@ bool BlockLdlt::factor_node(const Node& node, double* scratch) {
 
 void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positions) const {
   if (positions.empty()) return;
+  struct Place {
+    double* x;
+    const double* values;
+    double* at(const Node& node) const { return x + node.first_row; }
+    const double* value(std::uint32_t offset) const { return values + offset; }
+  };
   // Consecutive positions (the whole block in one component, a chain) as a count, not a list.
   const std::uint32_t first = positions.front();
-  if (positions.back() - first + 1 == positions.size())
-    solve_nodes(x.data(), positions.size(),
-                [nodes = nodes_.data() + first](std::size_t k) -> const Node& { return nodes[k]; });
-  else
-    solve_nodes(x.data(), positions.size(),
-                [&](std::size_t k) -> const Node& { return nodes_[positions[k]]; });
+  if (positions.back() - first + 1 == positions.size()) {
+    struct Consecutive : Place {
+      const Node* nodes;
+      const Node& node(std::size_t k) const { return nodes[k]; }
+    };
+    solve_nodes<double>(positions.size(),
+                        Consecutive{{x.data(), values_.data()}, nodes_.data() + first});
+  } else {
+    struct Listed : Place {
+      const Node* nodes;
+      std::span<const std::uint32_t> positions;
+      const Node& node(std::size_t k) const { return nodes[positions[k]]; }
+    };
+    solve_nodes<double>(positions.size(),
+                        Listed{{x.data(), values_.data()}, nodes_.data(), positions});
+  }
 }
 
-template <class NthNode>
-void BlockLdlt::solve_nodes(double* x, std::size_t count, const NthNode& nth_node) const {
-  const double* values = values_.data();
+bool BlockLdlt::same_shape(std::span<const std::uint32_t> a,
+                           std::span<const std::uint32_t> b) const {
+  const auto consecutive = [](std::span<const std::uint32_t> p) {
+    return !p.empty() && p.back() - p.front() + 1 == p.size();
+  };
+  if (a.size() != b.size() || !consecutive(a) || !consecutive(b)) return false;
+  const std::uint32_t a_first = part_rows(a).first, b_first = part_rows(b).first;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const Node &x = nodes_[a.front() + k], &y = nodes_[b.front() + k];
+    if (x.rows != y.rows || x.first_row - a_first != y.first_row - b_first ||
+        x.below_end - x.below_begin != y.below_end - y.below_begin)
+      return false;
+    for (std::uint32_t i = 0; i < x.below_end - x.below_begin; ++i) {
+      if (below_[x.below_begin + i].node - a.front() != below_[y.below_begin + i].node - b.front())
+        return false;
+    }
+  }
+  return true;
+}
+
+BlockLdlt::PartValues BlockLdlt::part_values_of(std::span<const std::uint32_t> positions) const {
+  const Node &first = nodes_[positions.front()], &last = nodes_[positions.back()];
+  PartValues v{first.diagonal, last.diagonal + last.rows * last.rows, 0, 0};
+  for (const std::uint32_t p : positions) {
+    const Node& node = nodes_[p];
+    if (node.below_begin == node.below_end) continue;
+    const Below& end = below_[node.below_end - 1];
+    if (v.below_begin == v.below_end) v.below_begin = below_[node.below_begin].offset;
+    v.below_end = end.offset + nodes_[end.node].rows * node.rows;
+  }
+  return v;
+}
+
+std::size_t BlockLdlt::part_values(std::span<const std::uint32_t> positions) const {
+  const PartValues v = part_values_of(positions);
+  return (v.diagonal_end - v.diagonal_begin) + (v.below_end - v.below_begin);
+}
+
+std::pair<std::uint32_t, std::uint32_t> BlockLdlt::part_rows(
+    std::span<const std::uint32_t> positions) const {
+  std::uint32_t begin = ~std::uint32_t(0), end = 0;
+  for (const std::uint32_t p : positions) {
+    begin = std::min(begin, nodes_[p].first_row);
+    end = std::max(end, nodes_[p].first_row + nodes_[p].rows);
+  }
+  return {begin, end - begin};
+}
+
+void BlockLdlt::pack_lanes(std::span<const std::span<const std::uint32_t>> lanes,
+                           std::span<LaneValue> out) const {
+  for (std::size_t l = 0; l < k_lanes; ++l) {
+    const PartValues v = part_values_of(lanes[l < lanes.size() ? l : 0]);
+    std::size_t o = 0;
+    for (std::uint32_t i = v.diagonal_begin; i < v.diagonal_end; ++i)
+      out[o++][l] = values_[i];
+    for (std::uint32_t i = v.below_begin; i < v.below_end; ++i)
+      out[o++][l] = values_[i];
+  }
+}
+
+void BlockLdlt::solve_lanes(std::span<LaneValue> x, std::span<const std::uint32_t> positions,
+                            std::span<const LaneValue> packed) const {
+  // The part's rows from its first, its values as packed: its diagonal blocks, then those below.
+  struct Place {
+    const Node* nodes;
+    LaneValue* x;
+    const LaneValue* values;
+    std::uint32_t first_row;
+    PartValues v;
+    const Node& node(std::size_t k) const { return nodes[k]; }
+    LaneValue* at(const Node& node) const { return x + (node.first_row - first_row); }
+    const LaneValue* value(std::uint32_t offset) const {
+      return values + (offset >= v.diagonal_end
+                           ? offset - v.below_begin + (v.diagonal_end - v.diagonal_begin)
+                           : offset - v.diagonal_begin);
+    }
+  };
+  solve_nodes<LaneValue>(positions.size(),
+                         Place{nodes_.data() + positions.front(), x.data(), packed.data(),
+                               part_rows(positions).first, part_values_of(positions)});
+}
+
+template <class T, class Place>
+void BlockLdlt::solve_nodes(std::size_t count, const Place& place) const {
   // L y = x, and z = D^-1 y node by node: a node's y is final once the nodes before it are
   // done (only they reach it), and it has then given the later nodes their share.
   for (std::size_t n = 0; n < count; ++n) {
-    const Node& node = nth_node(n);
+    const Node& node = place.node(n);
     by_size(node.rows, [&]<std::uint32_t N>() {
-      double* y = x + node.first_row;
+      T* y = place.at(node);
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
         by_size(later.rows, [&]<std::uint32_t M>() {
-          subtract_product<N, M>(values + below_[b].offset, y, x + later.first_row);
+          subtract_product<N, M>(place.value(below_[b].offset), y, place.at(later));
         });
       }
-      double z[N];
+      T z[N];
       std::copy(y, y + N, z);
-      const double* d_inverse = values + node.diagonal;
+      const T* d_inverse = place.value(node.diagonal);
       for (std::uint32_t i = 0; i < N; ++i) {
-        double v = 0;
+        T v{};
         for (std::uint32_t k = 0; k < N; ++k)
           v += d_inverse[i * N + k] * z[k];
         y[i] = v;
@@ -381,13 +477,13 @@ void BlockLdlt::solve_nodes(double* x, std::size_t count, const NthNode& nth_nod
     });
   }
   for (std::size_t n = count; n-- > 0;) {  // L^T x = z
-    const Node& node = nth_node(n);
+    const Node& node = place.node(n);
     by_size(node.rows, [&]<std::uint32_t N>() {
-      double* xp = x + node.first_row;
+      T* xp = place.at(node);
       for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
         const Node& later = nodes_[below_[b].node];
         by_size(later.rows, [&]<std::uint32_t M>() {
-          subtract_transposed_product<N, M>(values + below_[b].offset, x + later.first_row, xp);
+          subtract_transposed_product<N, M>(place.value(below_[b].offset), place.at(later), xp);
         });
       }
     });

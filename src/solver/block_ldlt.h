@@ -40,6 +40,27 @@ class BlockLdlt {
   /// x's other rows are neither read nor written, and these get the bits a solve over every node
   /// gives them.
   void solve(std::span<double> x, std::span<const std::uint32_t> positions) const;
+  /// Components solved k_lanes at once: lane l of each value is component l's.
+  static constexpr std::size_t k_lanes = 4;
+  using LaneValue = double __attribute__((vector_size(k_lanes * sizeof(double))));
+  /// Whether the nodes at positions a and those at b (each a part that no entry of A couples with
+  /// another node, as for solve) are consecutive and factor and lie alike: node by node the same
+  /// sizes, the same blocks below and the same rows counted from the part's first, so that
+  /// solve_lanes takes them together.
+  bool same_shape(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) const;
+  /// The values of such a part's factor (pack_lanes' out, per lane), and its rows: the first, and
+  /// how many from it to its last (solve_lanes' x, per lane).
+  std::size_t part_values(std::span<const std::uint32_t> positions) const;
+  std::pair<std::uint32_t, std::uint32_t> part_rows(std::span<const std::uint32_t> positions) const;
+  /// The factor's values of parts of one shape (same_shape) in lanes, lane l holding part l's
+  /// (lanes[l]); with fewer than k_lanes parts the last lanes repeat the first part's.
+  void pack_lanes(std::span<const std::span<const std::uint32_t>> lanes,
+                  std::span<LaneValue> out) const;
+  /// solve for parts of the shape of the part at `positions`, in lanes: x's lane l holds part l's
+  /// rows counted from its first (part_rows), packed its values (pack_lanes). Each lane gets the
+  /// bits solve gives its part.
+  void solve_lanes(std::span<LaneValue> x, std::span<const std::uint32_t> positions,
+                   std::span<const LaneValue> packed) const;
   /// The position in the elimination order of the node holding row i.
   std::uint32_t position_of_row(std::uint32_t i) const { return position_of_[node_of_row_[i]]; }
 
@@ -66,9 +87,17 @@ class BlockLdlt {
   bool factor(const Node& node, double* scratch);
   template <std::uint32_t N>
   bool factor_node(const Node& node, double* scratch);
-  // The solve over the nodes nth_node(0), ..., nth_node(count - 1), in the factor's order.
-  template <class NthNode>
-  void solve_nodes(double* x, std::size_t count, const NthNode& nth_node) const;
+  // The solve over the nodes place.node(0), ..., place.node(count - 1), in the factor's order:
+  // place.x(node) is where the node's rows are, place.value(offset) where values_[offset] is, both
+  // of type T (double, or LaneValue for parts in lanes).
+  template <class T, class Place>
+  void solve_nodes(std::size_t count, const Place& place) const;
+  // The values of the part whose nodes start at position `first`: its diagonal blocks, then its
+  // blocks below, each range consecutive (analyse places them in position order).
+  struct PartValues {
+    std::uint32_t diagonal_begin, diagonal_end, below_begin, below_end;
+  };
+  PartValues part_values_of(std::span<const std::uint32_t> positions) const;
 
   std::vector<Node> nodes_;  // by position in the elimination order
   std::vector<Below> below_;

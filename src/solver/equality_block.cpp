@@ -75,8 +75,11 @@ bool EqualityBlock::prepare(const RowStore& rows, const RowLayout& layout, bool 
                const std::span<double> own =
                    std::span(chunk_scratch_).subspan(parallel ? chunk * scratch : 0, scratch);
                bool ok = true;
-               for (std::uint32_t c = run_begin(begin); ok && c < run_begin(end); ++c)
-                 ok = prepare_component(rows, c, own);
+               for (std::uint32_t b = run_begin(begin); ok && b < run_begin(end); ++b) {
+                 for (std::uint32_t c = batch_begin(b); ok && c < batch_begin(b + 1); ++c)
+                   ok = prepare_component(rows, c, own);
+                 if (ok) pack_batch(b);
+               }
                factored[chunk] = ok;
              });
   return std::all_of(factored.begin(), factored.end(), [](bool ok) { return ok; });
@@ -224,16 +227,54 @@ bool EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
     std::sort(component_positions_.begin() + positions_begin_[c], component_positions_.end());
   }
   positions_begin_[components] = std::uint32_t(component_positions_.size());
+  find_batches();
+  return true;
+}
+
+void EqualityBlock::find_batches() {
+  const auto components = std::uint32_t(this->components());
+  batch_begin_.assign(1, 0);
+  for (std::uint32_t c = 1; c < components; ++c) {
+    const std::uint32_t first = batch_begin_.back();
+    const bool joins = lanes_ && c - first < BlockLdlt::k_lanes &&
+                       ldlt_.same_shape(component_positions(first), component_positions(c));
+    if (!joins) batch_begin_.push_back(c);
+  }
+  batch_begin_.push_back(components);
+  component_first_row_.resize(components);
+  for (std::uint32_t c = 0; c < components; ++c)
+    component_first_row_[c] = ldlt_.part_rows(component_positions(c)).first;
   run_begin_.assign(1, 0);
+  batch_values_begin_.assign(1, 0);
+  batch_rows_begin_.assign(1, 0);
   std::size_t run_rows = 0;
-  for (std::uint32_t c = 0; c < components; ++c) {
-    run_rows += component_rows(c).size();
-    if (run_rows >= k_min_run_rows || c + 1 == components) {
-      run_begin_.push_back(c + 1);
+  for (std::uint32_t b = 0; b < batches(); ++b) {
+    const std::span<const std::uint32_t> shape = component_positions(batch_begin(b));
+    batch_values_begin_.push_back(batch_values_begin_.back() +
+                                  (in_lanes(b) ? std::uint32_t(ldlt_.part_values(shape)) : 0));
+    batch_rows_begin_.push_back(batch_rows_begin_.back() +
+                                (in_lanes(b) ? ldlt_.part_rows(shape).second : 0));
+    run_rows += component_begin_[batch_begin(b + 1)] - component_begin_[batch_begin(b)];
+    if (run_rows >= k_min_run_rows || b + 1 == batches()) {
+      run_begin_.push_back(b + 1);
       run_rows = 0;
     }
   }
-  return true;
+  lane_values_.resize(batch_values_begin_.back());
+  lane_rows_.resize(batch_rows_begin_.back());
+}
+
+std::span<BlockLdlt::LaneValue> EqualityBlock::lane_values(std::size_t b) {
+  return std::span(lane_values_)
+      .subspan(batch_values_begin_[b], batch_values_begin_[b + 1] - batch_values_begin_[b]);
+}
+
+void EqualityBlock::pack_batch(std::size_t b) {
+  if (!in_lanes(b)) return;
+  std::array<std::span<const std::uint32_t>, BlockLdlt::k_lanes> lanes;
+  for (std::uint32_t c = batch_begin(b); c < batch_begin(b + 1); ++c)
+    lanes[c - batch_begin(b)] = component_positions(c);
+  ldlt_.pack_lanes(std::span(lanes).first(batch_begin(b + 1) - batch_begin(b)), lane_values(b));
 }
 
 // pair_runs from the rows' bodies, moving or not: a run holds both bodies' velocities, so a change
@@ -255,8 +296,12 @@ void EqualityBlock::find_pair_runs(const RowStore& rows) {
   pair_runs_begin_[components] = std::uint32_t(pair_run_begin_.size());
 }
 
-void EqualityBlock::solve_component(std::size_t c, std::span<double> x) const {
-  ldlt_.solve(x, component_positions(c));
+void EqualityBlock::solve_batch(std::size_t b, std::span<double> x) {
+  const std::span<const std::uint32_t> positions = component_positions(batch_begin(b));
+  if (in_lanes(b))
+    ldlt_.solve_lanes(lane_rows(b), positions, lane_values(b));
+  else
+    ldlt_.solve(x, positions);
 }
 
 }  // namespace impulse

@@ -33,7 +33,7 @@ class EqualityBlock {
   /// Components are prepared on the pool's threads when given (the same bits).
   bool prepare(const RowStore& rows, const RowLayout& layout, bool same_layout = false,
                TaskPool* pool = nullptr);
-  /// The rows of the block, in the order of solve_component's x.
+  /// The rows of the block, in the order of solve_batch's x.
   const std::vector<std::uint32_t>& rows() const { return rows_; }
   /// The block's components: its rows joined through the bodies they move, so that no row shares a
   /// moving body (or an entry of A) with another component's. Each component is solved on its own,
@@ -51,17 +51,41 @@ class EqualityBlock {
     return std::span(pair_run_begin_)
         .subspan(pair_runs_begin_[c], pair_runs_begin_[c + 1] - pair_runs_begin_[c]);
   }
-  /// The components cut into runs of consecutive components of at least k_min_run_rows rows (the
-  /// last may have fewer): what pgs shares among its threads, a pendulum's three rows being too
-  /// little for a claim of their own and a ragdoll's 38 enough. Run r holds components
+  /// The components in batches: consecutive components that factor alike (a scene's identical
+  /// ragdolls), up to BlockLdlt::k_lanes of them, solved at once in lanes (solve_batch); any other
+  /// component is a batch of its own. Batch b holds components [batch_begin(b), batch_begin(b +
+  /// 1)).
+  std::size_t batches() const { return batch_begin_.size() - 1; }
+  std::uint32_t batch_begin(std::size_t b) const { return batch_begin_[b]; }
+  /// The batches cut into runs of consecutive batches of at least k_min_run_rows rows (the last
+  /// may have fewer): what pgs shares among its threads, a pendulum's three rows being too little
+  /// for a claim of their own and a ragdoll's 38 enough. Run r holds batches
   /// [run_begin(r), run_begin(r + 1)).
   static constexpr std::size_t k_min_run_rows = 32;
   std::size_t runs() const { return run_begin_.size() - 1; }
   std::uint32_t run_begin(std::size_t r) const { return run_begin_[r]; }
-  /// x <- A^-1 x for component c's rows: with x = -w, w = J v - bias + softness lambda their
-  /// velocity errors given the others, the change of their impulses that zeroes them. x is
-  /// rows().size() long; only the component's rows' entries are read and written.
-  void solve_component(std::size_t c, std::span<double> x) const;
+  /// Whether components that factor alike share batches (the default); false leaves every
+  /// component a batch of its own, with the same bits: for tests and measurements. Takes effect
+  /// when the components are next found.
+  void set_lanes(bool lanes) {
+    lanes_ = lanes;
+    pattern_sides_.clear();
+  }
+  /// Whether batch b is solved in lanes (it holds more than one component).
+  bool in_lanes(std::size_t b) const { return batch_begin(b + 1) - batch_begin(b) > 1; }
+  /// A batch in lanes' x (below): component batch_begin(b) + l's row k (an index into rows()) in
+  /// lane l of entry k - first_row(c); the lanes past its components repeat the first's.
+  std::span<BlockLdlt::LaneValue> lane_rows(std::size_t b) {
+    return std::span(lane_rows_)
+        .subspan(batch_rows_begin_[b], batch_rows_begin_[b + 1] - batch_rows_begin_[b]);
+  }
+  std::uint32_t first_row(std::size_t c) const { return component_first_row_[c]; }
+  /// x <- A^-1 x for batch b's components' rows: with x = -w, w = J v - bias + softness lambda
+  /// their velocity errors given the others, the change of their impulses that zeroes them. x is
+  /// rows().size() long, and only the component's rows' entries are read and written; a batch in
+  /// lanes solves its lane_rows instead, each component with the bits of its solve alone. Batches
+  /// may be solved on several threads at once.
+  void solve_batch(std::size_t b, std::span<double> x);
 
  private:
   // A side of a block row on a body that moves: rows sharing a body couple through it.
@@ -93,6 +117,12 @@ class EqualityBlock {
   /// Component c's values (its terms, then its rows' softness) and their factorisation; false if
   /// that fails. Touches no other component's values.
   bool prepare_component(const RowStore& rows, std::size_t c, std::span<double> scratch);
+  /// batch_begin_ and the runs from the components, and the batches' room in lanes.
+  void find_batches();
+  /// Batch b's factor values into its lanes, once its components are factored.
+  void pack_batch(std::size_t b);
+  /// A batch in lanes' factor values (BlockLdlt::pack_lanes).
+  std::span<BlockLdlt::LaneValue> lane_values(std::size_t b);
   /// Component c's nodes' positions in the factor's order, ascending.
   std::span<const std::uint32_t> component_positions(std::size_t c) const {
     return std::span(component_positions_)
@@ -127,7 +157,13 @@ class EqualityBlock {
   // Per row, its bodies that move (~0 for one that does not) when the components were last found;
   // and find_components' scratch for the same now.
   std::vector<std::array<std::uint32_t, 2>> found_moving_bodies_, moving_bodies_;
-  std::vector<std::uint32_t> run_begin_{0};
+  bool lanes_ = true;
+  std::vector<std::uint32_t> batch_begin_{0}, run_begin_{0};
+  // Per batch of more than one component, where its factor's values and its rows start in lanes
+  // (BlockLdlt::pack_lanes, solve_lanes), then the ends.
+  std::vector<std::uint32_t> batch_values_begin_{0}, batch_rows_begin_{0};
+  std::vector<BlockLdlt::LaneValue> lane_values_, lane_rows_;
+  std::vector<std::uint32_t> component_first_row_;  // per component: first_row
   // pair_runs(c) for each component c, one after another, and where each component's begin.
   std::vector<std::uint32_t> pair_run_begin_, pair_runs_begin_{0};
   // find_components' scratch: the rows' sets, each row's component, per body the last row that

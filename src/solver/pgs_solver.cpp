@@ -1044,9 +1044,9 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     work_.run_preferring(phase, items, m * items / members, [&](std::size_t k) {
       Real& largest = member_block_delta_[m].value;
       const std::size_t runs = equalities_.runs();
-      for (std::uint32_t c = equalities_.run_begin(runs * k / items);
-           c < equalities_.run_begin(runs * (k + 1) / items); ++c)
-        largest = std::max(largest, visit_equality_component(rows, access, c, settings.sor));
+      for (std::uint32_t b = equalities_.run_begin(runs * k / items);
+           b < equalities_.run_begin(runs * (k + 1) / items); ++b)
+        largest = std::max(largest, visit_equality_batch(rows, access, b, settings.sor));
     });
   };
   Real last_delta = 0;
@@ -1141,45 +1141,58 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
 // component by component.
 Real PgsSolver::visit_equalities(RowStore& rows, const PackedAccess& access, Real sor) {
   Real largest = 0;
-  for (std::size_t c = 0; direct_ && c < equalities_.components(); ++c)
-    largest = std::max(largest, visit_equality_component(rows, access, c, sor));
+  for (std::size_t b = 0; direct_ && b < equalities_.batches(); ++b)
+    largest = std::max(largest, visit_equality_batch(rows, access, b, sor));
   return largest;
 }
 
-Real PgsSolver::visit_equality_component(RowStore& rows, const PackedAccess& access,
-                                         std::size_t component, Real sor) {
+Real PgsSolver::visit_equality_batch(RowStore& rows, const PackedAccess& access, std::size_t batch,
+                                     Real sor) {
   const std::vector<std::uint32_t>& block = equalities_.rows();
-  const std::span<const std::uint32_t> component_rows = equalities_.component_rows(component);
-  // f(pair, begin, end) for each run [begin, end) of the component's rows between the same two
-  // bodies (a joint's), their velocities held in registers (PairVelocities).
-  const std::span<const std::uint32_t> runs = equalities_.pair_runs(component);
-  const auto for_each_run = [&](const auto& f) {
-    for (std::size_t run = 0; run + 1 < runs.size(); ++run) {
-      PairVelocities pair(access, block[component_rows[runs[run]]]);
-      f(pair, runs[run], runs[run + 1]);
+  const std::uint32_t first = equalities_.batch_begin(batch),
+                      end = equalities_.batch_begin(batch + 1);
+  // Where row k of component c keeps its -w, then its change: in the batch's lanes, or in
+  // block_delta_ (EqualityBlock::solve_batch).
+  const bool in_lanes = equalities_.in_lanes(batch);
+  const std::span<BlockLdlt::LaneValue> lanes = equalities_.lane_rows(batch);
+  const auto lane_entry = [&](std::uint32_t c, std::uint32_t k) -> BlockLdlt::LaneValue& {
+    return lanes[k - equalities_.first_row(c)];
+  };
+  // f(c, k, i, pair) for each row of the batch's components (k in the block, i in the store), the
+  // rows of each run between the same two bodies (a joint's) given their velocities in registers
+  // (PairVelocities); then the run's velocities are stored when store_velocities.
+  const auto for_each_row = [&](bool store_velocities, const auto& f) {
+    for (std::uint32_t c = first; c < end; ++c) {
+      const std::span<const std::uint32_t> component_rows = equalities_.component_rows(c);
+      const std::span<const std::uint32_t> runs = equalities_.pair_runs(c);
+      for (std::size_t run = 0; run + 1 < runs.size(); ++run) {
+        PairVelocities pair(access, block[component_rows[runs[run]]]);
+        for (std::size_t r = runs[run]; r < runs[run + 1]; ++r)
+          f(c, component_rows[r], block[component_rows[r]], pair);
+        if (store_velocities) pair.store();
+      }
     }
   };
   // A body gone non-finite gives its rows no say, rather than the whole block its NaN.
-  for_each_run([&](PairVelocities& pair, std::size_t begin, std::size_t end) {
-    for (std::size_t r = begin; r < end; ++r) {
-      const std::uint32_t k = component_rows[r], i = block[k];
-      const PackedRow& row = access.row(i);
-      const Real error =
-          pair.velocity(access.coefficients_of(i)) - row.bias + row.softness * access.lambda(i);
-      block_delta_[k] = -(is_finite(error) ? double(error) : 0.0);
-    }
+  for_each_row(false, [&](std::uint32_t c, std::uint32_t k, std::uint32_t i, PairVelocities& pair) {
+    const PackedRow& row = access.row(i);
+    const Real error =
+        pair.velocity(access.coefficients_of(i)) - row.bias + row.softness * access.lambda(i);
+    const double minus_w = -(is_finite(error) ? double(error) : 0.0);
+    if (!in_lanes)
+      block_delta_[k] = minus_w;
+    else if (c == first)
+      lane_entry(c, k) = BlockLdlt::LaneValue{} + minus_w;  // every lane
+    else
+      lane_entry(c, k)[c - first] = minus_w;
   });
-  equalities_.solve_component(component, block_delta_);
+  equalities_.solve_batch(batch, block_delta_);
   Real largest = 0;
-  for_each_run([&](PairVelocities& pair, std::size_t begin, std::size_t end) {
-    for (std::size_t r = begin; r < end; ++r) {
-      const std::uint32_t k = component_rows[r], i = block[k];
-      const Real delta = sor * Real(block_delta_[k]);
-      rows.lambda[i] += delta;
-      pair.apply(access.coefficients_of(i), delta);
-      largest = std::max(largest, std::abs(delta));
-    }
-    pair.store();
+  for_each_row(true, [&](std::uint32_t c, std::uint32_t k, std::uint32_t i, PairVelocities& pair) {
+    const Real delta = sor * Real(in_lanes ? lane_entry(c, k)[c - first] : block_delta_[k]);
+    rows.lambda[i] += delta;
+    pair.apply(access.coefficients_of(i), delta);
+    largest = std::max(largest, std::abs(delta));
   });
   return largest;
 }

@@ -35,6 +35,9 @@ class PgsSolver final : public Solver {
   /// Above how many bytes the batches keep their rows compact (UnitBatches::set_compact_above;
   /// the same bits either way): for tests and measurements.
   void set_compact_batches_above(std::size_t bytes) { batches_.set_compact_above(bytes); }
+  /// Whether the equality block solves its components that factor alike in lanes (the default;
+  /// EqualityBlock::set_lanes, the same bits either way): for tests and measurements.
+  void set_block_lanes(bool lanes) { equalities_.set_lanes(lanes); }
   /// The groups (RowGroup) of the last solve's structure: the rows its sweeps visit together (a
   /// batch's matrices are in its lanes: UnitBatches::holds_row).
   std::span<const RowGroup> groups() const { return groups_; }
@@ -71,9 +74,9 @@ class PgsSolver final : public Solver {
   /// Solves the equality block for the velocities' errors and applies the change; returns the
   /// largest impulse change (0 without a block).
   Real visit_equalities(RowStore& rows, const PackedAccess& access, Real sor);
-  /// The same for the block's component `component` alone (EqualityBlock::components).
-  Real visit_equality_component(RowStore& rows, const PackedAccess& access, std::size_t component,
-                                Real sor);
+  /// The same for the block's batch `batch` alone (EqualityBlock::batches).
+  Real visit_equality_batch(RowStore& rows, const PackedAccess& access, std::size_t batch,
+                            Real sor);
   /// Copies the velocities into the lanes below and the rows' biases into the packed rows, the
   /// groups and the batches: both change between solve and solve_again.
   void pack_solve_inputs(const RowStore& rows, std::span<const BodyVelocity> v, TaskPool* pool);

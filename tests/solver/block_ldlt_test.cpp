@@ -1,8 +1,8 @@
 // BlockLdlt (solver/block_ldlt.h): the solve of A x = b for a sparse SPD matrix in dense blocks
 // matches a dense factorisation, with fill (a loop of nodes) and every node size from 1 to 6; trees
 // factor with no fill; a part that no entry couples with the rest factors and solves alone with
-// the whole's bits; a block that is not positive definite is refused, and so is a node of no rows
-// or more than 6.
+// the whole's bits, and parts that factor alike solve in lanes with those bits; a block that is
+// not positive definite is refused, and so is a node of no rows or more than 6.
 
 #include "solver/block_ldlt.h"
 
@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -217,6 +218,83 @@ TEST(BlockLdlt, TreesFactorWithNoFillEachInConsecutivePositions) {
   ldlt.solve(x, positions_of_rows(ldlt, 0, std::uint32_t(n)));
   for (Eigen::Index i = 0; i < n; ++i)
     EXPECT_NEAR(x[std::size_t(i)], expected[i], 1e-9) << "row " << i;
+}
+
+// `parts` copies of one random tree of 12 nodes of 1 to 6 rows side by side (part p's nodes and
+// rows after part p - 1's), then a part of another shape (the tree's first node one row larger):
+// no entry couples two parts, and each coupled pair gets its own random values.
+Problem trees_side_by_side(std::uint32_t parts) {
+  std::mt19937 random(17);
+  constexpr std::uint32_t k_nodes = 12;
+  std::vector<std::uint32_t> sizes, parent;
+  for (std::uint32_t k = 0; k < k_nodes; ++k) {
+    sizes.push_back(1 + std::uint32_t(random() % 6));
+    parent.push_back(k == 0 ? 0 : std::uint32_t(random() % k));
+  }
+  Problem p;
+  for (std::uint32_t part = 0; part <= parts; ++part) {
+    const auto first = std::uint32_t(p.node_begin.size() - 1);
+    for (std::uint32_t k = 0; k < k_nodes; ++k) {
+      const std::uint32_t size = sizes[k] + (part == parts && k == 0 ? 1 : 0);
+      p.node_begin.push_back(p.node_begin.back() + std::min(size, BlockLdlt::k_max_node));
+      p.coupled.emplace_back(first + k, first + k);
+      if (k > 0) p.coupled.emplace_back(first + k, first + parent[k]);
+    }
+  }
+  p.a = spd_matrix_of(p, random);
+  return p;
+}
+
+// Parts that factor alike (the scene's identical ragdolls) are found so, and solved two, three or
+// four at a time in lanes each get the bits of their solve alone; a part of another shape, or one
+// whose nodes are not consecutive, is not taken for them.
+TEST(BlockLdlt, PartsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolvesAlone) {
+  constexpr std::uint32_t k_parts = 4;
+  const Problem p = trees_side_by_side(k_parts);
+  const std::uint32_t part_rows = p.node_begin[12];
+  BlockLdlt ldlt;
+  ldlt.analyse(p.node_begin, p.coupled);
+  fill(ldlt, p);
+  ASSERT_TRUE(ldlt.factorize());
+  std::vector<std::vector<std::uint32_t>> positions;
+  for (std::uint32_t part = 0; part <= k_parts; ++part)
+    positions.push_back(
+        positions_of_rows(ldlt, p.node_begin[12 * part], p.node_begin[12 * (part + 1)]));
+  for (std::uint32_t part = 1; part < k_parts; ++part)
+    EXPECT_TRUE(ldlt.same_shape(positions[0], positions[part])) << "part " << part;
+  EXPECT_FALSE(ldlt.same_shape(positions[0], positions[k_parts]));
+  std::vector<std::uint32_t> gapped = positions[1];
+  gapped.back() = positions[2].back();
+  EXPECT_FALSE(ldlt.same_shape(positions[0], gapped));
+  EXPECT_EQ(ldlt.part_rows(positions[2]), std::make_pair(2 * part_rows, part_rows));
+
+  std::vector<double> b(p.node_begin.back());
+  for (std::size_t i = 0; i < b.size(); ++i)
+    b[i] = double(i % 7) - 3 + 0.01 * double(i);
+  std::vector<double> alone = b;
+  for (std::uint32_t part = 0; part < k_parts; ++part)
+    ldlt.solve(alone, positions[part]);
+  for (std::uint32_t count = 2; count <= k_parts; ++count) {
+    std::vector<std::span<const std::uint32_t>> lanes;
+    for (std::uint32_t part = k_parts - count; part < k_parts; ++part)
+      lanes.emplace_back(positions[part]);
+    std::vector<BlockLdlt::LaneValue> packed(ldlt.part_values(lanes[0]));
+    ldlt.pack_lanes(lanes, packed);
+    std::vector<BlockLdlt::LaneValue> x(part_rows);
+    for (std::uint32_t r = 0; r < part_rows; ++r) {
+      for (std::uint32_t l = 0; l < BlockLdlt::k_lanes; ++l)  // the lanes past count repeat lane 0
+        x[r][l] = b[(k_parts - count + (l < count ? l : 0)) * part_rows + r];
+    }
+    ldlt.solve_lanes(x, lanes[0], packed);
+    for (std::uint32_t l = 0; l < BlockLdlt::k_lanes; ++l) {
+      const std::uint32_t part = k_parts - count + (l < count ? l : 0);
+      for (std::uint32_t r = 0; r < part_rows; ++r) {
+        const double expected = alone[part * part_rows + r], got = x[r][l];
+        EXPECT_EQ(std::memcmp(&got, &expected, sizeof(double)), 0)
+            << count << " lanes, lane " << l << ", row " << r;
+      }
+    }
+  }
 }
 
 TEST(BlockLdlt, RefusesAMatrixThatIsNotPositiveDefinite) {

@@ -120,6 +120,49 @@ TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
   EXPECT_EQ(two[1], rows_from(12, 24));
 }
 
+// Chains of one length factor alike: the first four share a batch in lanes, the next two another
+// (its last lanes repeating its first chain), and a longer chain is a batch of its own; without
+// lanes each chain is one. Solved either way, with a heavier link in one chain (other values in
+// its lane) and a contact on another's end that the sweeps change between the block's solves, and
+// then again as the relax solve does: the same bits.
+TEST(EqualityBlock, ComponentsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolvesAlone) {
+  RowProblem p;
+  p.add_body(0);
+  std::vector<std::uint32_t> ends;
+  for (int chain = 0; chain < 6; ++chain)
+    ends.push_back(add_chain(p, 4));
+  add_chain(p, 5);
+  p.masses[ends[2]] = {Real(0.25), Mat33::diagonal(Vec3::splat(Real(0.625)))};  // 4 kg
+  const std::uint32_t contact = p.add_contact_y(ends[4], 0, Real(0.5));
+  p.rows.prepare(p.masses);
+
+  RowLayout layout;
+  layout.update(p.rows, p.masses, nullptr);
+  EqualityBlock block;
+  ASSERT_TRUE(block.prepare(p.rows, layout));
+  ASSERT_EQ(block.batches(), 3u);
+  EXPECT_EQ(block.batch_begin(1), 4u);
+  EXPECT_EQ(block.batch_begin(2), 6u);
+  EXPECT_TRUE(block.in_lanes(0));
+  EXPECT_TRUE(block.in_lanes(1));
+  EXPECT_FALSE(block.in_lanes(2));
+  block.set_lanes(false);
+  ASSERT_TRUE(block.prepare(p.rows, layout, true));
+  EXPECT_EQ(block.batches(), 7u);
+
+  RowProblem lanes = p, alone = p;
+  PgsSolver with_lanes, without_lanes;
+  without_lanes.set_block_lanes(false);
+  SolveStats stats;
+  for (auto& [solver, problem] :
+       {std::pair{&with_lanes, &lanes}, std::pair{&without_lanes, &alone}}) {
+    solver->solve(problem->rows, problem->bodies(), testing::iterations(10), stats);
+    solver->solve_again(problem->rows, problem->bodies(), testing::iterations(2), stats, true);
+  }
+  EXPECT_TRUE(testing::same_solution(lanes, alone));
+  EXPECT_GT(lanes.rows.lambda[contact], 0);  // the contact pushed, between the block's solves
+}
+
 }  // namespace
 }  // namespace impulse
 
