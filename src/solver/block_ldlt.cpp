@@ -1,5 +1,7 @@
 #include "solver/block_ldlt.h"
 
+#include "solver/spd_inverse.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -7,45 +9,6 @@
 
 namespace impulse {
 namespace {
-
-// The n x n row-major symmetric positive definite block at d (lower triangle read) replaced by its
-// inverse (whole), through its Cholesky factor: false when a pivot is not positive and finite.
-template <std::uint32_t N>
-bool invert_spd(double* d) {
-  double c[N][N] = {};
-  for (std::uint32_t j = 0; j < N; ++j) {
-    double pivot = d[j * N + j];
-    for (std::uint32_t k = 0; k < j; ++k)
-      pivot -= c[j][k] * c[j][k];
-    if (!(pivot > 0) || !std::isfinite(pivot)) return false;
-    c[j][j] = std::sqrt(pivot);
-    for (std::uint32_t i = j + 1; i < N; ++i) {
-      double v = d[i * N + j];
-      for (std::uint32_t k = 0; k < j; ++k)
-        v -= c[i][k] * c[j][k];
-      c[i][j] = v / c[j][j];
-    }
-  }
-  double inverse[N][N] = {};  // C^-1, lower triangular
-  for (std::uint32_t j = 0; j < N; ++j) {
-    inverse[j][j] = 1 / c[j][j];
-    for (std::uint32_t i = j + 1; i < N; ++i) {
-      double v = 0;
-      for (std::uint32_t k = j; k < i; ++k)
-        v -= c[i][k] * inverse[k][j];
-      inverse[i][j] = v / c[i][i];
-    }
-  }
-  for (std::uint32_t i = 0; i < N; ++i) {  // D^-1 = C^-T C^-1
-    for (std::uint32_t j = 0; j <= i; ++j) {
-      double v = 0;
-      for (std::uint32_t k = i; k < N; ++k)
-        v += inverse[k][i] * inverse[k][j];
-      d[i * N + j] = d[j * N + i] = v;
-    }
-  }
-  return true;
-}
 
 // y <- y - block x for an M x N row-major block. T: double, or BlockLdlt::LaneValue (each lane
 // computed as the double is).
@@ -278,40 +241,49 @@ std::uint32_t BlockLdlt::slot(std::uint32_t i, std::uint32_t j) const {
 }
 
 bool BlockLdlt::factorize() {
-  return std::all_of(nodes_.begin(), nodes_.end(),
-                     [&](const Node& node) { return factor(node, scratch_.data()); });
+  return std::all_of(nodes_.begin(), nodes_.end(), [&](const Node& node) {
+    return factor(node, scratch_.data(), Values<double>{values_.data()});
+  });
 }
 
 bool BlockLdlt::factorize_nodes(std::span<const std::uint32_t> positions,
                                 std::span<double> scratch) {
   return std::all_of(positions.begin(), positions.end(), [&](std::uint32_t position) {
-    return factor(nodes_[position], scratch.data());
+    return factor(nodes_[position], scratch.data(), Values<double>{values_.data()});
   });
 }
 
-bool BlockLdlt::factor(const Node& node, double* scratch) {
-  return by_size(node.rows, [&]<std::uint32_t N>() { return factor_node<N>(node, scratch); });
+bool BlockLdlt::factorize_lanes(std::span<const std::uint32_t> positions,
+                                std::span<LaneValue> packed, std::span<LaneValue> scratch) const {
+  const LaneValues<LaneValue> at{packed.data(), part_values_of(positions)};
+  return std::all_of(positions.begin(), positions.end(), [&](std::uint32_t position) {
+    return factor(nodes_[position], scratch.data(), at);
+  });
+}
+
+template <class T, class At>
+bool BlockLdlt::factor(const Node& node, T* scratch, const At& at) const {
+  return by_size(node.rows, [&]<std::uint32_t N>() { return factor_node<N>(node, scratch, at); });
 }
 
 // Node `node` of the factorisation: its diagonal block inverted, its blocks below become
 // L = W D^-1 (W as found), and the later nodes' blocks lose L_w W_v^T (the Schur complement).
-template <std::uint32_t N>
-bool BlockLdlt::factor_node(const Node& node, double* scratch) {
+template <std::uint32_t N, class T, class At>
+bool BlockLdlt::factor_node(const Node& node, T* scratch, const At& at) const {
   const std::uint32_t* update = updates_.data() + node.update_begin;
-  double* values = values_.data();
-  double* d_inverse = values + node.diagonal;
+  T* d_inverse = at.value(node.diagonal);
   if (!invert_spd<N>(d_inverse)) return false;
   std::uint32_t kept = 0;
   for (std::uint32_t b = node.below_begin; b < node.below_end; ++b) {
     const std::uint32_t m = nodes_[below_[b].node].rows;
-    double* block = values + below_[b].offset;
+    T* block = at.value(below_[b].offset);
     std::copy(block, block + m * N, scratch + kept);
     for (std::uint32_t r = 0; r < m; ++r) {
-      double* row = block + r * N;
-      double w[N];
+      T* row = block + r * N;
+      T w[N];
       std::copy(row, row + N, w);
       for (std::uint32_t c = 0; c < N; ++c) {
-        double v = 0;
+        T v{};
         for (std::uint32_t k = 0; k < N; ++k)
           v += w[k] * d_inverse[k * N + c];
         row[c] = v;
@@ -322,14 +294,14 @@ bool BlockLdlt::factor_node(const Node& node, double* scratch) {
   std::uint32_t w_v = 0;
   for (std::uint32_t i = node.below_begin; i < node.below_end; ++i) {
     const std::uint32_t mv = nodes_[below_[i].node].rows;
-    const double* wv = scratch + w_v;
+    const T* wv = scratch + w_v;
     for (std::uint32_t j = i; j < node.below_end; ++j) {
       const std::uint32_t mw = nodes_[below_[j].node].rows;
-      const double* lw = values + below_[j].offset;
-      double* target = values + *update++;
+      const T* lw = at.value(below_[j].offset);
+      T* target = at.value(*update++);
       for (std::uint32_t a = 0; a < mw; ++a) {
         for (std::uint32_t b = 0; b < (i == j ? a + 1 : mv); ++b) {
-          double sum = 0;
+          T sum{};
           for (std::uint32_t k = 0; k < N; ++k)
             sum += lw[a * N + k] * wv[b * N + k];
           target[a * mv + b] -= sum;
@@ -343,11 +315,9 @@ bool BlockLdlt::factor_node(const Node& node, double* scratch) {
 
 void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positions) const {
   if (positions.empty()) return;
-  struct Place {
+  struct Place : Values<const double> {
     double* x;
-    const double* values;
     double* at(const Node& node) const { return x + node.first_row; }
-    const double* value(std::uint32_t offset) const { return values + offset; }
   };
   // Consecutive positions (the whole block in one component, a chain) as a count, not a list.
   const std::uint32_t first = positions.front();
@@ -357,7 +327,7 @@ void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positi
       const Node& node(std::size_t k) const { return nodes[k]; }
     };
     solve_nodes<double>(positions.size(),
-                        Consecutive{{x.data(), values_.data()}, nodes_.data() + first});
+                        Consecutive{{{values_.data()}, x.data()}, nodes_.data() + first});
   } else {
     struct Listed : Place {
       const Node* nodes;
@@ -365,7 +335,7 @@ void BlockLdlt::solve(std::span<double> x, std::span<const std::uint32_t> positi
       const Node& node(std::size_t k) const { return nodes[positions[k]]; }
     };
     solve_nodes<double>(positions.size(),
-                        Listed{{x.data(), values_.data()}, nodes_.data(), positions});
+                        Listed{{{values_.data()}, x.data()}, nodes_.data(), positions});
   }
 }
 
@@ -431,24 +401,18 @@ void BlockLdlt::pack_lanes(std::span<const std::span<const std::uint32_t>> lanes
 
 void BlockLdlt::solve_lanes(std::span<LaneValue> x, std::span<const std::uint32_t> positions,
                             std::span<const LaneValue> packed) const {
-  // The part's rows from its first, its values as packed: its diagonal blocks, then those below.
-  struct Place {
+  // The part's rows from its first, its values as packed.
+  struct Place : LaneValues<const LaneValue> {
     const Node* nodes;
     LaneValue* x;
-    const LaneValue* values;
     std::uint32_t first_row;
-    PartValues v;
     const Node& node(std::size_t k) const { return nodes[k]; }
     LaneValue* at(const Node& node) const { return x + (node.first_row - first_row); }
-    const LaneValue* value(std::uint32_t offset) const {
-      return values + (offset >= v.diagonal_end
-                           ? offset - v.below_begin + (v.diagonal_end - v.diagonal_begin)
-                           : offset - v.diagonal_begin);
-    }
   };
-  solve_nodes<LaneValue>(positions.size(),
-                         Place{nodes_.data() + positions.front(), x.data(), packed.data(),
-                               part_rows(positions).first, part_values_of(positions)});
+  solve_nodes<LaneValue>(positions.size(), Place{{packed.data(), part_values_of(positions)},
+                                                 nodes_.data() + positions.front(),
+                                                 x.data(),
+                                                 part_rows(positions).first});
 }
 
 template <class T, class Place>

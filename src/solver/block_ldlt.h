@@ -52,10 +52,16 @@ class BlockLdlt {
   /// how many from it to its last (solve_lanes' x, per lane).
   std::size_t part_values(std::span<const std::uint32_t> positions) const;
   std::pair<std::uint32_t, std::uint32_t> part_rows(std::span<const std::uint32_t> positions) const;
-  /// The factor's values of parts of one shape (same_shape) in lanes, lane l holding part l's
-  /// (lanes[l]); with fewer than k_lanes parts the last lanes repeat the first part's.
+  /// The values of parts of one shape (same_shape) in lanes, lane l holding part l's (lanes[l]):
+  /// A's, for factorize_lanes, or the factor's. With fewer than k_lanes parts the last lanes
+  /// repeat the first part's.
   void pack_lanes(std::span<const std::span<const std::uint32_t>> lanes,
                   std::span<LaneValue> out) const;
+  /// factorize_nodes for parts of the shape of the part at `positions`, in lanes, from A's values
+  /// as pack_lanes left them: each lane gets the bits factorize_nodes gives its part; false when
+  /// a pivot block of some lane is not positive definite. scratch: scratch_size() of the caller's.
+  bool factorize_lanes(std::span<const std::uint32_t> positions, std::span<LaneValue> packed,
+                       std::span<LaneValue> scratch) const;
   /// solve for parts of the shape of the part at `positions`, in lanes: x's lane l holds part l's
   /// rows counted from its first (part_rows), packed its values (pack_lanes). Each lane gets the
   /// bits solve gives its part.
@@ -83,21 +89,41 @@ class BlockLdlt {
   // The elimination order (position_of_, node_at_) by minimum degree, and each position's factor
   // column (column_, column_begin_: the later positions it couples with, ascending).
   void order(std::span<const std::pair<std::uint32_t, std::uint32_t>> coupled, std::size_t n);
-  // Node `node` factored (factor_node of its size).
-  bool factor(const Node& node, double* scratch);
-  template <std::uint32_t N>
-  bool factor_node(const Node& node, double* scratch);
-  // The solve over the nodes place.node(0), ..., place.node(count - 1), in the factor's order:
-  // place.x(node) is where the node's rows are, place.value(offset) where values_[offset] is, both
-  // of type T (double, or LaneValue for parts in lanes).
-  template <class T, class Place>
-  void solve_nodes(std::size_t count, const Place& place) const;
-  // The values of the part whose nodes start at position `first`: its diagonal blocks, then its
-  // blocks below, each range consecutive (analyse places them in position order).
+  // The values of a part (its nodes' positions consecutive): its diagonal blocks, then its blocks
+  // below, each range consecutive (analyse places every diagonal block, then every block below,
+  // in position order).
   struct PartValues {
     std::uint32_t diagonal_begin, diagonal_end, below_begin, below_end;
   };
   PartValues part_values_of(std::span<const std::uint32_t> positions) const;
+  // Where values_[offset] is: in values_ itself, or in a part's lanes (pack_lanes). V: double or
+  // LaneValue, const for a solve.
+  template <class V>
+  struct Values {
+    V* values;
+    V* value(std::uint32_t offset) const { return values + offset; }
+  };
+  template <class V>
+  struct LaneValues {
+    V* values;
+    PartValues part;
+    V* value(std::uint32_t offset) const {
+      return values + (offset >= part.diagonal_end
+                           ? offset - part.below_begin + (part.diagonal_end - part.diagonal_begin)
+                           : offset - part.diagonal_begin);
+    }
+  };
+  // Node `node` factored (factor_node of its size), its values where at.value(offset) puts them
+  // (Values or LaneValues, T their type).
+  template <class T, class At>
+  bool factor(const Node& node, T* scratch, const At& at) const;
+  template <std::uint32_t N, class T, class At>
+  bool factor_node(const Node& node, T* scratch, const At& at) const;
+  // The solve over the nodes place.node(0), ..., place.node(count - 1), in the factor's order:
+  // place.at(node) is where the node's rows are, place.value(offset) where values_[offset] is,
+  // both of type T (double, or LaneValue for parts in lanes).
+  template <class T, class Place>
+  void solve_nodes(std::size_t count, const Place& place) const;
 
   std::vector<Node> nodes_;  // by position in the elimination order
   std::vector<Below> below_;

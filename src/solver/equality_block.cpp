@@ -67,38 +67,47 @@ bool EqualityBlock::prepare(const RowStore& rows, const RowLayout& layout, bool 
   // of one pass over them all. The ragdolls' ten took 30 us a step on one thread whatever the
   // thread count.
   const bool parallel = runs() > 1 && chunks_in_parallel(pool, rows_.size(), k_parallel_rows);
-  const std::size_t scratch = ldlt_.scratch_size();
-  chunk_scratch_.resize((parallel ? k_prepare_chunks : 1) * scratch);
+  const std::size_t scratch = ldlt_.scratch_size(), chunks = parallel ? k_prepare_chunks : 1;
+  chunk_scratch_.resize(chunks * scratch);
+  chunk_lane_scratch_.resize(lane_values_.empty() ? 0 : chunks * scratch);
   std::array<bool, k_prepare_chunks> factored{};
   run_chunks(parallel ? pool : nullptr, runs(), k_prepare_chunks, 0,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               const std::span<double> own =
-                   std::span(chunk_scratch_).subspan(parallel ? chunk * scratch : 0, scratch);
+               const std::size_t own = parallel ? chunk * scratch : 0;
                bool ok = true;
-               for (std::uint32_t b = run_begin(begin); ok && b < run_begin(end); ++b) {
-                 for (std::uint32_t c = batch_begin(b); ok && c < batch_begin(b + 1); ++c)
-                   ok = prepare_component(rows, c, own);
-                 if (ok) pack_batch(b);
-               }
+               for (std::uint32_t b = run_begin(begin); ok && b < run_begin(end); ++b)
+                 ok = prepare_batch(rows, b, std::span(chunk_scratch_).subspan(own, scratch),
+                                    std::span(chunk_lane_scratch_)
+                                        .subspan(lane_values_.empty() ? 0 : own,
+                                                 lane_values_.empty() ? 0 : scratch));
                factored[chunk] = ok;
              });
   return std::all_of(factored.begin(), factored.end(), [](bool ok) { return ok; });
 }
 
-bool EqualityBlock::prepare_component(const RowStore& rows, std::size_t c,
-                                      std::span<double> scratch) {
+bool EqualityBlock::prepare_batch(const RowStore& rows, std::size_t b, std::span<double> scratch,
+                                  std::span<BlockLdlt::LaneValue> lane_scratch) {
   const std::span<double> values = ldlt_.values();
-  // Row p's side times row q's through their body: J_p's part on it times B_q's part.
-  for (std::uint32_t t = component_terms_begin_[c]; t < component_terms_begin_[c + 1]; ++t) {
-    const Term& term = component_terms_[t];
-    const SideVectors &p = side_vectors_[term.p_side], &q = side_vectors_[term.q_side];
-    values[term.slot] += double(dot3(p.j_lin, q.b_lin)) + double(dot3(p.j_ang, q.b_ang));
+  for (std::uint32_t c = batch_begin(b); c < batch_begin(b + 1); ++c) {
+    // Row p's side times row q's through their body: J_p's part on it times B_q's part.
+    for (std::uint32_t t = component_terms_begin_[c]; t < component_terms_begin_[c + 1]; ++t) {
+      const Term& term = component_terms_[t];
+      const SideVectors &p = side_vectors_[term.p_side], &q = side_vectors_[term.q_side];
+      values[term.slot] += double(dot3(p.j_lin, q.b_lin)) + double(dot3(p.j_ang, q.b_ang));
+    }
+    for (const std::uint32_t k : component_rows(c)) {
+      const std::size_t i = rows_[k];
+      values[diagonal_slots_[k]] += double(rows.softness[i]) + k_regularisation * rows.diagonal[i];
+    }
   }
-  for (const std::uint32_t k : component_rows(c)) {
-    const std::size_t i = rows_[k];
-    values[diagonal_slots_[k]] += double(rows.softness[i]) + k_regularisation * rows.diagonal[i];
-  }
-  return ldlt_.factorize_nodes(component_positions(c), scratch);
+  const std::span<const std::uint32_t> shape = component_positions(batch_begin(b));
+  if (!in_lanes(b)) return ldlt_.factorize_nodes(shape, scratch);
+  // A's values into the lanes, factored there (values() keeps the batch's A).
+  std::array<std::span<const std::uint32_t>, BlockLdlt::k_lanes> lanes;
+  for (std::uint32_t c = batch_begin(b); c < batch_begin(b + 1); ++c)
+    lanes[c - batch_begin(b)] = component_positions(c);
+  ldlt_.pack_lanes(std::span(lanes).first(batch_begin(b + 1) - batch_begin(b)), lane_values(b));
+  return ldlt_.factorize_lanes(shape, lane_values(b), lane_scratch);
 }
 
 void EqualityBlock::group_terms() {
@@ -267,14 +276,6 @@ void EqualityBlock::find_batches() {
 std::span<BlockLdlt::LaneValue> EqualityBlock::lane_values(std::size_t b) {
   return std::span(lane_values_)
       .subspan(batch_values_begin_[b], batch_values_begin_[b + 1] - batch_values_begin_[b]);
-}
-
-void EqualityBlock::pack_batch(std::size_t b) {
-  if (!in_lanes(b)) return;
-  std::array<std::span<const std::uint32_t>, BlockLdlt::k_lanes> lanes;
-  for (std::uint32_t c = batch_begin(b); c < batch_begin(b + 1); ++c)
-    lanes[c - batch_begin(b)] = component_positions(c);
-  ldlt_.pack_lanes(std::span(lanes).first(batch_begin(b + 1) - batch_begin(b)), lane_values(b));
 }
 
 // pair_runs from the rows' bodies, moving or not: a run holds both bodies' velocities, so a change

@@ -114,14 +114,14 @@ class EqualityBlock {
   /// component_terms_: terms_ by component (the rows of a term's two sides share a moving body),
   /// in terms_'s order within each.
   void group_terms();
-  /// Component c's values (its terms, then its rows' softness) and their factorisation; false if
-  /// that fails. Touches no other component's values.
-  bool prepare_component(const RowStore& rows, std::size_t c, std::span<double> scratch);
+  /// Batch b's components' values (their terms, then their rows' softness) and their
+  /// factorisation, in lanes for a batch in lanes; false if that fails. Touches no other batch's
+  /// values. scratch, lane_scratch: the factorisation's (BlockLdlt::scratch_size each).
+  bool prepare_batch(const RowStore& rows, std::size_t b, std::span<double> scratch,
+                     std::span<BlockLdlt::LaneValue> lane_scratch);
   /// batch_begin_ and the runs from the components, and the batches' room in lanes.
   void find_batches();
-  /// Batch b's factor values into its lanes, once its components are factored.
-  void pack_batch(std::size_t b);
-  /// A batch in lanes' factor values (BlockLdlt::pack_lanes).
+  /// A batch in lanes' factor values (BlockLdlt::pack_lanes, factorize_lanes).
   std::span<BlockLdlt::LaneValue> lane_values(std::size_t b);
   /// Component c's nodes' positions in the factor's order, ascending.
   std::span<const std::uint32_t> component_positions(std::size_t c) const {
@@ -143,6 +143,7 @@ class EqualityBlock {
   static constexpr std::size_t k_prepare_chunks = 16;
   static constexpr std::size_t k_parallel_rows = 256;
   std::vector<double> chunk_scratch_;
+  std::vector<BlockLdlt::LaneValue> chunk_lane_scratch_;
   std::vector<std::uint32_t> diagonal_slots_;  // per row: the slot of its softness
   // analyse's scratch, kept so that a pattern seen before (islands waking and falling asleep)
   // allocates nothing: the sides sorted by body, the nodes' first rows, each row's node, the

@@ -245,17 +245,20 @@ Problem trees_side_by_side(std::uint32_t parts) {
   return p;
 }
 
-// Parts that factor alike (the scene's identical ragdolls) are found so, and solved two, three or
-// four at a time in lanes each get the bits of their solve alone; a part of another shape, or one
-// whose nodes are not consecutive, is not taken for them.
-TEST(BlockLdlt, PartsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolvesAlone) {
+// Parts that factor alike (the scene's identical ragdolls) are found so, and factored and solved
+// two, three or four at a time in lanes each get the bits of their factorisation and solve alone
+// (the lanes past the parts repeating the first); a part of another shape, or one whose nodes are
+// not consecutive, is not taken for them, and a lane whose block is not positive definite fails
+// the factorisation.
+TEST(BlockLdlt, PartsThatFactorAlikeFactorAndSolveInLanesWithTheBitsOfEachAlone) {
   constexpr std::uint32_t k_parts = 4;
   const Problem p = trees_side_by_side(k_parts);
   const std::uint32_t part_rows = p.node_begin[12];
   BlockLdlt ldlt;
   ldlt.analyse(p.node_begin, p.coupled);
   fill(ldlt, p);
-  ASSERT_TRUE(ldlt.factorize());
+  BlockLdlt factored = ldlt;
+  ASSERT_TRUE(factored.factorize());
   std::vector<std::vector<std::uint32_t>> positions;
   for (std::uint32_t part = 0; part <= k_parts; ++part)
     positions.push_back(
@@ -273,28 +276,40 @@ TEST(BlockLdlt, PartsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolvesAlone) {
     b[i] = double(i % 7) - 3 + 0.01 * double(i);
   std::vector<double> alone = b;
   for (std::uint32_t part = 0; part < k_parts; ++part)
-    ldlt.solve(alone, positions[part]);
+    factored.solve(alone, positions[part]);
+  const auto same = [](double x, double y) { return std::memcmp(&x, &y, sizeof(double)) == 0; };
+  std::vector<BlockLdlt::LaneValue> scratch(ldlt.scratch_size());
   for (std::uint32_t count = 2; count <= k_parts; ++count) {
     std::vector<std::span<const std::uint32_t>> lanes;
     for (std::uint32_t part = k_parts - count; part < k_parts; ++part)
       lanes.emplace_back(positions[part]);
-    std::vector<BlockLdlt::LaneValue> packed(ldlt.part_values(lanes[0]));
-    ldlt.pack_lanes(lanes, packed);
+    const auto part_in = [&](std::uint32_t l) { return k_parts - count + (l < count ? l : 0); };
+    std::vector<BlockLdlt::LaneValue> packed(ldlt.part_values(lanes[0])), expected(packed.size());
+    ldlt.pack_lanes(lanes, packed);  // A's values
+    ASSERT_TRUE(ldlt.factorize_lanes(lanes[0], packed, scratch));
+    factored.pack_lanes(lanes, expected);  // the factor's
+    for (std::size_t v = 0; v < packed.size(); ++v) {
+      for (std::uint32_t l = 0; l < BlockLdlt::k_lanes; ++l)
+        EXPECT_TRUE(same(packed[v][l], expected[v][l])) << count << " lanes: value " << v;
+    }
     std::vector<BlockLdlt::LaneValue> x(part_rows);
     for (std::uint32_t r = 0; r < part_rows; ++r) {
-      for (std::uint32_t l = 0; l < BlockLdlt::k_lanes; ++l)  // the lanes past count repeat lane 0
-        x[r][l] = b[(k_parts - count + (l < count ? l : 0)) * part_rows + r];
+      for (std::uint32_t l = 0; l < BlockLdlt::k_lanes; ++l)
+        x[r][l] = b[part_in(l) * part_rows + r];
     }
     ldlt.solve_lanes(x, lanes[0], packed);
     for (std::uint32_t l = 0; l < BlockLdlt::k_lanes; ++l) {
-      const std::uint32_t part = k_parts - count + (l < count ? l : 0);
-      for (std::uint32_t r = 0; r < part_rows; ++r) {
-        const double expected = alone[part * part_rows + r], got = x[r][l];
-        EXPECT_EQ(std::memcmp(&got, &expected, sizeof(double)), 0)
+      for (std::uint32_t r = 0; r < part_rows; ++r)
+        EXPECT_TRUE(same(x[r][l], alone[part_in(l) * part_rows + r]))
             << count << " lanes, lane " << l << ", row " << r;
-      }
     }
   }
+  // Part 2's first diagonal entry made negative: its lane fails, the others' would not.
+  std::vector<std::span<const std::uint32_t>> lanes(positions.begin(), positions.begin() + k_parts);
+  std::vector<BlockLdlt::LaneValue> packed(ldlt.part_values(lanes[0]));
+  ldlt.values()[ldlt.slot(2 * part_rows, 2 * part_rows)] = -1;
+  ldlt.pack_lanes(lanes, packed);
+  EXPECT_FALSE(ldlt.factorize_lanes(lanes[0], packed, scratch));
 }
 
 TEST(BlockLdlt, RefusesAMatrixThatIsNotPositiveDefinite) {
