@@ -25,6 +25,15 @@ RowProblem hanging_chain(int links) {
   return p;
 }
 
+// `count` chains of `links` links hanging from the world (body 0, added first); their last links.
+std::vector<std::uint32_t> chains_from_the_world(RowProblem& p, int count, int links) {
+  p.add_body(0);
+  std::vector<std::uint32_t> ends;
+  for (int chain = 0; chain < count; ++chain)
+    ends.push_back(add_chain(p, links));
+  return ends;
+}
+
 TEST(EqualityBlock, JointsAloneAreSolvedInTheFirstSweepAndLeftAloneAfter) {
   RowProblem once = hanging_chain(30), ten = once;
   SolveStats stats;
@@ -81,10 +90,7 @@ TEST(EqualityBlock, ASolveOfJointsAloneIsExactAndSolvingItAgainChangesNothing) {
 // as a solver keeps it from step to step.
 TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
   RowProblem p;
-  p.add_body(0);
-  std::vector<std::uint32_t> ends;
-  for (int chain = 0; chain < 3; ++chain)
-    ends.push_back(add_chain(p, 4));
+  const std::vector<std::uint32_t> ends = chains_from_the_world(p, 3, 4);
   RowLayout layout;
   EqualityBlock block;
   const auto components_of = [&](RowProblem& problem) {
@@ -127,10 +133,7 @@ TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
 // then again as the relax solve does: the same bits.
 TEST(EqualityBlock, ComponentsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolvesAlone) {
   RowProblem p;
-  p.add_body(0);
-  std::vector<std::uint32_t> ends;
-  for (int chain = 0; chain < 6; ++chain)
-    ends.push_back(add_chain(p, 4));
+  const std::vector<std::uint32_t> ends = chains_from_the_world(p, 6, 4);
   add_chain(p, 5);
   p.masses[ends[2]] = {Real(0.25), Mat33::diagonal(Vec3::splat(Real(0.625)))};  // 4 kg
   const std::uint32_t contact = p.add_contact_y(ends[4], 0, Real(0.5));
