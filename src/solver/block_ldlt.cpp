@@ -3,7 +3,6 @@
 #include "solver/spd_inverse.h"
 
 #include <algorithm>
-#include <cmath>
 #include <iterator>
 #include <stdexcept>
 

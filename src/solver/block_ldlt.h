@@ -4,7 +4,9 @@
 // it, for the equality block (equality_block.h). The fill-reducing order (minimum degree, on the
 // graph of blocks) and the factor's structure are found once per pattern; a factorisation is then
 // a fixed sequence of small dense products with no index search, and a solve three passes over the
-// blocks. A tree of joints factors with no fill (Baraff 1996).
+// blocks. A tree of joints factors with no fill (Baraff 1996). Parts that factor alike (identical
+// ragdolls) are factored and solved k_lanes at once in lanes of doubles, each lane with the bits of
+// its part alone.
 
 #include <cstdint>
 #include <span>
@@ -40,7 +42,7 @@ class BlockLdlt {
   /// x's other rows are neither read nor written, and these get the bits a solve over every node
   /// gives them.
   void solve(std::span<double> x, std::span<const std::uint32_t> positions) const;
-  /// Components solved k_lanes at once: lane l of each value is component l's.
+  /// Parts solved k_lanes at once: lane l of each value is part l's.
   static constexpr std::size_t k_lanes = 4;
   using LaneValue = double __attribute__((vector_size(k_lanes * sizeof(double))));
   /// Whether the nodes at positions a and those at b (each a part that no entry of A couples with
