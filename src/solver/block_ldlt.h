@@ -42,7 +42,8 @@ class BlockLdlt {
   /// x's other rows are neither read nor written, and these get the bits a solve over every node
   /// gives them.
   void solve(std::span<double> x, std::span<const std::uint32_t> positions) const;
-  /// Parts solved k_lanes at once: lane l of each value is part l's.
+  /// Parts solved k_lanes at once: lane l of each value is part l's. Four also where the build has
+  /// AVX-512: eight did not measure faster on the peers' ten ragdolls (docs/performance.md).
   static constexpr std::size_t k_lanes = 4;
   using LaneValue = double __attribute__((vector_size(k_lanes * sizeof(double))));
   /// Whether the nodes at positions a and those at b (each a part that no entry of A couples with

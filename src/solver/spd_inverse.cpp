@@ -16,15 +16,15 @@ bool positive_and_finite(const BlockLdlt::LaneValue& pivot) {
   return true;
 }
 
-double square_root(double x) {
-  return std::sqrt(x);
+// x replaced by its square root (in every lane). In place: a 32-byte vector returned from a call
+// would change the ABI in a build without AVX.
+void take_square_root(double& x) {
+  x = std::sqrt(x);
 }
 
-BlockLdlt::LaneValue square_root(const BlockLdlt::LaneValue& x) {
-  BlockLdlt::LaneValue root;
+void take_square_root(BlockLdlt::LaneValue& x) {
   for (std::size_t l = 0; l < BlockLdlt::k_lanes; ++l)
-    root[l] = std::sqrt(x[l]);
-  return root;
+    x[l] = std::sqrt(x[l]);
 }
 
 }  // namespace
@@ -37,7 +37,8 @@ bool invert_spd(T* d) {
     for (std::uint32_t k = 0; k < j; ++k)
       pivot -= c[j][k] * c[j][k];
     if (!positive_and_finite(pivot)) return false;
-    c[j][j] = square_root(pivot);
+    c[j][j] = pivot;
+    take_square_root(c[j][j]);
     for (std::uint32_t i = j + 1; i < N; ++i) {
       T v = d[i * N + j];
       for (std::uint32_t k = 0; k < j; ++k)

@@ -246,12 +246,12 @@ Problem trees_side_by_side(std::uint32_t parts) {
 }
 
 // Parts that factor alike (the scene's identical ragdolls) are found so, and factored and solved
-// two, three or four at a time in lanes each get the bits of their factorisation and solve alone
+// two to k_lanes at a time in lanes each get the bits of their factorisation and solve alone
 // (the lanes past the parts repeating the first); a part of another shape, or one whose nodes are
 // not consecutive, is not taken for them, and a lane whose block is not positive definite fails
 // the factorisation.
 TEST(BlockLdlt, PartsThatFactorAlikeFactorAndSolveInLanesWithTheBitsOfEachAlone) {
-  constexpr std::uint32_t k_parts = 4;
+  constexpr auto k_parts = std::uint32_t(BlockLdlt::k_lanes);
   const Problem p = trees_side_by_side(k_parts);
   const std::uint32_t part_rows = p.node_begin[12];
   BlockLdlt ldlt;

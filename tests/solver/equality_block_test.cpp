@@ -126,14 +126,15 @@ TEST(EqualityBlock, ChainsJoinedOnlyThroughTheWorldAreSeparateComponents) {
   EXPECT_EQ(two[1], rows_from(12, 24));
 }
 
-// Chains of one length factor alike: the first four share a batch in lanes, the next two another
-// (its last lanes repeating its first chain), and a longer chain is a batch of its own; without
-// lanes each chain is one. Solved either way, with a heavier link in one chain (other values in
-// its lane) and a contact on another's end that the sweeps change between the block's solves, and
-// then again as the relax solve does: the same bits.
+// Chains of one length factor alike: the first k_lanes share a batch in lanes, the next two
+// another (its last lanes repeating its first chain), and a longer chain is a batch of its own;
+// without lanes each chain is one. Solved either way, with a heavier link in one chain (other
+// values in its lane) and a contact on another's end that the sweeps change between the block's
+// solves, and then again as the relax solve does: the same bits.
 TEST(EqualityBlock, ComponentsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolvesAlone) {
   RowProblem p;
-  const std::vector<std::uint32_t> ends = chains_from_the_world(p, 6, 4);
+  constexpr auto k_lanes = std::uint32_t(BlockLdlt::k_lanes);
+  const std::vector<std::uint32_t> ends = chains_from_the_world(p, k_lanes + 2, 4);
   add_chain(p, 5);
   p.masses[ends[2]] = {Real(0.25), Mat33::diagonal(Vec3::splat(Real(0.625)))};  // 4 kg
   const std::uint32_t contact = p.add_contact_y(ends[4], 0, Real(0.5));
@@ -144,14 +145,14 @@ TEST(EqualityBlock, ComponentsThatFactorAlikeSolveInLanesWithTheBitsOfTheirSolve
   EqualityBlock block;
   ASSERT_TRUE(block.prepare(p.rows, layout));
   ASSERT_EQ(block.batches(), 3u);
-  EXPECT_EQ(block.batch_begin(1), 4u);
-  EXPECT_EQ(block.batch_begin(2), 6u);
+  EXPECT_EQ(block.batch_begin(1), k_lanes);
+  EXPECT_EQ(block.batch_begin(2), k_lanes + 2);
   EXPECT_TRUE(block.in_lanes(0));
   EXPECT_TRUE(block.in_lanes(1));
   EXPECT_FALSE(block.in_lanes(2));
   block.set_lanes(false);
   ASSERT_TRUE(block.prepare(p.rows, layout, true));
-  EXPECT_EQ(block.batches(), 7u);
+  EXPECT_EQ(block.batches(), k_lanes + 3);
 
   RowProblem lanes = p, alone = p;
   PgsSolver with_lanes, without_lanes;
