@@ -62,24 +62,24 @@ bool EqualityBlock::prepare(const RowStore& rows, const RowLayout& layout, bool 
   }
   const std::span<double> values = ldlt_.values();
   std::fill(values.begin(), values.end(), 0.0);
-  // Components share no entry of A: each is filled and factored on its own, by chunks of runs on
-  // the pool's threads (each chunk with its own scratch; one scratch on one thread), with the bits
-  // of one pass over them all. The ragdolls' ten took 30 us a step on one thread whatever the
-  // thread count.
+  // Batches share no entry of A: each is filled and factored on its own, by chunks of runs on
+  // the pool's threads (each chunk with its own scratch, doubles and lanes for batches in lanes;
+  // one of each on one thread), with the bits of one pass over them all. The ragdolls' ten took
+  // 30 us a step on one thread whatever the thread count.
   const bool parallel = runs() > 1 && chunks_in_parallel(pool, rows_.size(), k_parallel_rows);
-  const std::size_t scratch = ldlt_.scratch_size(), chunks = parallel ? k_prepare_chunks : 1;
+  const std::size_t chunks = parallel ? k_prepare_chunks : 1, scratch = ldlt_.scratch_size(),
+                    lane_scratch = lane_values_.empty() ? 0 : scratch;
   chunk_scratch_.resize(chunks * scratch);
-  chunk_lane_scratch_.resize(lane_values_.empty() ? 0 : chunks * scratch);
+  chunk_lane_scratch_.resize(chunks * lane_scratch);
   std::array<bool, k_prepare_chunks> factored{};
   run_chunks(parallel ? pool : nullptr, runs(), k_prepare_chunks, 0,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-               const std::size_t own = parallel ? chunk * scratch : 0;
+               const std::size_t own = parallel ? chunk : 0;
                bool ok = true;
                for (std::uint32_t b = run_begin(begin); ok && b < run_begin(end); ++b)
-                 ok = prepare_batch(rows, b, std::span(chunk_scratch_).subspan(own, scratch),
-                                    std::span(chunk_lane_scratch_)
-                                        .subspan(lane_values_.empty() ? 0 : own,
-                                                 lane_values_.empty() ? 0 : scratch));
+                 ok = prepare_batch(
+                     rows, b, std::span(chunk_scratch_).subspan(own * scratch, scratch),
+                     std::span(chunk_lane_scratch_).subspan(own * lane_scratch, lane_scratch));
                factored[chunk] = ok;
              });
   return std::all_of(factored.begin(), factored.end(), [](bool ok) { return ok; });
@@ -238,6 +238,11 @@ bool EqualityBlock::find_components(const RowStore& rows, const RowLayout& layou
   positions_begin_[components] = std::uint32_t(component_positions_.size());
   find_batches();
   return true;
+}
+
+void EqualityBlock::set_lanes(bool lanes) {
+  lanes_ = lanes;
+  if (components() > 0) find_batches();
 }
 
 void EqualityBlock::find_batches() {

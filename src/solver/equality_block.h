@@ -65,12 +65,9 @@ class EqualityBlock {
   std::size_t runs() const { return run_begin_.size() - 1; }
   std::uint32_t run_begin(std::size_t r) const { return run_begin_[r]; }
   /// Whether components that factor alike share batches (the default); false leaves every
-  /// component a batch of its own, with the same bits: for tests and measurements. Takes effect
-  /// when the components are next found.
-  void set_lanes(bool lanes) {
-    lanes_ = lanes;
-    pattern_sides_.clear();
-  }
+  /// component a batch of its own, with the same bits: for tests and measurements. The batches
+  /// are cut again at once (the next prepare fills them).
+  void set_lanes(bool lanes);
   /// Whether batch b is solved in lanes (it holds more than one component).
   bool in_lanes(std::size_t b) const { return batch_begin(b + 1) - batch_begin(b) > 1; }
   /// A batch in lanes' x (below): component batch_begin(b) + l's row k (an index into rows()) in
