@@ -1138,7 +1138,7 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
 }
 
 // The bilateral rows at once, exactly (equality_block.h), before each sweep of the others:
-// component by component.
+// batch by batch (EqualityBlock::batches).
 Real PgsSolver::visit_equalities(RowStore& rows, const PackedAccess& access, Real sor) {
   Real largest = 0;
   for (std::size_t b = 0; direct_ && b < equalities_.batches(); ++b)
