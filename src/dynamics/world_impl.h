@@ -121,7 +121,12 @@ struct World::Impl {
   static constexpr std::size_t k_parallel_joints = 64;  // fewer stay on the calling thread
   struct PreparedJointRow {
     // Not value-initialised (a zeroing of the whole row): the spec gets its defaults, then fields.
-    explicit PreparedJointRow(const LaneRow& r) : response(r) {}
+    // The response written where it stays (write_response).
+    PreparedJointRow(const std::array<Vec3, 4>& jacobian, const LaneMass& a, const LaneMass& b) {
+      for (std::size_t k = 0; k < 4; ++k)
+        response.j[k] = lanes_of(jacobian[k]);
+      write_response(response, a, b);
+    }
     RowSpec spec;
     LaneRow response;
   };

@@ -89,16 +89,20 @@ class StoreSink final : public JointRowSink {
   void add(const JointRow& row) override {
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
     // angular rows on a particle) holds by itself: not written, so not reported as degenerate.
-    const LaneRow response =
-        lane_row(to_lanes({row.lin_a, row.ang_a, row.lin_b, row.ang_b}), mass_a_, mass_b_);
+    World::Impl::PreparedJointRow& prepared =
+        out_.emplace_back(std::array{row.lin_a, row.ang_a, row.lin_b, row.ang_b}, mass_a_, mass_b_);
+    const LaneRow& response = prepared.response;
     const Real w = response.diagonal;
-    if (w == 0) return;
+    if (w == 0) {
+      out_.pop_back();
+      return;
+    }
     const SolverSettings& solver = impl_.settings.solver;
     const Real beta = solver.position_iterations > 0 ? Real(0) : solver.baumgarte;
     // Written in place: a RowSpec built aside and copied whole was read back in 16-byte pieces
     // just after its fields' smaller stores, which the processor does not forward (a stall each).
     // Its Jacobian is the response's (RowStore::set_prepared).
-    RowSpec& spec = out_.emplace_back(response).spec;
+    RowSpec& spec = prepared.spec;
     spec.body_a = joint_.body_a;
     spec.body_b = joint_.body_b;
     switch (row.kind) {
