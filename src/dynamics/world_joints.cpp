@@ -435,13 +435,13 @@ void measure_joint_errors(World::Impl& impl) {
           joint.measured_a = pose_of(impl, joint.body_a);
           joint.measured_b = pose_of(impl, joint.body_b);
           // The rows of a joint run along orthogonal axes: their
-          // violations add as a vector's parts.
-          for (const JointRow& row : joint.measured.rows()) {
-            Real& error = row.angular ? joint.state.angular_error : joint.state.error;
-            error += violation(row) * violation(row);
-          }
-          joint.state.error = std::sqrt(joint.state.error);
-          joint.state.angular_error = std::sqrt(joint.state.angular_error);
+          // violations add as a vector's parts. Summed apart from the state, whose two fields
+          // read back at once after their separate stores would stall the processor.
+          Real squared = 0, squared_angular = 0;
+          for (const JointRow& row : joint.measured.rows())
+            (row.angular ? squared_angular : squared) += violation(row) * violation(row);
+          joint.state.error = std::sqrt(squared);
+          joint.state.angular_error = std::sqrt(squared_angular);
           chunk_worst = std::max(chunk_worst, joint.state.error);
           chunk_worst_angular = std::max(chunk_worst_angular, joint.state.angular_error);
         }

@@ -38,8 +38,19 @@ struct JointGeometry {
   /// The rotation of b's frame relative to a's, in a's frame axes (identity at creation).
   Quat relative() const { return conjugate(frame_a) * frame_b; }
 };
-JointGeometry joint_geometry(const JointModel& joint, const JointBodyPose& a,
-                             const JointBodyPose& b);
+/// Inline: the caller keeps the parts it reads in registers, where a returned copy was read back
+/// in other pieces than its stores wrote, which the processor does not forward.
+inline JointGeometry joint_geometry(const JointModel& joint, const JointBodyPose& a,
+                                    const JointBodyPose& b) {
+  JointGeometry g;
+  g.r_a = rotate(a.orientation, joint.anchor_a);
+  g.r_b = rotate(b.orientation, joint.anchor_b);
+  g.p_a = a.center + g.r_a;
+  g.p_b = b.center + g.r_b;
+  g.frame_a = a.orientation * joint.frame_a;
+  g.frame_b = b.orientation * joint.frame_b;
+  return g;
+}
 
 /// One row as a joint writes it. J v = dot(lin_a, v_a) + dot(ang_a, w_a) + dot(lin_b, v_b) +
 /// dot(ang_b, w_b) = dC/dt.

@@ -39,18 +39,6 @@ JointModel make_joint_model(const JointSettings& settings, const JointBodyPose& 
   return joint;
 }
 
-JointGeometry joint_geometry(const JointModel& joint, const JointBodyPose& a,
-                             const JointBodyPose& b) {
-  JointGeometry g;
-  g.r_a = rotate(a.orientation, joint.anchor_a);
-  g.r_b = rotate(b.orientation, joint.anchor_b);
-  g.p_a = a.center + g.r_a;
-  g.p_b = b.center + g.r_b;
-  g.frame_a = a.orientation * joint.frame_a;
-  g.frame_b = b.orientation * joint.frame_b;
-  return g;
-}
-
 void write_joint_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
   switch (joint.settings.type) {
     case JointType::ball:
