@@ -158,15 +158,12 @@ struct LaneRow {
           b.angular_response(j[3])};
 }
 
-/// Row r's response and diagonal from its Jacobian r.j, on bodies a and b, written part by part:
-/// a row built aside and copied whole is read back in pieces wider than the stores that wrote it
+/// Row r's response and diagonal from its Jacobian r.j, on bodies a and b, written in place: a
+/// row built aside and copied whole is read back in pieces wider than the stores that wrote it
 /// just before, which the processor does not forward (a stall each).
 [[gnu::always_inline]] inline void write_response(LaneRow& r, const LaneMass& a,
                                                   const LaneMass& b) {
-  r.b[0] = a.linear_response(r.j[0]);
-  r.b[1] = a.angular_response(r.j[1]);
-  r.b[2] = b.linear_response(r.j[2]);
-  r.b[3] = b.angular_response(r.j[3]);
+  r.b = lane_response(r.j, a, b);
   r.diagonal =
       dot3(r.j[0], r.b[0]) + dot3(r.j[1], r.b[1]) + dot3(r.j[2], r.b[2]) + dot3(r.j[3], r.b[3]);
 }

@@ -38,8 +38,9 @@ struct JointGeometry {
   /// The rotation of b's frame relative to a's, in a's frame axes (identity at creation).
   Quat relative() const { return conjugate(frame_a) * frame_b; }
 };
-/// Inline: the caller keeps the parts it reads in registers, where a returned copy was read back
-/// in other pieces than its stores wrote, which the processor does not forward.
+/// The joint's anchors and frames in the world at its bodies' poses a and b. Inline, so that the
+/// caller keeps the parts it reads in registers: a returned copy was read back in other pieces than
+/// its stores wrote, which the processor does not forward.
 inline JointGeometry joint_geometry(const JointModel& joint, const JointBodyPose& a,
                                     const JointBodyPose& b) {
   JointGeometry g;
