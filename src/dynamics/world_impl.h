@@ -134,6 +134,7 @@ struct World::Impl {
   std::vector<std::uint32_t> free_joints;
   std::map<std::string, std::uint32_t, std::less<>> joint_names;
   std::vector<std::uint64_t> unconnected_pairs;  // sorted body-pair keys: no contacts between
+  std::vector<std::uint8_t> unconnected_bodies;  // per slot: 1 where unconnected_pairs names it
   std::vector<JointBreakEvent> joint_events;     // of the last step
 
   /// The slot of a live body; throws StaleHandle otherwise.

@@ -57,10 +57,13 @@ bool is_acting(const World::Impl& impl, const World::Impl::JointRecord& joint) {
 
 void rebuild_unconnected_pairs(World::Impl& impl) {
   impl.unconnected_pairs.clear();
+  impl.unconnected_bodies.assign(impl.motions.size(), 0);
   for (const std::uint32_t j : impl.live_joints) {
     const World::Impl::JointRecord& joint = impl.joints[j];
-    if (!joint.state.broken && !joint.model.settings.collide_connected)
+    if (!joint.state.broken && !joint.model.settings.collide_connected) {
       impl.unconnected_pairs.push_back(pair_key(joint.body_a, joint.body_b));
+      impl.unconnected_bodies[joint.body_a] = impl.unconnected_bodies[joint.body_b] = 1;
+    }
   }
   std::sort(impl.unconnected_pairs.begin(), impl.unconnected_pairs.end());
 }
@@ -274,7 +277,14 @@ void remove_body_joints(World::Impl& impl, std::uint32_t slot) {
 }
 
 bool joint_blocks_contacts(const World::Impl& impl, std::uint32_t a, std::uint32_t b) {
-  return std::binary_search(impl.unconnected_pairs.begin(), impl.unconnected_pairs.end(),
+  // Most pairs name a body no such joint holds (a ragdoll's arm on a box): no search for those,
+  // whose branches the processor cannot predict (1.2% of the ragdolls' step). A body added since
+  // the last rebuild is in no joint.
+  const auto named = [&](std::uint32_t slot) {
+    return slot < impl.unconnected_bodies.size() && impl.unconnected_bodies[slot] != 0;
+  };
+  return named(a) && named(b) &&
+         std::binary_search(impl.unconnected_pairs.begin(), impl.unconnected_pairs.end(),
                             pair_key(a, b));
 }
 
