@@ -668,6 +668,34 @@ TEST(Joints, JointedBodiesCollideOnlyWhenCollideConnected) {
   }
 }
 
+// Only the joint's own pair is kept apart: a body made after the joint touching a jointed body,
+// and two jointed bodies of different joints touching each other, get contacts.
+TEST(Joints, AJointKeepsOnlyItsOwnPairFromContact) {
+  WorldSettings settings = no_sleep();
+  settings.gravity = {};
+  World world(settings);
+  const Vec3 half{Real(0.5), Real(0.5), Real(0.5)};
+  const BodyId a = world.create_body(box({0, 0, 0}, half));
+  const BodyId b = world.create_body(box({Real(0.8), 0, 0}, half));
+  const BodyId c = world.create_body(box({0, Real(0.8), 0}, half));
+  const BodyId d = world.create_body(box({Real(0.8), Real(0.8), 0}, half));
+  world.create_joint(joint_of(JointType::ball, a, b, {Real(0.4), 0, 0}));
+  world.create_joint(joint_of(JointType::ball, c, d, {Real(0.4), Real(0.8), 0}));
+  const BodyId later = world.create_body(box({0, -Real(0.8), 0}, half));
+  world.step(Real(1.0 / 60));
+  const auto touching = [&](BodyId x, BodyId y) {
+    const std::vector<DebugContact> contacts = world.debug_contacts();
+    return std::any_of(contacts.begin(), contacts.end(), [&](const DebugContact& k) {
+      return (k.body_a == x && k.body_b == y) || (k.body_a == y && k.body_b == x);
+    });
+  };
+  EXPECT_FALSE(touching(a, b));
+  EXPECT_FALSE(touching(c, d));
+  EXPECT_TRUE(touching(a, c));  // both jointed, not to each other
+  EXPECT_TRUE(touching(b, d));
+  EXPECT_TRUE(touching(a, later));
+}
+
 TEST(Joints, APendulumAtRestSleepsAndWakesWhenItsJointIsRemoved) {
   World world;  // sleeping on
   const BodyId bob = world.create_body(ball({0, -1, 0}));
