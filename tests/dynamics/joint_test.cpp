@@ -31,6 +31,13 @@ WorldSettings no_sleep(Real dt = Real(1.0 / 60)) {
   return s;
 }
 
+// no_sleep without gravity: only the joints and contacts act.
+WorldSettings weightless(Real dt = Real(1.0 / 60)) {
+  WorldSettings s = no_sleep(dt);
+  s.gravity = {};
+  return s;
+}
+
 // Rigid joint rows: the default joint softness yields about 1% of each impulse by design (it keeps
 // long chains from gaining energy, docs/joints.md); tests of what a type's rows hold exactly turn
 // it off.
@@ -106,6 +113,11 @@ BodySettings box(const Vec3& position, const Vec3& half_extents, Real mass = 1) 
   BodySettings s = body_of(Box{half_extents}, position);
   s.mass = mass;
   return s;
+}
+
+// A 1 m cube of 1 kg.
+BodySettings cube(const Vec3& position) {
+  return box(position, {Real(0.5), Real(0.5), Real(0.5)});
 }
 
 // A static body at the origin to be body_a of a joint, so that the joint's angles, slides and
@@ -373,9 +385,7 @@ Real breaking_load(World& world, JointId id, Real rate, Apply apply) {
 }
 
 TEST(Joints, BallJointBreaksOnceItsLoadPassesBreakForceThenTheBodyMovesFreely) {
-  WorldSettings settings = no_sleep();
-  settings.gravity = {};
-  World world(settings);
+  World world(weightless());
   const Real mass = 2, break_force = 100;
   const BodyId body = world.create_body(ball({0, 0, 0}, k_bob_radius, mass));
   JointSettings joint = joint_of(JointType::ball, body, {}, {0, 0, 0});
@@ -398,9 +408,7 @@ TEST(Joints, BallJointBreaksOnceItsLoadPassesBreakForceThenTheBodyMovesFreely) {
 
 TEST(Joints, FixedJointBreaksOnceItsTorquePassesBreakTorqueThenTheBodyTurnsFreely) {
   // A sphere of 2 kg and radius 0.5 m: I = 0.2 kg m^2, so a free torque T turns it at T / I.
-  WorldSettings settings = no_sleep();
-  settings.gravity = {};
-  World world(settings);
+  World world(weightless());
   const Real break_torque = 10, inertia = Real(0.2);
   const BodyId body = world.create_body(ball({0, 0, 0}, Real(0.5), 2));
   JointSettings joint = joint_of(JointType::fixed, body, {}, {0, 0, 0});
@@ -485,9 +493,7 @@ TEST(Joints, DistanceRopeHoldsAtItsMaxLength) {
 // The period of a mass of 1 kg on a soft distance joint (damping 0) stretched by 0.2 m and let go,
 // gravity off, between upward zero crossings of the stretch.
 Real spring_period(Real frequency, Real dt) {
-  WorldSettings settings = no_sleep(dt);
-  settings.gravity = {};
-  World world(settings);
+  World world(weightless(dt));
   const BodyId bob = world.create_body(ball({1, 0, 0}));
   JointSettings joint;
   joint.type = JointType::distance;
@@ -554,9 +560,7 @@ TEST(Joints, ConeTwistHoldsSwingAndTwistWhenDrivenHard) {
   };
   for (const Drive& drive :
        {Drive{{0, 0, 5}, {}}, Drive{{}, {Real(0.5), 0, 0}}, Drive{{0, 4, 4}, {Real(0.5), 0, 0}}}) {
-    WorldSettings settings = no_sleep();
-    settings.gravity = {};
-    World world(settings);
+    World world(weightless());
     const BodyId arm = world.create_body(box({Real(0.5), 0, 0}, {Real(0.5), Real(0.1), Real(0.1)}));
     JointSettings joint = joint_of(JointType::cone_twist, base(world), arm, {0, 0, 0});
     joint.swing_limit = Real(0.5);
@@ -594,9 +598,7 @@ TEST(Joints, SixDofAngularLimitsBeyondNinetyDegreesHold) {
   // Each angle in turn limited to +-2 rad (the rest fixed), the body spun toward the limit about
   // that axis: twist for x, swing for y and z, as the swing-twist split measures them.
   for (int k = 0; k < 3; ++k) {
-    WorldSettings settings = no_sleep();
-    settings.gravity = {};
-    World world(settings);
+    World world(weightless());
     BodySettings s = box({0, 0, 0}, {Real(0.3), Real(0.2), Real(0.1)});
     Vec3 spin;
     spin[k] = 3;
@@ -653,12 +655,9 @@ TEST(Joints, LockRotationStopsRotationAboutItsAxis) {
 
 TEST(Joints, JointedBodiesCollideOnlyWhenCollideConnected) {
   for (const bool collide : {false, true}) {
-    WorldSettings settings = no_sleep();
-    settings.gravity = {};
-    World world(settings);
-    const Vec3 half{Real(0.5), Real(0.5), Real(0.5)};
-    const BodyId a = world.create_body(box({0, 0, 0}, half));
-    const BodyId b = world.create_body(box({Real(0.8), 0, 0}, half));
+    World world(weightless());
+    const BodyId a = world.create_body(cube({0, 0, 0}));
+    const BodyId b = world.create_body(cube({Real(0.8), 0, 0}));
     JointSettings joint = joint_of(JointType::ball, a, b, {Real(0.4), 0, 0});
     joint.collide_connected = collide;
     world.create_joint(joint);
@@ -671,17 +670,14 @@ TEST(Joints, JointedBodiesCollideOnlyWhenCollideConnected) {
 // Only the joint's own pair is kept apart: a body made after the joint touching a jointed body,
 // and two jointed bodies of different joints touching each other, get contacts.
 TEST(Joints, AJointKeepsOnlyItsOwnPairFromContact) {
-  WorldSettings settings = no_sleep();
-  settings.gravity = {};
-  World world(settings);
-  const Vec3 half{Real(0.5), Real(0.5), Real(0.5)};
-  const BodyId a = world.create_body(box({0, 0, 0}, half));
-  const BodyId b = world.create_body(box({Real(0.8), 0, 0}, half));
-  const BodyId c = world.create_body(box({0, Real(0.8), 0}, half));
-  const BodyId d = world.create_body(box({Real(0.8), Real(0.8), 0}, half));
+  World world(weightless());
+  const BodyId a = world.create_body(cube({0, 0, 0}));
+  const BodyId b = world.create_body(cube({Real(0.8), 0, 0}));
+  const BodyId c = world.create_body(cube({0, Real(0.8), 0}));
+  const BodyId d = world.create_body(cube({Real(0.8), Real(0.8), 0}));
   world.create_joint(joint_of(JointType::ball, a, b, {Real(0.4), 0, 0}));
   world.create_joint(joint_of(JointType::ball, c, d, {Real(0.4), Real(0.8), 0}));
-  const BodyId later = world.create_body(box({0, -Real(0.8), 0}, half));
+  const BodyId later = world.create_body(cube({0, -Real(0.8), 0}));
   world.step(Real(1.0 / 60));
   const auto touching = [&](BodyId x, BodyId y) {
     const std::vector<DebugContact> contacts = world.debug_contacts();
