@@ -300,7 +300,34 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
   alone_sweeps_.assign(batches_.size(), 0);
+  unsettled_.assign(batches_.size(), 0);
+  units_ = 0;
+  for (const UnitBatch& batch : batches_)
+    units_ += batch.units;
   in_plane_.assign(batches_.size(), 0);
+}
+
+void UnitBatches::reserve(std::size_t rows, std::size_t units, std::size_t bodies) {
+  // Before keep_full_batches a batch may hold one unit; after it, three at least, and each of its
+  // friction rows stands for three of the units' rows.
+  const std::size_t full = units / UnitBatch::k_min_units + 1;
+  for (auto* per_unit : {&steps_, &kept_steps_})
+    per_unit->reserve(units);
+  batches_.reserve(units);
+  for (auto* per_unit : {&unit_level_, &by_level_})
+    per_unit->reserve(units);
+  level_end_.reserve(units + 1);
+  shapes_.reserve(units);
+  kind_of_.reserve(units);
+  kind_count_.reserve(units * k_reserved_kinds);
+  kinds_.reserve(k_no_kind);
+  open_.reserve(k_no_kind);
+  level_of_body_.reserve(bodies);
+  holds_row_.reserve(rows);
+  for (auto* per_batch : {&alone_sweeps_, &unsettled_, &in_plane_, &unpacked_})
+    per_batch->reserve(full);
+  lanes_.reserve(rows / UnitBatch::k_min_units * FullLayout::friction_row +
+                 full * FullLayout::group);
 }
 
 template <class ForMoving>
@@ -345,6 +372,13 @@ void UnitBatches::delay_into_batches(std::span<const RowUnit> units, std::uint32
   }
 }
 
+bool UnitBatches::settle_too_few() const {
+  std::uint32_t unsettled = 0;
+  for (const std::uint8_t units : unsettled_)
+    unsettled += units;
+  return 3 * std::size_t(unsettled) > units_;
+}
+
 std::size_t UnitBatches::default_compact_above() {
   constexpr std::size_t k_unknown_cache = std::size_t(2) << 20;
   long cache = 0;
@@ -360,13 +394,6 @@ std::size_t UnitBatches::friction_row_lanes() const {
 
 std::size_t UnitBatches::group_lanes() const {
   return compact_ ? CompactLayout::group : FullLayout::group;
-}
-
-std::size_t UnitBatches::units() const {
-  std::size_t units = 0;
-  for (const UnitBatch& batch : batches_)
-    units += batch.units;
-  return units;
 }
 
 void UnitBatches::add_together(std::span<const RowUnit> units,
@@ -833,6 +860,10 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     target[r] = before[r] + (change[r] + refined[r]);
     solved &= target[r] >= Lanes{};
   }
+  // The groups the lanes' solve left, to be solved one at a time (settle_too_few).
+  const auto unsettled =
+      std::uint8_t(std::popcount(lane_bits(~solved & ~idle) & ((1u << batch.units) - 1)));
+  if (unsettled_[index] != unsettled) unsettled_[index] = unsettled;
   // The guess of the rows that pushed, on each such lane's group as visit_group holds it (the
   // same function, the same bits); a lane whose guess fails is left to visit_group, which tries
   // the all-rows solve next. Each lane's matrix, impulses and errors come by transposes (lane k

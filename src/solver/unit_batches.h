@@ -89,6 +89,11 @@ class UnitBatches {
   void build(const RowStore& rows, const SweepSchedule& schedule,
              std::span<const std::uint8_t> visits, std::span<const std::uint32_t> group_of,
              std::span<const RowGroup> groups, std::size_t bodies, bool merge_parts);
+  /// Room for a build on a structure of this many rows, units and bodies, so that a build on it
+  /// allocates nothing: a solver finds each layout's structure, but builds batches only for some
+  /// (PgsSolver::prepare), and a warmed-up step must not allocate for a layout larger than any
+  /// batched before.
+  void reserve(std::size_t rows, std::size_t units, std::size_t bodies);
   /// Forgets the steps (a new structure), until the next build.
   void clear() {
     steps_.clear();
@@ -110,7 +115,7 @@ class UnitBatches {
   const UnitBatch& batch(std::size_t k) const { return batches_[k]; }
   std::size_t batch_count() const { return batches_.size(); }
   /// The units the batches hold.
-  std::size_t units() const;
+  std::size_t units() const { return built_ ? units_ : 0; }
   /// The batches' rows in lanes: what a solve keeps (the coefficients, bounds, the runs' couplings
   /// and the groups' matrices, these two found here from the rows, and the bodies' inverse masses,
   /// given per body) and then its biases, which the relax solve changes.
@@ -143,6 +148,11 @@ class UnitBatches {
     --alone_sweeps_[k];
     return false;
   }
+  /// Whether the batches' lanes settle too few of their groups to pay for their packing: at their
+  /// last visits in lanes, more than a third of their units' groups were left to be solved one at a
+  /// time (their rows pushing unevenly: solve_active lane by lane, or visit_group afterwards), so
+  /// their sweeps cost about what the units' visits alone do (docs/performance.md).
+  bool settle_too_few() const;
   /// Whether the last build keeps the rows' B without its linear parts, which a visit finds from
   /// J and the bodies' inverse masses (the same bits): a fifth less memory, for batches whose lanes
   /// would not stay in a core's cache from one sweep to the next (more than compact_above
@@ -222,6 +232,7 @@ class UnitBatches {
       segment_begin_{};
   std::size_t segments_ = 0;
   std::vector<UnitBatch> batches_;
+  std::size_t units_ = 0;  // the batches'
   // Part p's batches start at part_batches_[p]; the colours' follow the last part's, to the end.
   std::array<std::uint32_t, SweepSchedule::k_max_parts + 1> part_batches_{};
   std::vector<Lanes> lanes_;
@@ -231,6 +242,9 @@ class UnitBatches {
   // other's at once, so a visit writes its byte only when it changes: a write at every visit took
   // the line from the other core each time (docs/performance.md).
   std::vector<std::uint8_t> alone_sweeps_;
+  // Per batch: its units whose group its last visit in lanes did not settle there (written only
+  // when it changes, as alone_sweeps_).
+  std::vector<std::uint8_t> unsettled_;
   std::vector<std::uint8_t> in_plane_;          // per batch: a body held to a plane (pack)
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
   std::vector<std::uint8_t> holds_row_;         // per row: a batch's
@@ -246,6 +260,8 @@ class UnitBatches {
   // units alone, 177-181 with this window, 199-203 without the delays).
   static constexpr std::uint32_t k_delay_window = 16;
   static constexpr std::uint8_t k_no_kind = 0xff;
+  // Shapes reserved for per level (reserve): a contact model gives its manifolds a few.
+  static constexpr std::size_t k_reserved_kinds = 8;
   std::vector<UnitShape> kinds_;           // the shapes met (delay_into_batches)
   std::vector<std::uint8_t> kind_of_;      // per unit: its shape's index in kinds_, or k_no_kind
   std::vector<std::uint32_t> kind_count_;  // per level and shape: the units placed there so far
