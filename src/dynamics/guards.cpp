@@ -72,13 +72,19 @@ std::string describe_row(const World::Impl& impl, std::size_t i, Diagnostic& d) 
   return "a contact row between " + bodies;
 }
 
-bool state_is_finite(const BodyMotion& m, const BodyVelocity& v) {
-  return is_finite(m.center) && is_finite(m.orientation) && is_finite(v.linear) &&
-         is_finite(v.angular);
+// 0 where a body's position, orientation and velocity are finite, NaN otherwise: x * 0 is 0 for a
+// finite x and NaN for an infinite or NaN one, and a sum of them NaN if any is. Without a branch
+// per number: the guards pass over every awake body twice a step, and thirteen tests a body took
+// 1% of the pyramid's step.
+Real state_zero(const BodyMotion& m, const BodyVelocity& v) {
+  const auto zero = [](const Vec3& a) { return (a.x * 0 + a.y * 0) + a.z * 0; };
+  const Quat& q = m.orientation;
+  return (zero(m.center) + ((q.x * 0 + q.y * 0) + (q.z * 0 + q.w * 0))) +
+         (zero(v.linear) + zero(v.angular));
 }
 
 bool faulty(const World::Impl& impl, std::uint32_t slot) {
-  return !state_is_finite(impl.motions[slot], impl.velocities[slot]);
+  return !(state_zero(impl.motions[slot], impl.velocities[slot]) == 0);
 }
 
 // The first row on the body whose impulse is not finite, if any.
@@ -158,8 +164,10 @@ void clamp_and_report(World::Impl& impl, StepStage stage) {
 }
 
 bool any_faulty(const World::Impl& impl, std::span<const std::uint32_t> slots) {
-  return std::any_of(slots.begin(), slots.end(),
-                     [&](std::uint32_t slot) { return faulty(impl, slot); });
+  Real sum = 0;
+  for (const std::uint32_t slot : slots)
+    sum += state_zero(impl.motions[slot], impl.velocities[slot]);
+  return !(sum == 0);
 }
 
 bool freeze_faulty(World::Impl& impl, StepStage stage,
