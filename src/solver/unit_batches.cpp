@@ -308,26 +308,32 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
 }
 
 void UnitBatches::reserve(std::size_t rows, std::size_t units, std::size_t bodies) {
+  // Doubling where it grows, as a vector's own growth does: a pile's rows grow at most of its
+  // layouts while it falls, and reserving each bound exactly reallocated the lanes at each.
+  const auto room = [](auto& v, std::size_t n) {
+    if (v.capacity() < n) v.reserve(std::max(n, 2 * v.capacity()));
+  };
   // Before keep_full_batches a batch may hold one unit; after it, three at least, and each of its
   // friction rows stands for three of the units' rows.
   const std::size_t full = units / UnitBatch::k_min_units + 1;
-  for (auto* per_unit : {&steps_, &kept_steps_})
-    per_unit->reserve(units);
-  batches_.reserve(units);
-  for (auto* per_unit : {&unit_level_, &by_level_})
-    per_unit->reserve(units);
-  level_end_.reserve(units + 1);
-  shapes_.reserve(units);
-  kind_of_.reserve(units);
-  kind_count_.reserve(units * k_reserved_kinds);
-  kinds_.reserve(k_no_kind);
-  open_.reserve(k_no_kind);
-  level_of_body_.reserve(bodies);
-  holds_row_.reserve(rows);
-  for (auto* per_batch : {&alone_sweeps_, &unsettled_, &in_plane_, &unpacked_})
-    per_batch->reserve(full);
-  lanes_.reserve(rows / UnitBatch::k_min_units * FullLayout::friction_row +
-                 full * FullLayout::group);
+  room(steps_, units);
+  room(kept_steps_, units);
+  room(batches_, units);
+  room(unit_level_, units);
+  room(by_level_, units);
+  room(level_end_, units + 1);
+  room(shapes_, units);
+  room(kind_of_, units);
+  room(kind_count_, units * k_reserved_kinds);
+  room(kinds_, k_no_kind);
+  room(open_, k_no_kind);
+  room(level_of_body_, bodies);
+  room(holds_row_, rows);
+  room(alone_sweeps_, full);
+  room(unsettled_, full);
+  room(in_plane_, full);
+  room(unpacked_, full);
+  room(lanes_, rows / UnitBatch::k_min_units * FullLayout::friction_row + full * FullLayout::group);
 }
 
 template <class ForMoving>
