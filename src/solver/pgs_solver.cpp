@@ -541,10 +541,10 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                         bool in_order) {
   // Batches whose lanes settled too few groups in the last solve cost more to pack than their
-  // sweeps save (a ragdoll's boxes, loaded unevenly by its limbs: the step 1.035x): they are
-  // dropped, and none built for the next 1, 2, 4... solves, up to k_max_unbatched_solves, until
-  // batches built again settle enough. A pyramid's first solves, before its warm start has spread
-  // its load, settle too few too.
+  // sweeps save (the peers' ragdolls, whose limbs load the boxes under them unevenly: 3.5% of
+  // their step): they are dropped, and none built for the next 1, 2, 4... solves, up to
+  // k_max_unbatched_solves, until batches built again settle enough. A pyramid's first solves,
+  // before its warm start has spread its load, settle too few too.
   if (unbatched_solves_ > 0) --unbatched_solves_;
   if (drop_unsettled_batches_ && batches_.built() && batches_.visited_in_lanes()) {
     if (batches_.settle_too_few()) {

@@ -260,7 +260,8 @@ class UnitBatches {
   // units alone, 177-181 with this window, 199-203 without the delays).
   static constexpr std::uint32_t k_delay_window = 16;
   static constexpr std::uint8_t k_no_kind = 0xff;
-  // Shapes reserved for per level (reserve): a contact model gives its manifolds a few.
+  // The shapes a level's counts are reserved for (reserve): a contact model gives its manifolds
+  // a few.
   static constexpr std::size_t k_reserved_kinds = 8;
   std::vector<UnitShape> kinds_;           // the shapes met (delay_into_batches)
   std::vector<std::uint8_t> kind_of_;      // per unit: its shape's index in kinds_, or k_no_kind
