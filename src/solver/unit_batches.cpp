@@ -645,11 +645,12 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
   if (unpacked_[k] != 0) return;
   unpacked_[k] = 1;
   const UnitBatch& batch = batches_[k];
-  // The biases are the solve's to pack (PgsSolver::pack_solve_chunk gives every row and group
-  // theirs).
+  // The biases too, this solve's (PgsSolver::pack_solve_chunk leaves a batch's to its unpack).
   for (std::size_t u = 0; u < batch.units; ++u) {
-    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.rows(); ++i)
+    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.rows(); ++i) {
       pack_row(rows, i, packed[i]);
+      packed[i].bias = rows.bias[i];
+    }
   }
   for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
     const Lanes* row = lanes_.data() + batch.lanes_begin + f * L::friction_row;
@@ -674,8 +675,11 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
   }
   by_units(L::regularisation, 1, [](RowGroup& g) -> Lanes& { return g.regularisation; });
   by_units(L::softness, 1, [](RowGroup& g) -> Lanes& { return g.softness; });
-  for (std::size_t u = 0; u < batch.units; ++u)
-    groups[batch.group[u]].factored = group_in[L::factored][u] > 0;
+  for (std::size_t u = 0; u < batch.units; ++u) {
+    RowGroup& group = groups[batch.group[u]];
+    group.factored = group_in[L::factored][u] > 0;
+    group.bias = biases_of(group, rows.bias.data());
+  }
 }
 
 void UnitBatches::pack_biases(std::size_t chunk, const Real* bias,

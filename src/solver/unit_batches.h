@@ -28,6 +28,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <vector>
@@ -122,12 +123,17 @@ class UnitBatches {
   void pack(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
   /// Whether row i is a batch's (and so the group it belongs to): pack finds its packed row and
   /// couplings and its group's matrices (pack_biases their biases), which the solver's own
-  /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them (the biases excepted:
-  /// the solver packs every row's and group's at each solve).
+  /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them.
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
-  /// Batch k's groups' matrices and its rows' packed rows (but their biases) and couplings into
-  /// the solver's own, once a solve (forget_unpacked): for a visit of its units one at a time (the
-  /// same bits as in lanes), a residual or a shuffled solve.
+  /// Whether rows [i, i + 8) are all batches' (one load for a pass over the rows to skip them).
+  bool holds_eight_rows(std::size_t i) const {
+    std::uint64_t held;
+    std::memcpy(&held, holds_row_.data() + i, sizeof held);
+    return held == 0x0101010101010101u;
+  }
+  /// Batch k's groups' matrices and its rows' packed rows and couplings into the solver's own, and
+  /// this solve's biases from the rows, once a solve (forget_unpacked): for a visit of its units
+  /// one at a time (the same bits as in lanes), a residual or a shuffled solve.
   void unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
               std::span<RunCoupling> couplings, std::span<PackedRow> packed);
   /// Every batch to be unpacked again when asked: a new solve (a new step's rows, which the
