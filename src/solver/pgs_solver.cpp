@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 namespace impulse {
@@ -532,6 +533,15 @@ static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare
                   k_block_items <= 64,
               "slices and chunks are claimed by bits (run_preferring)");
 
+// Whether the eight rows whose visits start at `visits` move both their bodies.
+bool all_move(const std::uint8_t* visits) {
+  constexpr std::uint64_t k_both =
+      std::uint64_t(row_visit::a_moves | row_visit::b_moves) * 0x0101010101010101u;
+  std::uint64_t moves;
+  std::memcpy(&moves, visits, sizeof moves);
+  return (moves & k_both) == k_both;
+}
+
 }  // namespace
 
 Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
@@ -584,6 +594,12 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
+                 // Eight rows at once that batches hold and whose bodies all move: nothing to
+                 // zero or pack (a pyramid's rows but its ground contacts).
+                 while (batched_ && end - i >= 8 && batches_.holds_eight_rows(i) &&
+                        all_move(visits_.data() + i))
+                   i += 8;
+                 if (i == end) break;
                  std::array<Lanes, 4>& response = rows.coefficients[i].response;
                  if (!(visits_[i] & row_visit::a_moves)) response[0] = response[1] = Lanes{};
                  if (!(visits_[i] & row_visit::b_moves)) response[2] = response[3] = Lanes{};
