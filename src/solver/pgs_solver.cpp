@@ -9,6 +9,7 @@
 
 #include "solver/pgs_solver.h"
 
+#include "core/byte_flags.h"
 #include "core/lanes.h"
 #include "solver/group_solve.h"
 #include "solver/residual.h"
@@ -18,7 +19,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstring>
 #include <utility>
 
 namespace impulse {
@@ -533,15 +533,6 @@ static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare
                   k_block_items <= 64,
               "slices and chunks are claimed by bits (run_preferring)");
 
-// Whether the eight rows whose visits start at `visits` move both their bodies.
-bool all_move(const std::uint8_t* visits) {
-  constexpr std::uint64_t k_both =
-      std::uint64_t(row_visit::a_moves | row_visit::b_moves) * 0x0101010101010101u;
-  std::uint64_t moves;
-  std::memcpy(&moves, visits, sizeof moves);
-  return (moves & k_both) == k_both;
-}
-
 }  // namespace
 
 Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Real sor) {
@@ -596,9 +587,9 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
                for (std::size_t i = begin; i < end; ++i) {
                  // Eight rows at once that batches hold and whose bodies all move: nothing to
                  // zero or pack (a pyramid's rows but its ground contacts).
-                 while (batched_ && end - i >= 8 && batches_.holds_eight_rows(i) &&
-                        all_move(visits_.data() + i))
-                   i += 8;
+                 while (batched_ && end - i >= k_flag_bytes && batches_.holds_eight_rows(i) &&
+                        eight_have(visits_.data() + i, row_visit::a_moves | row_visit::b_moves))
+                   i += k_flag_bytes;
                  if (i == end) break;
                  std::array<Lanes, 4>& response = rows.coefficients[i].response;
                  if (!(visits_[i] & row_visit::a_moves)) response[0] = response[1] = Lanes{};
@@ -727,8 +718,8 @@ void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVeloc
   const std::size_t begin = rows.size() * chunk / k_prepare_chunks;
   const std::size_t end = rows.size() * (chunk + 1) / k_prepare_chunks;
   for (std::size_t i = begin; i < end;) {
-    if (batched_ && end - i >= 8 && batches_.holds_eight_rows(i)) {
-      i += 8;
+    if (batched_ && end - i >= k_flag_bytes && batches_.holds_eight_rows(i)) {
+      i += k_flag_bytes;
       continue;
     }
     if (!batched_ || !batches_.holds_row(i)) packed_[i].bias = rows.bias[i];

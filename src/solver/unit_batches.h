@@ -19,6 +19,7 @@
 // of one or two, are visited unit by unit.
 
 #include "constraints/rows.h"
+#include "core/byte_flags.h"
 #include "core/lanes.h"
 #include "core/task_pool.h"
 #include "solver/pgs_rows.h"
@@ -28,7 +29,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <vector>
@@ -125,12 +125,9 @@ class UnitBatches {
   /// couplings and its group's matrices (pack_biases their biases), which the solver's own
   /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them.
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
-  /// Whether rows [i, i + 8) are all batches' (one load for a pass over the rows to skip them).
-  bool holds_eight_rows(std::size_t i) const {
-    std::uint64_t held;
-    std::memcpy(&held, holds_row_.data() + i, sizeof held);
-    return held == 0x0101010101010101u;
-  }
+  /// Whether rows [i, i + k_flag_bytes) are all batches' (one load for a pass over the rows to
+  /// skip them).
+  bool holds_eight_rows(std::size_t i) const { return eight_have(holds_row_.data() + i, 1); }
   /// Batch k's groups' matrices and its rows' packed rows and couplings into the solver's own, and
   /// this solve's biases from the rows, once a solve (forget_unpacked): for a visit of its units
   /// one at a time (the same bits as in lanes), a residual or a shuffled solve.
