@@ -283,7 +283,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     if (patch_has_twist_row(count)) {
       spec.mu = material.friction * mean_distance;
       spec.lambda = carried_twist * settings.warm_scale;
-      write_row({Lanes{}, -normal, Lanes{}, normal});
+      // Body a's linear part minus body b's, -0 (as every contact row's: a batch keeps one).
+      write_row({-Lanes{}, -normal, Lanes{}, normal});
     }
   } else {
     // Lanes past the count repeat the last contact's, so that they are idle only where it is.

@@ -19,6 +19,11 @@ using GroupMatrix = std::array<Lanes, k_g>;
 /// a group's matrix singular.
 constexpr Real k_group_regularisation = Real(1e-5);
 
+/// RowGroup::regularisation of a group of matrix a: its diagonal times k_group_regularisation.
+inline Lanes group_regularisation(const GroupMatrix& a) {
+  return Lanes{a[0][0], a[1][1], a[2][2], a[3][3]} * splat(k_group_regularisation);
+}
+
 /// Each group added gets its inverse (RowGroup::inverse, RowGroup::factored) from its matrix
 /// (RowGroup::a), four at a time in lanes, the last few when flushed: a group's bits are the same
 /// whichever groups it is inverted with.

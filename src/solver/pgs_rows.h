@@ -43,6 +43,17 @@ struct RowGroup {
   bool factored;
 };
 
+/// A group's rows' Jacobians by components (RowGroup::jacobian) from the store's.
+inline void assemble_jacobian(const RowStore& rows, RowGroup& group) {
+  // By components in registers: lane stores followed by vector loads would stall the loads.
+  for (std::size_t side = 0; side < 4; ++side) {
+    const auto of_row = [&](std::size_t r) {
+      return r < group.count ? rows.coefficients[group.first + r].jacobian[side] : Lanes{};
+    };
+    by_components(of_row(0), of_row(1), of_row(2), of_row(3), &group.jacobian[3 * side]);
+  }
+}
+
 /// A group's rows' biases in lanes, lane r being row r's of `bias` (per row), zero past count.
 inline Lanes biases_of(const RowGroup& group, const Real* bias) {
   Lanes lanes{};

@@ -767,13 +767,7 @@ void PgsSolver::find_groups(const RowStore& rows, std::uint32_t begin, std::uint
 
 void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
   const std::size_t i = group.first;
-  // By components in registers: lane stores followed by vector loads would stall the loads.
-  for (std::size_t side = 0; side < 4; ++side) {
-    const auto of_row = [&](std::size_t r) {
-      return r < group.count ? rows.coefficients[i + r].jacobian[side] : Lanes{};
-    };
-    by_components(of_row(0), of_row(1), of_row(2), of_row(3), &group.jacobian[3 * side]);
-  }
+  assemble_jacobian(rows, group);
   group.softness = Lanes{};
   group.a = {};  // zero past count
   for (std::size_t c = 0; c < group.count; ++c) {
@@ -781,8 +775,7 @@ void PgsSolver::assemble_group(const RowStore& rows, RowGroup& group) const {
     group.a[c][c] += rows.softness[i + c];
     group.softness[c] = rows.softness[i + c];
   }
-  const std::array<Lanes, k_g>& a = group.a;
-  group.regularisation = Lanes{a[0][0], a[1][1], a[2][2], a[3][3]} * splat(k_group_regularisation);
+  group.regularisation = group_regularisation(group.a);
 }
 
 PackedAccess PgsSolver::packed_access(RowStore& rows) {
@@ -959,7 +952,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
         warm_start_range(step.begin, step.end);
         continue;
       }
-      if (settings.warm_start && !batches_.held_to_plane(step.batch)) {
+      if (settings.warm_start && !batches_.from_store(step.batch)) {
         batches_.warm_start(step.batch, access.velocity, access.lambdas);
         continue;
       }

@@ -24,35 +24,87 @@ static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane"
 
 // A batch's data in lanes, lane k being unit k's: per friction row, then the group.
 // Where a batch's lanes lie: a friction row's J by components (linear a x y z, angular a, linear
-// b, angular b), its B (whole, or only its angular parts, a's x y z then b's: compact, the linear
-// ones then found from J when applied, LinearResponse), then its scalars; then the group, padded to
-// four rows as RowGroup is: J by components per row, B per row (likewise), the inverse and the
-// matrix by columns (entry c * 4 + r is row r's in column c), then per row, and for the compact
-// form the batch's bodies' inverse masses.
+// b, angular b; the compact form without body a's linear part, minus body b's: linear_a), its B
+// (whole, or only its angular parts, a's x y z then b's: compact, the linear ones then found from
+// J when applied, LinearResponse), then its scalars (mu: the bounds are -mu and mu times the
+// normal rows' impulse); then the group, padded to four rows as RowGroup is: J per row (likewise),
+// B per row (likewise), the inverse and the matrix by columns (entry c * 4 + r is row r's in
+// column c; the regularisation is found from its diagonal), then per row, and for the compact form
+// the batch's bodies' inverse masses. The compact form is for lanes that do not stay in a core's
+// cache: the tower's sweeps wait on their lanes coming from the L3 cache, and what the form finds
+// rather than keeps costs a few operations a row (docs/performance.md).
 template <bool k_compact>
 struct LaneLayout {
+  static constexpr std::size_t jacobian_lanes = k_compact ? 9 : 12;
   static constexpr std::size_t response_lanes = k_compact ? 6 : 12;
-  static constexpr std::size_t jacobian = 0, response = 12, bias = response + response_lanes,
-                               inv_eff_mass = bias + 1, lo = bias + 2, hi = bias + 3,
-                               coupling_last = bias + 4, coupling_before_last = bias + 5,
-                               friction_row = bias + 6;
-  static constexpr std::size_t group_jacobian = 0, group_response = 48,
+  static constexpr std::size_t jacobian = 0, response = jacobian_lanes,
+                               bias = response + response_lanes, inv_eff_mass = bias + 1,
+                               mu = bias + 2, coupling_last = bias + 3,
+                               coupling_before_last = bias + 4, friction_row = bias + 5;
+  static constexpr std::size_t group_jacobian = 0, group_response = 4 * jacobian_lanes,
                                inverse = group_response + 4 * response_lanes, matrix = inverse + 16,
-                               regularisation = matrix + 16, group_bias = regularisation + 4,
-                               softness = group_bias + 4, factored = softness + 4,
-                               inv_mass_a = factored + 1, inv_mass_b = factored + 2,
+                               group_bias = matrix + 16, softness = group_bias + 4,
+                               factored = softness + 4, inv_mass_a = factored + 1,
+                               inv_mass_b = factored + 2,
                                group = k_compact ? factored + 3 : factored + 1;
 };
 using FullLayout = LaneLayout<false>;
 using CompactLayout = LaneLayout<true>;
 
-// J v of four units' rows: packed_velocity's products and sums, lane by lane.
-[[gnu::always_inline]] inline Lanes wide_velocity(const Lanes* j, const Lanes* v) {
-  const Lanes a =
-      (j[0] * v[0] + j[3] * v[3]) + (j[1] * v[1] + j[4] * v[4]) + (j[2] * v[2] + j[5] * v[5]);
-  const Lanes b =
-      (j[6] * v[6] + j[9] * v[9]) + (j[7] * v[7] + j[10] * v[10]) + (j[8] * v[8] + j[11] * v[11]);
+// A row's J as the lanes keep it: body a's angular part, body b's linear and angular parts by
+// components; body a's linear part is minus body b's, as a contact's is bit for bit (pack checks
+// each row's). Body a's linear part by components.
+[[gnu::always_inline]] inline std::array<Lanes, 3> linear_a(const Lanes* j) {
+  return {-j[3], -j[4], -j[5]};
+}
+
+// J v of four units' rows, from J's parts by components (body a's linear and angular, body b's)
+// and v by components (or a B whole): packed_velocity's products and sums, lane by lane.
+[[gnu::always_inline]] inline Lanes wide_velocity(const Lanes* linear_a, const Lanes* angular_a,
+                                                  const Lanes* linear_b, const Lanes* angular_b,
+                                                  const Lanes* v) {
+  const Lanes a = (linear_a[0] * v[0] + angular_a[0] * v[3]) +
+                  (linear_a[1] * v[1] + angular_a[1] * v[4]) +
+                  (linear_a[2] * v[2] + angular_a[2] * v[5]);
+  const Lanes b = (linear_b[0] * v[6] + angular_b[0] * v[9]) +
+                  (linear_b[1] * v[7] + angular_b[1] * v[10]) +
+                  (linear_b[2] * v[8] + angular_b[2] * v[11]);
   return a + b;
+}
+// Of J whole by components.
+[[gnu::always_inline]] inline Lanes whole_velocity(const Lanes* j, const Lanes* v) {
+  return wide_velocity(j, j + 3, j + 6, j + 9, v);
+}
+// Of J as the lanes keep it (keep_compact_jacobian in the compact form).
+template <bool k_compact>
+[[gnu::always_inline]] inline Lanes lane_velocity(const Lanes* j, const Lanes* v) {
+  if constexpr (k_compact) {
+    const std::array<Lanes, 3> a_linear = linear_a(j);
+    return wide_velocity(a_linear.data(), j, j + 3, j + 6, v);
+  } else {
+    return whole_velocity(j, v);
+  }
+}
+
+// Four rows' J by components, whole, from row(k), unit k's row.
+template <class Row>
+[[gnu::always_inline]] inline void whole_jacobian(const Row& row, Lanes* out) {
+  for (std::size_t side = 0; side < 4; ++side) {
+    by_components(row(0).jacobian[side], row(1).jacobian[side], row(2).jacobian[side],
+                  row(3).jacobian[side], out + 3 * side);
+  }
+}
+
+// A J whole by components into `out` as the compact form keeps it, without body a's linear part;
+// false unless that is minus body b's in every lane, bit for bit (the batch's rows are then
+// visited from the store: pack).
+[[gnu::always_inline]] inline bool keep_compact_jacobian(const Lanes* whole, Lanes* out) {
+  std::copy(whole + 3, whole + 12, out);
+  const std::array<Lanes, 3> a_linear = linear_a(out);
+  LaneMask same = Lanes{} == Lanes{};
+  for (std::size_t c = 0; c < 3; ++c)
+    same &= __builtin_bit_cast(LaneMask, whole[c]) == __builtin_bit_cast(LaneMask, a_linear[c]);
+  return lane_bits(same) == (1u << k_lanes) - 1;
 }
 
 // The lanes whose unit's body on one side (moves_bit: row_visit::a_moves or b_moves) moves.
@@ -98,10 +150,11 @@ template <bool k_compact>
                                               const LinearResponse& linear, const Lanes& delta,
                                               Lanes* v) {
   if constexpr (k_compact) {
+    const std::array<Lanes, 3> a_linear = linear_a(jacobian);
     for (std::size_t c = 0; c < 3; ++c) {
-      v[c] += delta * linear.a(jacobian[c]);
+      v[c] += delta * linear.a(a_linear[c]);
       v[c + 3] += delta * response[c];
-      v[c + 6] += delta * linear.b(jacobian[c + 6]);
+      v[c + 6] += delta * linear.b(jacobian[c + 3]);
       v[c + 9] += delta * response[c + 3];
     }
   } else {
@@ -304,7 +357,7 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   units_ = 0;
   for (const UnitBatch& batch : batches_)
     units_ += batch.units;
-  in_plane_.assign(batches_.size(), 0);
+  from_store_.assign(batches_.size(), 0);
 }
 
 void UnitBatches::reserve(std::size_t rows, std::size_t units, std::size_t bodies) {
@@ -331,7 +384,7 @@ void UnitBatches::reserve(std::size_t rows, std::size_t units, std::size_t bodie
   room(holds_row_, rows);
   room(alone_sweeps_, full);
   room(unsettled_, full);
-  room(in_plane_, full);
+  room(from_store_, full);
   room(unpacked_, full);
   room(lanes_, rows / UnitBatch::k_min_units * FullLayout::friction_row + full * FullLayout::group);
 }
@@ -506,16 +559,16 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
     const auto of_units = [&](const auto& value) {  // value(k) of each unit k, in lanes
       return Lanes{value(0), value(1), value(2), value(3)};
     };
+    // Visited unit by unit from the store: a batch whose rows' J the lanes cannot keep
+    // (pack_jacobian), or in the compact form one with a body held to a plane, whose linear
+    // response is no multiple of J's (LinearResponse).
+    bool from_store = false;
     if constexpr (k_compact) {
-      // A body held to a plane has a linear response that is no multiple of J's
-      // (LinearResponse): its batch is visited unit by unit from the store.
       const auto in_plane = [&](std::uint32_t body) {
         return masses[body].plane_normal != Vec3::zero();
       };
-      bool plane = false;
       for (std::size_t k = 0; k < k_lanes; ++k)
-        plane = plane || in_plane(batch.body_a[k]) || in_plane(batch.body_b[k]);
-      in_plane_[std::size_t(&batch - batches_.data())] = plane ? 1 : 0;
+        from_store = from_store || in_plane(batch.body_a[k]) || in_plane(batch.body_b[k]);
       group_out[L::inv_mass_a] =
           of_units([&](std::size_t k) { return masses[batch.body_a[k]].inv_mass; });
       group_out[L::inv_mass_b] =
@@ -523,19 +576,24 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
     }
     // Each row's B by components, whole, for the runs' couplings: in its lanes, or for the
     // compact form here.
-    std::array<std::array<Lanes, 12>, UnitShape::k_max_friction_rows> compact_response;
+    std::array<std::array<Lanes, 12>, UnitShape::k_max_friction_rows> compact_response,
+        compact_jacobian;
     const auto response_of = [&](std::size_t f) {
       return k_compact ? compact_response[f].data() : out + f * L::friction_row + L::response;
+    };
+    // Each row's J by components, whole: in its lanes, or for the compact form here.
+    const auto jacobian_of = [&](std::size_t f) {
+      return k_compact ? compact_jacobian[f].data() : out + f * L::friction_row + L::jacobian;
     };
     for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
       Lanes* row = out + f * L::friction_row;
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[batch.first[k] + f];
       };
+      whole_jacobian(coefficients, jacobian_of(f));
+      if constexpr (k_compact)
+        from_store = !keep_compact_jacobian(jacobian_of(f), row + L::jacobian) || from_store;
       for (std::size_t side = 0; side < 4; ++side) {
-        by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
-                      coefficients(2).jacobian[side], coefficients(3).jacobian[side],
-                      row + L::jacobian + 3 * side);
         by_components(coefficients(0).response[side], coefficients(1).response[side],
                       coefficients(2).response[side], coefficients(3).response[side],
                       response_of(f) + 3 * side);
@@ -544,20 +602,19 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
       const auto column = [&](const RowColumn<Real>& values) {
         return of_units([&](std::size_t k) { return values[batch.first[k] + f]; });
       };
-      // A friction row's bounds per unit of its normal rows' impulse (pack_row).
-      const Lanes mu = column(rows.mu);
+      // A friction row's bounds per unit of its normal rows' impulse are -mu and mu (pack_row).
       row[L::inv_eff_mass] = column(rows.inv_eff_mass);
-      row[L::lo] = -mu;
-      row[L::hi] = mu;
+      row[L::mu] = column(rows.mu);
       // The run's couplings (RunCoupling: coupling_in_run's products and sums, lane by lane), from
       // the rows' responses, zero on a body that does not move (PgsSolver::prepare).
       const auto coupling = [&](std::size_t earlier) {
-        return wide_velocity(row + L::jacobian, response_of(earlier));
+        return whole_velocity(jacobian_of(f), response_of(earlier));
       };
       row[L::coupling_last] = f >= 1 ? coupling(f - 1) : Lanes{};
       row[L::coupling_before_last] = f >= 2 ? coupling(f - 2) : Lanes{};
     }
-    pack_group<k_compact>(rows, batch, group_out);
+    from_store = !pack_group<k_compact>(rows, batch, group_out) || from_store;
+    from_store_[std::size_t(&batch - batches_.data())] = from_store ? 1 : 0;
   });
 }
 
@@ -565,7 +622,7 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
 // by lane (the same bits): a batch's groups need no RowGroup unless visited one at a time
 // (unpack).
 template <bool k_compact>
-void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out) {
+bool UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out) {
   using L = LaneLayout<k_compact>;
   const std::size_t friction = batch.shape.friction_rows, group_rows = batch.shape.group_rows;
   const auto row_of = [&](std::size_t k, std::size_t r) { return batch.first[k] + friction + r; };
@@ -575,26 +632,33 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
   const auto response_of = [&](std::size_t r) {
     return k_compact ? compact_response[r].data() : group_out + L::group_response + 12 * r;
   };
+  std::array<std::array<Lanes, 12>, RowGroup::k_max_rows> compact_jacobian;
+  const auto jacobian_of = [&](std::size_t r) {
+    return k_compact ? compact_jacobian[r].data() : group_out + L::group_jacobian + 12 * r;
+  };
+  bool mirrored = true;
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    Lanes* jacobian = group_out + L::group_jacobian + 12 * r;
     if (r >= group_rows) {
-      std::fill(jacobian, jacobian + 12, Lanes{});
+      std::fill(jacobian_of(r), jacobian_of(r) + 12, Lanes{});
       std::fill(response_of(r), response_of(r) + 12, Lanes{});
     } else {
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[row_of(k, r)];
       };
+      whole_jacobian(coefficients, jacobian_of(r));
       for (std::size_t side = 0; side < 4; ++side) {
-        by_components(coefficients(0).jacobian[side], coefficients(1).jacobian[side],
-                      coefficients(2).jacobian[side], coefficients(3).jacobian[side],
-                      jacobian + 3 * side);
         by_components(coefficients(0).response[side], coefficients(1).response[side],
                       coefficients(2).response[side], coefficients(3).response[side],
                       response_of(r) + 3 * side);
       }
     }
-    if constexpr (k_compact)
+    if constexpr (k_compact) {
+      // A row past the group's is read as zero whole (visit_in).
+      const bool kept = keep_compact_jacobian(
+          jacobian_of(r), group_out + L::group_jacobian + L::jacobian_lanes * r);
+      mirrored = mirrored && (kept || r >= group_rows);
       store_angular(response_of(r), group_out + L::group_response + L::response_lanes * r);
+    }
   }
   // J M^-1 J^T + softness by columns, each entry summed as group_column sums it.
   GroupMatrices a{};
@@ -604,7 +668,7 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
     if (c >= group_rows) continue;
     const Lanes* b = response_of(c);
     for (std::size_t r = 0; r < k_g; ++r) {
-      const Lanes* j = group_out + L::group_jacobian + 12 * r;
+      const Lanes* j = jacobian_of(r);
       const auto dot = [&](std::size_t x) {
         return j[x] * b[x] + j[x + 1] * b[x + 1] + j[x + 2] * b[x + 2];
       };
@@ -625,9 +689,9 @@ void UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
       group_out[L::matrix + 4 * c + r] = a[c][r];
       group_out[L::inverse + 4 * c + r] = inverse[r][c];
     }
-    group_out[L::regularisation + c] = a[c][c] * splat(k_group_regularisation);
   }
   group_out[L::factored] = factored ? splat(1) : Lanes{};
+  return mirrored;
 }
 
 void UnitBatches::unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
@@ -667,16 +731,16 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
     for (std::size_t u = 0; u < batch.units; ++u)
       field(groups[batch.group[u]]) = t[u];
   };
-  for (std::size_t x = 0; x < 12; ++x)
-    by_units(L::group_jacobian + x, 12, [&](RowGroup& g) -> Lanes& { return g.jacobian[x]; });
+  for (std::size_t u = 0; u < batch.units; ++u)
+    assemble_jacobian(rows, groups[batch.group[u]]);
   for (std::size_t c = 0; c < k_g; ++c) {
     by_units(L::matrix + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.a[c]; });
     by_units(L::inverse + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.inverse[c]; });
   }
-  by_units(L::regularisation, 1, [](RowGroup& g) -> Lanes& { return g.regularisation; });
   by_units(L::softness, 1, [](RowGroup& g) -> Lanes& { return g.softness; });
   for (std::size_t u = 0; u < batch.units; ++u) {
     RowGroup& group = groups[batch.group[u]];
+    group.regularisation = group_regularisation(group.a);
     group.factored = group_in[L::factored][u] > 0;
     group.bias = biases_of(group, rows.bias.data());
   }
@@ -745,7 +809,7 @@ void UnitBatches::warm_start_in(std::size_t index, Lanes* velocity, Real* lambda
   }
   // A group's rows are usable (groupable).
   for (std::size_t r = 0; r < batch.shape.group_rows; ++r) {
-    wide_apply<k_compact>(g + L::group_jacobian + 12 * r,
+    wide_apply<k_compact>(g + L::group_jacobian + L::jacobian_lanes * r,
                           g + L::group_response + L::response_lanes * r, linear,
                           gather_lambda(lambda, batch, friction + r), v);
   }
@@ -797,7 +861,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     const auto row = [&](std::size_t f) { return batch_lanes + f * L::friction_row; };
     const auto unclamped = [&](std::size_t f) {
       const Lanes* r = row(f);
-      return unclamped_impulse(lambdas[f], wide_velocity(r + L::jacobian, v), r[L::bias],
+      return unclamped_impulse(lambdas[f], lane_velocity<k_compact>(r + L::jacobian, v), r[L::bias],
                                relax * r[L::inv_eff_mass]);
     };
     Lanes u = unclamped(0), u_next = unclamped(1);
@@ -806,7 +870,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
       const Lanes* r = row(f);
       const Lanes next = run_row_impulse(u, relax * r[L::inv_eff_mass], r[L::coupling_before_last],
                                          r[L::coupling_last], delta_before, delta_last,
-                                         r[L::lo] * normal[f], r[L::hi] * normal[f]);
+                                         -(r[L::mu] * normal[f]), r[L::mu] * normal[f]);
       const Lanes delta = next - lambdas[f];
       scatter_lambda(lambda, batch, f, idle ? lambdas[f] : next);
       changed = lane_max(changed, lane_abs(delta));
@@ -831,10 +895,15 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
   // none pushed before the visit and every row pushes now; where some rows pushed and the others
   // carried nothing, the guess that those rows push (solve_active). The others are visited
   // alone afterwards (visit_group tries the all-rows solve after a failed guess).
+  // A row past the group's has J zero whole (+0 in every part, as RowGroup::jacobian), which the
+  // compact form cannot keep (its body a linear part would be -0).
+  const std::array<Lanes, 12> none{};
   Lanes errors[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
-    errors[r] = (wide_velocity(g + L::group_jacobian + 12 * r, v) - g[L::group_bias + r]) +
-                g[L::softness + r] * before[r];
+    const Lanes jv =
+        r < group_rows ? lane_velocity<k_compact>(g + L::group_jacobian + L::jacobian_lanes * r, v)
+                       : whole_velocity(none.data(), v);
+    errors[r] = (jv - g[L::group_bias + r]) + g[L::softness + r] * before[r];
   }
   LaneMask idle = all, none_pushed = all, all_pushed = all;
   for (std::size_t r = 0; r < group_rows; ++r) {
@@ -859,7 +928,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
     const Lanes moved = entry(L::matrix, 0, r) * change[0] + entry(L::matrix, 1, r) * change[1] +
                         entry(L::matrix, 2, r) * change[2] + entry(L::matrix, 3, r) * change[3] +
-                        g[L::regularisation + r] * change[r];
+                        entry(L::matrix, r, r) * splat(k_group_regularisation) * change[r];
     rest[r] = negated[r] - moved;
   }
   solve(rest, refined);
@@ -909,7 +978,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     const Lanes next = relaxed_impulse(before[r], target[r], relax);
     const Lanes delta = next - before[r];
     scatter_lambda(lambda, batch, friction + r, settled ? next : before[r]);
-    wide_apply<k_compact>(g + L::group_jacobian + 12 * r,
+    wide_apply<k_compact>(g + L::group_jacobian + L::jacobian_lanes * r,
                           g + L::group_response + L::response_lanes * r, linear, delta, v);
     largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }

@@ -144,9 +144,9 @@ class UnitBatches {
   /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
   /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
   /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way), and one
-  /// with a body held to a plane always (pack).
+  /// its lanes cannot hold always (from_store).
   bool in_lanes(std::size_t k) {
-    if (in_plane_[k] != 0) return false;
+    if (from_store_[k] != 0) return false;
     if (alone_sweeps_[k] == 0) return true;
     --alone_sweeps_[k];
     return false;
@@ -164,9 +164,11 @@ class UnitBatches {
   /// Sets compact_above for the next build (0: always compact; the default: half the processor's
   /// second-level cache, or 1 MiB where the system does not tell it).
   void set_compact_above(std::size_t bytes) { compact_above_ = bytes; }
-  /// Whether batch k's lanes lack its rows' linear responses (a body held to a plane, compact
-  /// form: pack): it is then visited and warm started unit by unit from the store.
-  bool held_to_plane(std::size_t k) const { return in_plane_[k] != 0; }
+  /// Whether batch k's lanes cannot hold its rows (pack): a row's body b linear J other than 0 -
+  /// body a's (not a contact's), or in the compact form a body held to a plane (whose linear
+  /// response is no multiple of J's). It is then visited and warm started unit by unit from the
+  /// store.
+  bool from_store(std::size_t k) const { return from_store_[k] != 0; }
   /// Batch k's impulses into its bodies' velocities (the warm start), four units at once: each
   /// row's impulse times its B, added in the rows' order as PgsSolver adds a unit's (the same
   /// bits); a row of zero inverse effective mass gets impulse 0 and adds nothing.
@@ -200,9 +202,10 @@ class UnitBatches {
   /// A batch left shorter than UnitBatch::k_min_units becomes its units' steps at its place, in
   /// the order they joined it.
   void keep_full_batches();
-  /// A batch's group lanes from its rows (assemble_group's and GroupInverter's arithmetic).
+  /// A batch's group lanes from its rows (assemble_group's and GroupInverter's arithmetic); false
+  /// if the lanes cannot hold a row's J (from_store).
   template <bool k_compact>
-  static void pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out);
+  static bool pack_group(const RowStore& rows, const UnitBatch& batch, Lanes* group_out);
   // pack, unpack, pack_biases and visit for the form of the lanes (compact()).
   template <bool k_compact>
   void pack_in(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
@@ -248,7 +251,7 @@ class UnitBatches {
   // Per batch: its units whose group its last visit in lanes did not settle there (written only
   // when it changes, as alone_sweeps_).
   std::vector<std::uint8_t> unsettled_;
-  std::vector<std::uint8_t> in_plane_;          // per batch: a body held to a plane (pack)
+  std::vector<std::uint8_t> from_store_;        // per batch: from_store
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
   std::vector<std::uint8_t> holds_row_;         // per row: a batch's
   std::vector<std::uint8_t> unpacked_;          // per batch: unpack since forget_unpacked

@@ -169,22 +169,29 @@ TEST(UnitBatches, ABatchWarmStartsInLanesWithTheBitsOfOneUnitAtATime) {
 }
 
 // The compact form of the lanes (each row's B without its linear parts, found from J and the
-// bodies' inverse masses at the visit) and the whole form give the bits of the solve unit by unit;
-// so does a batch with a body held to a plane (a linear response that is no multiple of J), which
-// the compact form leaves to the one-at-a-time visit from the store.
-TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesPlanesToTheStore) {
-  constexpr std::uint32_t k_held = 7;  // a box of the first row, held to the plane z = const
+// bodies' inverse masses at the visit, and J without body a's linear part, minus body b's as a
+// contact's) and the whole form give the bits of the solve unit by unit; so does a batch the
+// compact form cannot hold, which it leaves to the one-at-a-time visit from the store: one with a
+// body held to a plane (a linear response that is no multiple of J), or with a row whose linear J
+// on its two bodies are not opposite (not a contact's: here on the ground, which does not move).
+TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesToTheStoreWhatItCannotHold) {
+  constexpr std::uint32_t k_held = 7;  // a box of the first row, on the ground (body 0)
+  enum class Odd { none, plane, jacobian };
   for (const bool compact : {false, true}) {
-    for (const bool plane : {false, true}) {
+    for (const Odd odd : {Odd::none, Odd::plane, Odd::jacobian}) {
       TaskPool pool(1);
       SolverSettings settings = testing::iterations(20);
       const auto problem = [&](Real bias) {
         RowProblem p = columns(16, 4, false, bias);
-        if (plane) {
+        if (odd == Odd::plane) {
           p.masses[k_held].plane_normal = Vec3::unit_z();
           p.velocities[k_held].linear.z = 0;
-          p.rows.prepare(p.masses);
         }
+        for (std::size_t i = 0; odd == Odd::jacobian && i < p.rows.size(); ++i) {
+          if (p.rows.body_a[i] == k_held && p.rows.body_b[i] == 0)
+            p.rows.coefficients[i].jacobian[2] += lanes_of({Real(0.25), 0, 0});
+        }
+        p.rows.prepare(p.masses);
         return p;
       };
       PgsSolver batched;
@@ -197,12 +204,19 @@ TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesPlanesToTheSto
       unit_by_unit.solve(reference.rows, {reference.velocities, reference.masses, &pool}, settings,
                          stats);
       batched.solve(again.rows, {again.velocities, again.masses, &pool}, settings, stats);
-      ASSERT_TRUE(batched.batches().built());
-      EXPECT_EQ(batched.batches().compact(), compact);
-      EXPECT_TRUE(batched.batches().visited_in_lanes());
-      EXPECT_TRUE(testing::same_solution(reference, again)) << compact << plane;
+      const UnitBatches& batches = batched.batches();
+      ASSERT_TRUE(batches.built());
+      EXPECT_EQ(batches.compact(), compact);
+      EXPECT_TRUE(batches.visited_in_lanes());
+      std::size_t from_store = 0;
+      for (std::size_t k = 0; k < batches.batch_count(); ++k)
+        from_store += batches.from_store(k) ? 1 : 0;
+      // The held box's two manifolds (with the ground, with the box on it), its odd one.
+      const std::size_t odd_batches = odd == Odd::plane ? 2 : odd == Odd::jacobian ? 1 : 0;
+      EXPECT_EQ(from_store, compact ? odd_batches : 0) << compact << int(odd);
+      EXPECT_TRUE(testing::same_solution(reference, again)) << compact << int(odd);
       // The plane held the body: its contacts' impulses moved it only within the plane.
-      if (plane) {
+      if (odd == Odd::plane) {
         EXPECT_EQ(again.velocities[k_held].linear.z, 0);
       }
     }
