@@ -75,7 +75,7 @@ using CompactLayout = LaneLayout<true>;
 [[gnu::always_inline]] inline Lanes whole_velocity(const Lanes* j, const Lanes* v) {
   return wide_velocity(j, j + 3, j + 6, j + 9, v);
 }
-// Of J as the lanes keep it (keep_compact_jacobian in the compact form).
+// Of J as the lanes keep it (pack_jacobian).
 template <bool k_compact>
 [[gnu::always_inline]] inline Lanes lane_velocity(const Lanes* j, const Lanes* v) {
   if constexpr (k_compact) {
@@ -86,25 +86,38 @@ template <bool k_compact>
   }
 }
 
-// Four rows' J by components, whole, from row(k), unit k's row.
-template <class Row>
-[[gnu::always_inline]] inline void whole_jacobian(const Row& row, Lanes* out) {
-  for (std::size_t side = 0; side < 4; ++side) {
+// Four rows' J (row(k): unit k's) by components into `out` as the lanes' form keeps it; the
+// compact form's lacks body a's linear part, which goes to `a_linear` (three lanes). False unless
+// that part is minus body b's in every lane, bit for bit (pack then leaves the batch to the
+// store).
+template <bool k_compact, class Row>
+[[gnu::always_inline]] inline bool pack_jacobian(const Row& row, Lanes* out, Lanes* a_linear) {
+  const auto part = [&](std::size_t side, Lanes* to) {
     by_components(row(0).jacobian[side], row(1).jacobian[side], row(2).jacobian[side],
-                  row(3).jacobian[side], out + 3 * side);
+                  row(3).jacobian[side], to);
+  };
+  if constexpr (!k_compact) {
+    for (std::size_t side = 0; side < 4; ++side)
+      part(side, out + 3 * side);
+    return true;
   }
-}
-
-// A J whole by components into `out` as the compact form keeps it, without body a's linear part;
-// false unless that is minus body b's in every lane, bit for bit (the batch's rows are then
-// visited from the store: pack).
-[[gnu::always_inline]] inline bool keep_compact_jacobian(const Lanes* whole, Lanes* out) {
-  std::copy(whole + 3, whole + 12, out);
-  const std::array<Lanes, 3> a_linear = linear_a(out);
+  part(0, a_linear);
+  for (std::size_t side = 1; side < 4; ++side)
+    part(side, out + 3 * (side - 1));
+  const std::array<Lanes, 3> mirrored = linear_a(out);
   LaneMask same = Lanes{} == Lanes{};
   for (std::size_t c = 0; c < 3; ++c)
-    same &= __builtin_bit_cast(LaneMask, whole[c]) == __builtin_bit_cast(LaneMask, a_linear[c]);
+    same &= __builtin_bit_cast(LaneMask, a_linear[c]) == __builtin_bit_cast(LaneMask, mirrored[c]);
   return lane_bits(same) == (1u << k_lanes) - 1;
+}
+
+// J's parts (body a's linear and angular parts, body b's) of four rows packed by pack_jacobian,
+// each three lanes, with the rows' own body a linear part (the store's, whichever the lanes hold).
+template <bool k_compact>
+[[gnu::always_inline]] inline std::array<const Lanes*, 4> packed_parts(const Lanes* j,
+                                                                       const Lanes* a_linear) {
+  if constexpr (k_compact) return {a_linear, j, j + 3, j + 6};
+  return {j, j + 3, j + 6, j + 9};
 }
 
 // The lanes whose unit's body on one side (moves_bit: row_visit::a_moves or b_moves) moves.
@@ -576,23 +589,18 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
     }
     // Each row's B by components, whole, for the runs' couplings: in its lanes, or for the
     // compact form here.
-    std::array<std::array<Lanes, 12>, UnitShape::k_max_friction_rows> compact_response,
-        compact_jacobian;
+    std::array<std::array<Lanes, 12>, UnitShape::k_max_friction_rows> compact_response;
     const auto response_of = [&](std::size_t f) {
       return k_compact ? compact_response[f].data() : out + f * L::friction_row + L::response;
     };
-    // Each row's J by components, whole: in its lanes, or for the compact form here.
-    const auto jacobian_of = [&](std::size_t f) {
-      return k_compact ? compact_jacobian[f].data() : out + f * L::friction_row + L::jacobian;
-    };
+    std::array<std::array<Lanes, 3>, UnitShape::k_max_friction_rows> a_linear;  // compact
     for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
       Lanes* row = out + f * L::friction_row;
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[batch.first[k] + f];
       };
-      whole_jacobian(coefficients, jacobian_of(f));
-      if constexpr (k_compact)
-        from_store = !keep_compact_jacobian(jacobian_of(f), row + L::jacobian) || from_store;
+      from_store = !pack_jacobian<k_compact>(coefficients, row + L::jacobian, a_linear[f].data()) ||
+                   from_store;
       for (std::size_t side = 0; side < 4; ++side) {
         by_components(coefficients(0).response[side], coefficients(1).response[side],
                       coefficients(2).response[side], coefficients(3).response[side],
@@ -608,7 +616,9 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
       // The run's couplings (RunCoupling: coupling_in_run's products and sums, lane by lane), from
       // the rows' responses, zero on a body that does not move (PgsSolver::prepare).
       const auto coupling = [&](std::size_t earlier) {
-        return whole_velocity(jacobian_of(f), response_of(earlier));
+        const std::array<const Lanes*, 4> j =
+            packed_parts<k_compact>(row + L::jacobian, a_linear[f].data());
+        return wide_velocity(j[0], j[1], j[2], j[3], response_of(earlier));
       };
       row[L::coupling_last] = f >= 1 ? coupling(f - 1) : Lanes{};
       row[L::coupling_before_last] = f >= 2 ? coupling(f - 2) : Lanes{};
@@ -632,33 +642,29 @@ bool UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
   const auto response_of = [&](std::size_t r) {
     return k_compact ? compact_response[r].data() : group_out + L::group_response + 12 * r;
   };
-  std::array<std::array<Lanes, 12>, RowGroup::k_max_rows> compact_jacobian;
+  std::array<std::array<Lanes, 3>, RowGroup::k_max_rows> a_linear{};  // compact; zero past rows
   const auto jacobian_of = [&](std::size_t r) {
-    return k_compact ? compact_jacobian[r].data() : group_out + L::group_jacobian + 12 * r;
+    return group_out + L::group_jacobian + L::jacobian_lanes * r;
   };
   bool mirrored = true;
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
     if (r >= group_rows) {
-      std::fill(jacobian_of(r), jacobian_of(r) + 12, Lanes{});
+      std::fill(jacobian_of(r), jacobian_of(r) + L::jacobian_lanes, Lanes{});
       std::fill(response_of(r), response_of(r) + 12, Lanes{});
     } else {
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[row_of(k, r)];
       };
-      whole_jacobian(coefficients, jacobian_of(r));
+      mirrored =
+          pack_jacobian<k_compact>(coefficients, jacobian_of(r), a_linear[r].data()) && mirrored;
       for (std::size_t side = 0; side < 4; ++side) {
         by_components(coefficients(0).response[side], coefficients(1).response[side],
                       coefficients(2).response[side], coefficients(3).response[side],
                       response_of(r) + 3 * side);
       }
     }
-    if constexpr (k_compact) {
-      // A row past the group's is read as zero whole (visit_in).
-      const bool kept = keep_compact_jacobian(
-          jacobian_of(r), group_out + L::group_jacobian + L::jacobian_lanes * r);
-      mirrored = mirrored && (kept || r >= group_rows);
+    if constexpr (k_compact)
       store_angular(response_of(r), group_out + L::group_response + L::response_lanes * r);
-    }
   }
   // J M^-1 J^T + softness by columns, each entry summed as group_column sums it.
   GroupMatrices a{};
@@ -668,11 +674,14 @@ bool UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
     if (c >= group_rows) continue;
     const Lanes* b = response_of(c);
     for (std::size_t r = 0; r < k_g; ++r) {
-      const Lanes* j = jacobian_of(r);
-      const auto dot = [&](std::size_t x) {
-        return j[x] * b[x] + j[x + 1] * b[x + 1] + j[x + 2] * b[x + 2];
+      const std::array<const Lanes*, 4> j =
+          packed_parts<k_compact>(jacobian_of(r), a_linear[r].data());
+      const auto dot = [&](std::size_t part) {
+        const Lanes* x = j[part];
+        const Lanes* y = b + 3 * part;
+        return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
       };
-      a[c][r] = Lanes{} + (dot(0) + dot(3)) + (dot(6) + dot(9));
+      a[c][r] = Lanes{} + (dot(0) + dot(1)) + (dot(2) + dot(3));
     }
     const Lanes softness = Lanes{rows.softness[row_of(0, c)], rows.softness[row_of(1, c)],
                                  rows.softness[row_of(2, c)], rows.softness[row_of(3, c)]};
