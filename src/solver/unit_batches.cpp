@@ -51,8 +51,8 @@ struct LaneLayout {
 using FullLayout = LaneLayout<false>;
 using CompactLayout = LaneLayout<true>;
 
-// A row's J as the lanes keep it: body a's angular part, body b's linear and angular parts by
-// components; body a's linear part is minus body b's, as a contact's is bit for bit (pack checks
+// A row's J as the compact form keeps it: body a's angular part, body b's linear and angular parts
+// by components; body a's linear part is minus body b's, as a contact's is bit for bit (pack checks
 // each row's). Body a's linear part by components.
 [[gnu::always_inline]] inline std::array<Lanes, 3> linear_a(const Lanes* j) {
   return {-j[3], -j[4], -j[5]};
@@ -104,10 +104,10 @@ template <bool k_compact, class Row>
   part(0, a_linear);
   for (std::size_t side = 1; side < 4; ++side)
     part(side, out + 3 * (side - 1));
-  const std::array<Lanes, 3> mirrored = linear_a(out);
+  const std::array<Lanes, 3> derived = linear_a(out);
   LaneMask same = Lanes{} == Lanes{};
   for (std::size_t c = 0; c < 3; ++c)
-    same &= __builtin_bit_cast(LaneMask, a_linear[c]) == __builtin_bit_cast(LaneMask, mirrored[c]);
+    same &= __builtin_bit_cast(LaneMask, a_linear[c]) == __builtin_bit_cast(LaneMask, derived[c]);
   return lane_bits(same) == (1u << k_lanes) - 1;
 }
 
@@ -935,6 +935,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
   solve(negated, change);
   Lanes rest[RowGroup::k_max_rows], refined[RowGroup::k_max_rows];
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
+    // The regularisation as RowGroup keeps it (group_regularisation): the diagonal times 1e-5.
     const Lanes moved = entry(L::matrix, 0, r) * change[0] + entry(L::matrix, 1, r) * change[1] +
                         entry(L::matrix, 2, r) * change[2] + entry(L::matrix, 3, r) * change[3] +
                         entry(L::matrix, r, r) * splat(k_group_regularisation) * change[r];
