@@ -827,11 +827,12 @@ Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const Row
 }
 
 // One sweep over a part's steps (UnitBatches): its units alone or in lanes, three or four at a
-// time; returns the largest impulse change.
+// time; returns the largest impulse change (but the batches' where `changes` does not ask for it:
+// UnitBatches::visit).
 Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
                  std::span<RowGroup> groups, std::span<RunCoupling> couplings,
-                 std::span<PackedRow> packed, Real sor) {
+                 std::span<PackedRow> packed, Real sor, bool changes) {
   Real largest = 0;
   const auto alone = [&](std::uint32_t begin, std::uint32_t end) {
     largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups.data(), sor));
@@ -848,7 +849,8 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
         alone(batch.first[k], batch.first[k] + batch.shape.rows());
       continue;
     }
-    const BatchVisit visit = batches.visit(step.batch, access.velocity, access.lambdas, sor);
+    const BatchVisit visit =
+        batches.visit(step.batch, access.velocity, access.lambdas, sor, changes);
     largest = std::max(largest, visit.largest);
     if (visit.groups_left != 0) batches.unpack(step.batch, rows, groups, couplings, packed);
     for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
@@ -895,9 +897,13 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   const auto visit_units = [&](std::span<const RowUnit> units) {
     return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
   };
+  // The sweeps' largest impulse change is read where a residual is measured (it is recorded) or
+  // the equality block is solved (whether another row changed: block_holds, below).
+  const bool reads_changes =
+      measures_residuals(settings) || (direct_ && !equalities_.rows().empty());
   const auto visit_steps = [&](std::span<const SweepStep> steps) {
     return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_, run_coupling_,
-                       packed_, settings.sor);
+                       packed_, settings.sor, reads_changes);
   };
   const auto visit_part = [&](std::size_t p) {
     return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));

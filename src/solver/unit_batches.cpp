@@ -826,12 +826,17 @@ void UnitBatches::warm_start_in(std::size_t index, Lanes* velocity, Real* lambda
   scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
 }
 
-BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
-  return compact_ ? visit_in<true>(index, velocity, lambda, sor)
-                  : visit_in<false>(index, velocity, lambda, sor);
+BatchVisit UnitBatches::visit(std::size_t index, Lanes* velocity, Real* lambda, Real sor,
+                              bool changes) {
+  if (changes) {
+    return compact_ ? visit_in<true, true>(index, velocity, lambda, sor)
+                    : visit_in<false, true>(index, velocity, lambda, sor);
+  }
+  return compact_ ? visit_in<true, false>(index, velocity, lambda, sor)
+                  : visit_in<false, false>(index, velocity, lambda, sor);
 }
 
-template <bool k_compact>
+template <bool k_compact, bool k_changes>
 BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambda, Real sor) {
   using L = LaneLayout<k_compact>;
   const UnitBatch& batch = batches_[index];
@@ -882,7 +887,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
                                          -(r[L::mu] * normal[f]), r[L::mu] * normal[f]);
       const Lanes delta = next - lambdas[f];
       scatter_lambda(lambda, batch, f, idle ? lambdas[f] : next);
-      changed = lane_max(changed, lane_abs(delta));
+      if constexpr (k_changes) changed = lane_max(changed, lane_abs(delta));
       const Lanes u_after_next = f + 2 < friction ? unclamped(f + 2) : Lanes{};
       wide_apply<k_compact>(r + L::jacobian, r + L::response, linear, delta, v);
       if (f + 1 == friction) break;
@@ -990,7 +995,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     scatter_lambda(lambda, batch, friction + r, settled ? next : before[r]);
     wide_apply<k_compact>(g + L::group_jacobian + L::jacobian_lanes * r,
                           g + L::group_response + L::response_lanes * r, linear, delta, v);
-    largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
+    if constexpr (k_changes) largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }
   if (!all_settled) keep_lanes(~settled, kept, 12, v);
   scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);

@@ -175,8 +175,10 @@ class UnitBatches {
   void warm_start(std::size_t k, Lanes* velocity, Real* lambda) const;
   /// Visits batch k's units: their friction runs, then their groups (those settled by the guess
   /// of the rows that pushed before, where only some did, or else by the all-rows solve;
-  /// BatchVisit::groups_left names the others).
-  BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
+  /// BatchVisit::groups_left names the others). BatchVisit::largest is the largest impulse change
+  /// where `changes` asks for it, else 0 (a solve that neither measures nor has an equality
+  /// block reads no change: the maxima cost about 2% of the pyramid's step).
+  BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor, bool changes);
 
  private:
   std::span<const SweepStep> segment(std::size_t k) const {
@@ -214,7 +216,7 @@ class UnitBatches {
                  std::span<RunCoupling> couplings, std::span<PackedRow> packed);
   template <bool k_compact>
   void pack_biases_in(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
-  template <bool k_compact>
+  template <bool k_compact, bool k_changes>
   BatchVisit visit_in(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
   template <bool k_compact>
   void warm_start_in(std::size_t k, Lanes* velocity, Real* lambda) const;

@@ -223,6 +223,29 @@ TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesToTheStoreWhat
   }
 }
 
+// A solve that measures no residual and has no equality block reads no impulse change, and its
+// batches do not follow them (UnitBatches::visit): the same bits as a solve that measures its
+// final residual, whose batches do, with the largest change recorded only there.
+TEST(UnitBatches, ASolveThatReadsNoChangeGivesTheBitsOfOneThatDoes) {
+  SolverSettings measuring = testing::iterations(10);  // the final residual
+  measuring.sor = Real(1.2);
+  SolverSettings quiet = measuring;
+  quiet.measure_residuals = false;
+  PgsSolver reading, not_reading;
+  for (int solve = 0; solve < 3; ++solve) {
+    RowProblem a = columns(24, 6, false, Real(1 + solve)), b = a;
+    SolveStats stats_a, stats_b;
+    reading.solve(a.rows, a.bodies(), measuring, stats_a);
+    not_reading.solve(b.rows, b.bodies(), quiet, stats_b);
+    EXPECT_TRUE(testing::same_solution(a, b)) << "solve " << solve;
+    EXPECT_EQ(stats_a.units_batched, stats_b.units_batched);
+    EXPECT_FALSE(stats_a.residuals.empty());
+    EXPECT_TRUE(stats_b.residuals.empty());
+  }
+  EXPECT_TRUE(reading.batches().visited_in_lanes());
+  EXPECT_TRUE(not_reading.batches().visited_in_lanes());
+}
+
 // A solve reports whether its layout changed (the structure found anew, nothing batched) and,
 // once a layout held, how many units its batches hold; the relax solve on the same rows the same.
 TEST(UnitBatches, ASolveReportsWhetherItsLayoutChangedAndTheUnitsItBatched) {
