@@ -239,7 +239,9 @@ class PairVelocities {
 // only the rows that pushed before the visit (a box resting on an edge stays on it), that one
 // first when some rows pushed and others carried nothing; then with only the rows the direct
 // solve left pushing; else projected Gauss-Seidel within the group on its own matrix until the
-// impulses settle (a few sweeps of k^2 flops each). The change is applied once.
+// impulses settle (a few sweeps of k^2 flops each). The change is applied once. Returns the
+// largest impulse change where k_changes asks for it (a solve that reads it), else 0.
+template <bool k_changes>
 [[gnu::always_inline]] inline Real visit_group(const PackedAccess& access, const RowGroup& group,
                                                Real sor) {
   constexpr int k_max_sweeps = 32;
@@ -328,7 +330,7 @@ class PairVelocities {
   for (std::size_t r = 0; r < k; ++r) {
     access.lambda(first + r) = next[r];
     v.apply(access.coefficients_of(first + r), delta[r]);
-    largest = std::max(largest, std::abs(delta[r]));
+    if constexpr (k_changes) largest = std::max(largest, std::abs(delta[r]));
   }
   v.store();
   return largest;
@@ -383,8 +385,8 @@ template <class Access>
 // (RunCoupling): the dot products run beside the clamps, and the chain from one row to the next is
 // a multiply-add and a clamp (the same iteration; only the rounding differs). k_one_normal: each
 // row has one normal row (the per-point models' runs), known at compile time; else the run's rows
-// share their count (find_friction_runs).
-template <bool k_one_normal>
+// share their count (find_friction_runs). k_changes: as visit_group's.
+template <bool k_one_normal, bool k_changes>
 [[gnu::always_inline]] inline Real visit_friction_run(const PackedAccess& access, std::uint32_t i,
                                                       std::uint32_t& next, Real sor) {
   const std::size_t normals = k_one_normal ? 1 : row_visit::normal_count(access.visits[i]);
@@ -426,7 +428,7 @@ template <bool k_one_normal>
                                             delta_before, delta_last, lo, hi);
     const Real delta = new_lambda - lambda;
     lambda = new_lambda;
-    largest = std::max(largest, std::abs(delta));
+    if constexpr (k_changes) largest = std::max(largest, std::abs(delta));
     const bool after_next = more && later_in_run(k + 2);
     const Real u_after_next = after_next ? unclamped(k + 2) : 0;  // before this row's change
     v.apply(access.coefficients_of(k), delta);
@@ -445,8 +447,9 @@ template <bool k_one_normal>
 
 // Row i as a sweep visits it (row_visit): alone, with its disc partner, as the first of its group
 // or friction run (all of it; a shuffled sweep, k_runs false, visits a run's rows one by one), or
-// not at all. `next` is set past the rows the visit took.
-template <bool k_runs>
+// not at all. `next` is set past the rows the visit took. k_changes: as visit_group's (the groups'
+// and runs' changes; a row alone still gives its own).
+template <bool k_runs, bool k_changes>
 [[gnu::always_inline]] inline Real visit_packed(RowStore& rows, const PackedAccess& access,
                                                 std::uint32_t i, std::uint32_t& next,
                                                 const std::uint32_t* group_of,
@@ -460,8 +463,8 @@ template <bool k_runs>
     case row_visit::friction_run:
       if constexpr (k_runs) {
         return row_visit::normal_count(access.visits[i]) == 1
-                   ? visit_friction_run<true>(access, i, next, sor)
-                   : visit_friction_run<false>(access, i, next, sor);
+                   ? visit_friction_run<true, k_changes>(access, i, next, sor)
+                   : visit_friction_run<false, k_changes>(access, i, next, sor);
       }
       [[fallthrough]];
     case row_visit::friction_more:
@@ -474,7 +477,7 @@ template <bool k_runs>
     case row_visit::group: {
       const RowGroup& group = groups[group_of[i]];
       next = i + group.count;
-      return visit_group(access, group, sor);
+      return visit_group<k_changes>(access, group, sor);
     }
     default:
       next = i + 1;
@@ -805,37 +808,44 @@ bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings)
   return !settings.shuffle && !measures_residuals(settings);
 }
 
-// Rows [begin, end) of a unit in stored order; returns the largest impulse change.
+// Rows [begin, end) of a unit in stored order; returns the largest impulse change (k_changes:
+// visit_packed's).
+template <bool k_changes>
 [[gnu::always_inline]] inline Real visit_unit(RowStore& rows, const PackedAccess& access,
                                               std::uint32_t begin, std::uint32_t end,
                                               const std::uint32_t* group_of, const RowGroup* groups,
                                               Real sor) {
   Real largest = 0;
-  for (std::uint32_t i = begin; i < end;)
-    largest = std::max(largest, visit_packed<true>(rows, access, i, i, group_of, groups, sor));
+  for (std::uint32_t i = begin; i < end;) {
+    largest =
+        std::max(largest, visit_packed<true, k_changes>(rows, access, i, i, group_of, groups, sor));
+  }
   return largest;
 }
 
-// One sweep over the units given; returns the largest impulse change.
+// One sweep over the units given; returns the largest impulse change (k_changes: visit_packed's).
+template <bool k_changes>
 Real sweep_units(RowStore& rows, const PackedAccess& access, std::span<const RowUnit> units,
                  const std::uint32_t* group_of, const RowGroup* groups, Real sor) {
   Real largest = 0;
-  for (const RowUnit unit : units)
-    largest =
-        std::max(largest, visit_unit(rows, access, unit.begin, unit.end, group_of, groups, sor));
+  for (const RowUnit unit : units) {
+    largest = std::max(
+        largest, visit_unit<k_changes>(rows, access, unit.begin, unit.end, group_of, groups, sor));
+  }
   return largest;
 }
 
 // One sweep over a part's steps (UnitBatches): its units alone or in lanes, three or four at a
-// time; returns the largest impulse change (but the batches' where `changes` does not ask for it:
-// UnitBatches::visit).
+// time; returns the largest impulse change (k_changes: visit_packed's and UnitBatches::visit's).
+template <bool k_changes>
 Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batches,
                  std::span<const SweepStep> steps, const std::uint32_t* group_of,
                  std::span<RowGroup> groups, std::span<RunCoupling> couplings,
-                 std::span<PackedRow> packed, Real sor, bool changes) {
+                 std::span<PackedRow> packed, Real sor) {
   Real largest = 0;
   const auto alone = [&](std::uint32_t begin, std::uint32_t end) {
-    largest = std::max(largest, visit_unit(rows, access, begin, end, group_of, groups.data(), sor));
+    largest = std::max(
+        largest, visit_unit<k_changes>(rows, access, begin, end, group_of, groups.data(), sor));
   };
   for (const SweepStep& step : steps) {
     if (step.batch == SweepStep::k_alone) {
@@ -850,12 +860,12 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
       continue;
     }
     const BatchVisit visit =
-        batches.visit(step.batch, access.velocity, access.lambdas, sor, changes);
+        batches.visit(step.batch, access.velocity, access.lambdas, sor, k_changes);
     largest = std::max(largest, visit.largest);
     if (visit.groups_left != 0) batches.unpack(step.batch, rows, groups, couplings, packed);
     for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
       if (visit.groups_left & (1u << k))
-        largest = std::max(largest, visit_group(access, groups[batch.group[k]], sor));
+        largest = std::max(largest, visit_group<k_changes>(access, groups[batch.group[k]], sor));
     }
   }
   return largest;
@@ -894,16 +904,22 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
                                 },
                                 bodies.pool)
                           : Real(1);
-  const auto visit_units = [&](std::span<const RowUnit> units) {
-    return sweep_units(rows, access, units, group_of_.data(), groups_.data(), settings.sor);
-  };
   // The sweeps' largest impulse change is read where a residual is measured (it is recorded) or
-  // the equality block is solved (whether another row changed: block_holds, below).
+  // the equality block is solved (whether another row changed: block_holds, below); else the
+  // groups, runs and batches do not follow it (about 2% of the pyramid's and the pile's steps).
   const bool reads_changes =
       measures_residuals(settings) || (direct_ && !equalities_.rows().empty());
+  const auto visit_units = [&](std::span<const RowUnit> units) {
+    return reads_changes ? sweep_units<true>(rows, access, units, group_of_.data(), groups_.data(),
+                                             settings.sor)
+                         : sweep_units<false>(rows, access, units, group_of_.data(), groups_.data(),
+                                              settings.sor);
+  };
   const auto visit_steps = [&](std::span<const SweepStep> steps) {
-    return sweep_steps(rows, access, batches_, steps, group_of_.data(), groups_, run_coupling_,
-                       packed_, settings.sor, reads_changes);
+    return reads_changes ? sweep_steps<true>(rows, access, batches_, steps, group_of_.data(),
+                                             groups_, run_coupling_, packed_, settings.sor)
+                         : sweep_steps<false>(rows, access, batches_, steps, group_of_.data(),
+                                              groups_, run_coupling_, packed_, settings.sor);
   };
   const auto visit_part = [&](std::size_t p) {
     return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));
@@ -1163,8 +1179,9 @@ void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
     Real max_delta = visit_equalities(rows, access, settings.sor);
     for (const std::uint32_t i : order_.next()) {
       std::uint32_t next = 0;  // shuffled: the rows a visit takes come up again and are skipped
-      max_delta = std::max(max_delta, visit_packed<false>(rows, access, i, next, group_of_.data(),
-                                                          groups_.data(), settings.sor));
+      max_delta =
+          std::max(max_delta, visit_packed<false, true>(rows, access, i, next, group_of_.data(),
+                                                        groups_.data(), settings.sor));
     }
     if (end_iteration(iteration, measure, max_delta, settings, stats)) break;
   }
