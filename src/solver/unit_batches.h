@@ -164,10 +164,10 @@ class UnitBatches {
   /// Sets compact_above for the next build (0: always compact; the default: half the processor's
   /// second-level cache, or 1 MiB where the system does not tell it).
   void set_compact_above(std::size_t bytes) { compact_above_ = bytes; }
-  /// Whether batch k's lanes cannot hold its rows (pack): a row's body b linear J other than 0 -
-  /// body a's (not a contact's), or in the compact form a body held to a plane (whose linear
-  /// response is no multiple of J's). It is then visited and warm started unit by unit from the
-  /// store.
+  /// Whether batch k's compact lanes cannot hold its rows (pack): a row whose J on body a's linear
+  /// part is not minus its J on body b's (not a contact's), or a body held to a plane (whose
+  /// linear response is no multiple of J's). It is then visited and warm started unit by unit
+  /// from the store.
   bool from_store(std::size_t k) const { return from_store_[k] != 0; }
   /// Batch k's impulses into its bodies' velocities (the warm start), four units at once: each
   /// row's impulse times its B, added in the rows' order as PgsSolver adds a unit's (the same
