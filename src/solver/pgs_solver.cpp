@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 namespace impulse {
@@ -909,17 +910,21 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   // groups, runs and batches do not follow it (about 2% of the pyramid's and the pile's steps).
   const bool reads_changes =
       measures_residuals(settings) || (direct_ && !equalities_.rows().empty());
+  // sweep(std::bool_constant<reads_changes>{}): the sweeps' k_changes.
+  const auto with_changes = [&](const auto& sweep) {
+    return reads_changes ? sweep(std::true_type{}) : sweep(std::false_type{});
+  };
   const auto visit_units = [&](std::span<const RowUnit> units) {
-    return reads_changes ? sweep_units<true>(rows, access, units, group_of_.data(), groups_.data(),
-                                             settings.sor)
-                         : sweep_units<false>(rows, access, units, group_of_.data(), groups_.data(),
-                                              settings.sor);
+    return with_changes([&](auto changes) {
+      return sweep_units<decltype(changes)::value>(rows, access, units, group_of_.data(),
+                                                   groups_.data(), settings.sor);
+    });
   };
   const auto visit_steps = [&](std::span<const SweepStep> steps) {
-    return reads_changes ? sweep_steps<true>(rows, access, batches_, steps, group_of_.data(),
-                                             groups_, run_coupling_, packed_, settings.sor)
-                         : sweep_steps<false>(rows, access, batches_, steps, group_of_.data(),
-                                              groups_, run_coupling_, packed_, settings.sor);
+    return with_changes([&](auto changes) {
+      return sweep_steps<decltype(changes)::value>(rows, access, batches_, steps, group_of_.data(),
+                                                   groups_, run_coupling_, packed_, settings.sor);
+    });
   };
   const auto visit_part = [&](std::size_t p) {
     return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));
