@@ -83,27 +83,33 @@ void SweepSchedule::order_by_reach(std::size_t bodies) {
   for (std::size_t k = 0; k < n; ++k)
     for (const std::uint32_t body : bodies_of(k))
       body_units_[body_unit_fill_[body]++] = std::uint32_t(k);
-  // Breadth first; a body's units are queued when it is first met.
+  // Breadth first; a body's units are queued when it is first met. Without branches on what was
+  // met (each unit is written at the queue's end, which moves on only if the unit is new): the
+  // tests went either way at random and a pile's search waited on them.
   reached_.assign(n, 0);
   body_met_.assign(bodies, 0);
-  reach_order_.clear();
+  reach_order_.resize(n + 1);  // one past the units: a write that does not join the queue
+  std::size_t tail = 0;
   for (std::size_t start = 0; start < n; ++start) {
     if (reached_[start] != 0) continue;
     reached_[start] = 1;
-    reach_order_.push_back(std::uint32_t(start));
-    for (std::size_t head = reach_order_.size() - 1; head < reach_order_.size(); ++head) {
+    reach_order_[tail++] = std::uint32_t(start);
+    for (std::size_t head = tail - 1; head < tail; ++head) {
       for (const std::uint32_t body : bodies_of(reach_order_[head])) {
-        if (body_met_[body] != 0) continue;
+        // A body met before has its units queued already: an empty range.
+        const std::uint32_t end = body_met_[body] != 0 ? body_unit_begin_[body]
+                                                       : body_unit_begin_[body + 1];
         body_met_[body] = 1;
-        for (std::uint32_t u = body_unit_begin_[body]; u < body_unit_begin_[body + 1]; ++u) {
+        for (std::uint32_t u = body_unit_begin_[body]; u < end; ++u) {
           const std::uint32_t unit = body_units_[u];
-          if (reached_[unit] != 0) continue;
+          reach_order_[tail] = unit;
+          tail += reached_[unit] ^ 1;
           reached_[unit] = 1;
-          reach_order_.push_back(unit);
         }
       }
     }
   }
+  reach_order_.resize(n);
 }
 
 std::size_t SweepSchedule::cut_parts(std::size_t bodies) {
@@ -119,7 +125,8 @@ std::size_t SweepSchedule::cut_parts(std::size_t bodies) {
     const std::uint32_t k = reach_order_[position];
     auto earliest = std::uint32_t(position);
     for (const std::uint32_t body : bodies_of(k)) {
-      if (first_met_[body] == n) first_met_[body] = std::uint32_t(position);
+      // Positions only grow: the least is the first (a min, not a test that goes either way).
+      first_met_[body] = std::min(first_met_[body], std::uint32_t(position));
       earliest = std::min(earliest, first_met_[body]);
     }
     earliest_[position] = earliest;
