@@ -136,17 +136,18 @@ template <bool k_compact>
 struct LinearResponse {
   LinearResponse() = default;  // the whole form's: not used
   LinearResponse(const Lanes* group, const UnitBatch& batch)
-      : inv_mass_a(group[CompactLayout::inv_mass_a]),
+      : minus_inv_mass_a(-group[CompactLayout::inv_mass_a]),
         inv_mass_b(group[CompactLayout::inv_mass_b]),
         moves_a(moving_lanes(batch.moves, row_visit::a_moves)),
         moves_b(moving_lanes(batch.moves, row_visit::b_moves)) {}
-  [[gnu::always_inline]] Lanes a(const Lanes& j) const {
-    return Lanes(LaneMask(j * inv_mass_a) & moves_a);
+  // From body b's linear J (-j_b * m_a and j_b * -m_a are the same bits: the sign is apart).
+  [[gnu::always_inline]] Lanes a(const Lanes& j_b) const {
+    return Lanes(LaneMask(j_b * minus_inv_mass_a) & moves_a);
   }
   [[gnu::always_inline]] Lanes b(const Lanes& j) const {
     return Lanes(LaneMask(j * inv_mass_b) & moves_b);
   }
-  Lanes inv_mass_a{}, inv_mass_b{};
+  Lanes minus_inv_mass_a{}, inv_mass_b{};
   LaneMask moves_a{}, moves_b{};
 };
 
@@ -163,9 +164,8 @@ template <bool k_compact>
                                               const LinearResponse& linear, const Lanes& delta,
                                               Lanes* v) {
   if constexpr (k_compact) {
-    const std::array<Lanes, 3> a_linear = linear_a(jacobian);
     for (std::size_t c = 0; c < 3; ++c) {
-      v[c] += delta * linear.a(a_linear[c]);
+      v[c] += delta * linear.a(jacobian[c + 3]);
       v[c + 3] += delta * response[c];
       v[c + 6] += delta * linear.b(jacobian[c + 3]);
       v[c + 9] += delta * response[c + 3];
