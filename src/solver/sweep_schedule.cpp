@@ -97,8 +97,8 @@ void SweepSchedule::order_by_reach(std::size_t bodies) {
     for (std::size_t head = tail - 1; head < tail; ++head) {
       for (const std::uint32_t body : bodies_of(reach_order_[head])) {
         // A body met before has its units queued already: an empty range.
-        const std::uint32_t end = body_met_[body] != 0 ? body_unit_begin_[body]
-                                                       : body_unit_begin_[body + 1];
+        const std::uint32_t end =
+            body_met_[body] != 0 ? body_unit_begin_[body] : body_unit_begin_[body + 1];
         body_met_[body] = 1;
         for (std::uint32_t u = body_unit_begin_[body]; u < end; ++u) {
           const std::uint32_t unit = body_units_[u];
