@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -104,6 +105,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
     std::vector<double> wall, cpu;
     std::optional<impulse::StageTimes> stages;            // summed over the steps
     std::optional<int> layout_changes;                    // counted over the steps
+    std::vector<bool> new_layout;                         // per step, where the engine says
     std::optional<int> team_steps;                        // counted over the steps
     double worst_joint_error = 0, worst_angle_error = 0;  // after any step
   };
@@ -113,7 +115,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
   for (const Engine& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
-    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, {}, 0, 0});
+    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, {}, {}, 0, 0});
   }
   for (int first = 0; first < steps; first += k_turn_steps) {
     for (Timed& t : timed) {
@@ -126,8 +128,10 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
         t.wall.push_back(std::chrono::duration<double, std::milli>(stop - begin).count());
         if (const std::optional<impulse::StageTimes> step = t.runner->stages())
           t.stages = t.stages.value_or(impulse::StageTimes{}) += *step;
-        if (const std::optional<bool> changed = t.runner->layout_changed())
+        if (const std::optional<bool> changed = t.runner->layout_changed()) {
           t.layout_changes = t.layout_changes.value_or(0) + (*changed ? 1 : 0);
+          t.new_layout.push_back(*changed);
+        }
         if (const std::optional<int> threads = t.runner->step_threads())
           t.team_steps = t.team_steps.value_or(0) + (*threads > 1 ? 1 : 0);
         // The joints after every step, outside the time: a landing's transient shows there.
@@ -155,6 +159,13 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
     result.cpu_median_ms = median(t.cpu);
     if (t.stages) result.stages_ms = *t.stages / double(t.wall.size());
     result.layout_changes = t.layout_changes;
+    if (!t.new_layout.empty()) {
+      std::array<std::vector<double>, 2> split;  // the steps with the same layout, a new one
+      for (std::size_t i = 0; i < t.cpu.size(); ++i)
+        split[t.new_layout[i] ? 1 : 0].push_back(t.cpu[i]);
+      if (!split[1].empty()) result.cpu_median_new_layout_ms = median(split[1]);
+      if (!split[0].empty()) result.cpu_median_same_layout_ms = median(split[0]);
+    }
     result.team_steps = t.team_steps;
     result.max_penetration = peers::max_penetration(scene, end);
     if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);

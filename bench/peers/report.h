@@ -31,7 +31,10 @@ struct Result {
   std::optional<double> worst_angle_error;       // the largest after any step, rad
   std::optional<impulse::StageTimes> stages_ms;  // mean per step, for an engine that reports it
   std::optional<int> layout_changes;  // steps whose solve found its structure anew (Impulse)
-  std::optional<int> team_steps;      // steps run on more than one thread (Impulse)
+  // The CPU median over those steps, and over the others (none where there are none): a median
+  // over both lies where they meet when about half the steps find a new layout (the ragdolls)
+  std::optional<double> cpu_median_new_layout_ms, cpu_median_same_layout_ms;
+  std::optional<int> team_steps;  // steps run on more than one thread (Impulse)
 };
 
 /// Fills each row's ratios from the Bullet row of its scene, where there is one, and an Impulse
