@@ -111,6 +111,15 @@ template <bool k_compact, class Row>
   return lane_bits(same) == (1u << k_lanes) - 1;
 }
 
+// Four rows' B (row(k): unit k's) whole by components into `out` (twelve lanes).
+template <class Row>
+[[gnu::always_inline]] inline void pack_response(const Row& row, Lanes* out) {
+  for (std::size_t side = 0; side < 4; ++side) {
+    by_components(row(0).response[side], row(1).response[side], row(2).response[side],
+                  row(3).response[side], out + 3 * side);
+  }
+}
+
 // J's parts (body a's linear and angular parts, body b's) of four rows packed by pack_jacobian,
 // each three lanes, with the rows' own body a linear part (the store's, whichever the lanes hold).
 template <bool k_compact>
@@ -601,11 +610,7 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
       };
       from_store = !pack_jacobian<k_compact>(coefficients, row + L::jacobian, a_linear[f].data()) ||
                    from_store;
-      for (std::size_t side = 0; side < 4; ++side) {
-        by_components(coefficients(0).response[side], coefficients(1).response[side],
-                      coefficients(2).response[side], coefficients(3).response[side],
-                      response_of(f) + 3 * side);
-      }
+      pack_response(coefficients, response_of(f));
       if constexpr (k_compact) store_angular(response_of(f), row + L::response);
       const auto column = [&](const RowColumn<Real>& values) {
         return of_units([&](std::size_t k) { return values[batch.first[k] + f]; });
@@ -657,11 +662,7 @@ bool UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
       };
       mirrored =
           pack_jacobian<k_compact>(coefficients, jacobian_of(r), a_linear[r].data()) && mirrored;
-      for (std::size_t side = 0; side < 4; ++side) {
-        by_components(coefficients(0).response[side], coefficients(1).response[side],
-                      coefficients(2).response[side], coefficients(3).response[side],
-                      response_of(r) + 3 * side);
-      }
+      pack_response(coefficients, response_of(r));
     }
     if constexpr (k_compact)
       store_angular(response_of(r), group_out + L::group_response + L::response_lanes * r);
