@@ -216,12 +216,16 @@ int main(int argc, char** argv) {
   std::uint32_t seed = peers::k_pile_seed;
   app.add_option("--seed", seed,
                  "Seed of pile1000's orientations (the issue's: 8; others give other piles)");
+  std::uint32_t nudge = 0;
+  app.add_option("--nudge", nudge,
+                 "Moves each dynamic body by a seeded offset of at most 10 um per axis (0, the "
+                 "default: the issue's scenes): other trajectories of the same scenes");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Result> results;
   const std::vector<Engine> run_engines = engines_of(engines, thread_counts);
   for (const std::string& name : scenes) {
-    const Scene scene = peers::make_scene(name, seed);
+    const Scene scene = peers::nudged(peers::make_scene(name, seed), nudge);
     for (Result& result : run(run_engines, scene, settings, steps))
       results.push_back(std::move(result));
   }
@@ -234,6 +238,7 @@ int main(int argc, char** argv) {
                              {"thread_counts", thread_counts},
                              {"every_step_on_threads", settings.every_step_on_threads},
                              {"seed", seed},
+                             {"nudge", nudge},
                              {"impulse_instruction_set", k_impulse_instruction_set},
                              {"results", peers::to_json(results)}};
     std::cout << out.dump(2) << '\n';
@@ -243,6 +248,7 @@ int main(int argc, char** argv) {
     if (settings.iterations != CommonSettings{}.iterations)
       std::cout << "(" << settings.iterations << " iterations per step, every engine)\n";
     if (seed != peers::k_pile_seed) std::cout << "(pile1000 from seed " << seed << ")\n";
+    if (nudge != 0) std::cout << "(every scene nudged by seed " << nudge << ")\n";
     std::cout << "(Impulse built for " << k_impulse_instruction_set
               << "; Bullet and ODE as Debian builds them)\n";
   }

@@ -74,5 +74,14 @@ constexpr std::uint32_t k_pile_seed = 8;
 /// The scene of that name (seed: pile1000's orientations; the other scenes have none); throws
 /// std::invalid_argument for an unknown one.
 Scene make_scene(const std::string& name, std::uint32_t seed = k_pile_seed);
+/// The most a nudge moves a body along each axis, m: a few units in the last place of a float
+/// at the scenes' 20 m, far below any engine's slop.
+constexpr double k_nudge_m = 1e-5;
+/// The scene with each dynamic body moved by a seeded offset of at most k_nudge_m along each
+/// axis; nudge 0 leaves it as it is (the issue's). Rounding decides where a tower's speculative
+/// contacts come and go, or a pile's boxes land, and the figures follow the trajectory, so a
+/// change that alters a scene's bits is measured over several nudges. A joint's anchor stays:
+/// its bodies start up to a few k_nudge_m apart there.
+Scene nudged(Scene scene, std::uint32_t nudge);
 
 }  // namespace peers

@@ -199,6 +199,19 @@ const std::vector<Entry>& registry() {
 
 }  // namespace
 
+Scene nudged(Scene scene, std::uint32_t nudge) {
+  if (nudge == 0) return scene;
+  std::mt19937 rng(nudge);
+  // From the generator's raw output, as uniform_rotation's: the same offsets with any library.
+  const auto offset = [&rng] { return (double(rng()) / 4294967296.0 * 2 - 1) * k_nudge_m; };
+  for (Body& body : scene.bodies) {
+    if (body.is_static()) continue;
+    const double x = offset(), y = offset(), z = offset();
+    body.pose.position = body.pose.position + V3{x, y, z};
+  }
+  return scene;
+}
+
 std::vector<std::string> scene_names(bool all) {
   std::vector<std::string> names;
   for (const Entry& entry : registry()) {
