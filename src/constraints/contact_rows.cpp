@@ -329,8 +329,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
 void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> manifold_rows,
                             std::span<ContactManifold> manifolds, FrictionModel model,
                             TaskPool* pool) {
-  run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_ranges(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
+             [&](std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
                  ContactManifold& m = manifolds[k];
                  if (manifold_rows[k].first_row == ManifoldRows::k_no_rows) continue;

@@ -132,8 +132,8 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
         manifold_rows[k].first_row = active(manifolds[k]) ? first : ManifoldRows::k_no_rows;
       });
   const bool constant = settings.solver->friction_model == FrictionModel::constant;
-  run_chunks(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_ranges(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
+             [&](std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
                  if (manifold_rows[k].first_row == ManifoldRows::k_no_rows) continue;
                  const ContactManifold& m = manifolds[k];

@@ -94,16 +94,19 @@ void RowStore::end_block() {
 void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool,
                        std::size_t first) {
   require(!pair_open_, "a cone pair lacks its second row");
-  run_chunks(pool, size() - first, k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_ranges(pool, size() - first, k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t begin, std::size_t end) {
                for (std::size_t i = first + begin; i < first + end; ++i)
                  prepare_row(i, bodies[body_a[i]], bodies[body_b[i]]);
              });
   // After every row's inverse effective mass: a pair reads its second row's.
   std::array<std::size_t, k_prepare_chunks> degenerate{};
   // Plain loops rather than one with the disc's branch in it: the count and the zeros vectorise,
-  // and the cone rows (in the cone model only) are sought by memchr first.
-  run_chunks(pool, size(), k_prepare_chunks, k_parallel_rows,
+  // and the cone rows (in the cone model only) are sought by memchr first. On one thread, one
+  // chunk (the counts add up alike).
+  const std::size_t chunks =
+      chunks_in_parallel(pool, size(), k_parallel_rows) ? k_prepare_chunks : 1;
+  run_chunks(pool, size(), chunks, k_parallel_rows,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
                std::size_t count = 0;
                for (std::size_t i = begin; i < end; ++i)
@@ -171,8 +174,8 @@ bool RowStore::has_position_bias() const {
 }
 
 void RowStore::drop_position_bias(TaskPool* pool) {
-  run_chunks(pool, size(), k_prepare_chunks, k_parallel_drops,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_ranges(pool, size(), k_prepare_chunks, k_parallel_drops,
+             [&](std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i)
                  bias[i] -= position_bias[i];
              });

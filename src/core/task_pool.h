@@ -147,6 +147,21 @@ void run_chunks(TaskPool* pool, std::size_t count, std::size_t chunks, std::size
     chunk(c);
 }
 
+/// run_chunks for a task whose every item stands alone (nothing is summed across a chunk, no
+/// chunk's result is kept apart): task(begin, end), on the pool's threads in `chunks` ranges from
+/// parallel_from items on, else once over all of them. On the calling thread a small scene's
+/// sixteen or sixty-four nearly empty chunks cost more than their items.
+template <class Task>
+void run_ranges(TaskPool* pool, std::size_t count, std::size_t chunks, std::size_t parallel_from,
+                const Task& task) {
+  if (!chunks_in_parallel(pool, count, parallel_from)) {
+    task(std::size_t(0), count);
+    return;
+  }
+  run_chunks(pool, count, chunks, parallel_from,
+             [&](std::size_t, std::size_t begin, std::size_t end) { task(begin, end); });
+}
+
 /// run_chunks over the items of a span: task(chunk, the chunk's items).
 template <class T, class Task>
 void run_span_chunks(TaskPool* pool, std::span<T> items, std::size_t chunks,

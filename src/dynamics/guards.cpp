@@ -141,8 +141,11 @@ void clamp_chunk(World::Impl& impl, std::size_t chunk, std::span<const std::uint
 
 void report_clamped(World::Impl& impl, StepStage stage) {
   impl.clamped_slots.clear();
-  for (const std::vector<std::uint32_t>& clamped : impl.clamped_by_chunk)
+  // Each chunk's list emptied once read: a pass on fewer chunks (one thread) leaves the others'.
+  for (std::vector<std::uint32_t>& clamped : impl.clamped_by_chunk) {
     impl.clamped_slots.insert(impl.clamped_slots.end(), clamped.begin(), clamped.end());
+    clamped.clear();
+  }
   for (const std::uint32_t slot : impl.clamped_slots) {
     Diagnostic d;
     d.kind = DiagnosticKind::velocity_clamped;

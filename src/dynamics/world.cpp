@@ -585,8 +585,8 @@ void substep(World::Impl& w, Real dt) {
   w.rows.clear();
   bool relax = w.settings.solver.relax_iterations > 0;
   w.solver_masses.resize(w.motions.size());
-  run_chunks(&w.step_pool(), w.motions.size(), World::Impl::k_body_chunks,
-             World::Impl::k_parallel_bodies, [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_ranges(&w.step_pool(), w.motions.size(), World::Impl::k_body_chunks,
+             World::Impl::k_parallel_bodies, [&](std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i)
                  w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
              });

@@ -155,11 +155,14 @@ struct World::Impl {
   }
 
   /// pass(chunk, slots) for each fixed chunk of the awake slots (the per-body passes above), on
-  /// the pool from parallel_from awake bodies.
+  /// the pool from parallel_from awake bodies; on the calling thread, chunk 0 holds them all (a
+  /// small scene's sixteen chunks cost more than its bodies).
   template <class Pass>
   void for_awake_chunks(const Pass& pass, std::size_t parallel_from = k_parallel_bodies) {
-    run_span_chunks(&step_pool(), std::span<const std::uint32_t>(awake_slots), k_body_chunks,
-                    parallel_from, pass);
+    const std::span<const std::uint32_t> slots(awake_slots);
+    const std::size_t chunks =
+        chunks_in_parallel(&step_pool(), slots.size(), parallel_from) ? k_body_chunks : 1;
+    run_span_chunks(&step_pool(), slots, chunks, parallel_from, pass);
   }
 
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.

@@ -586,8 +586,8 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   // test; then the packed row and the runs' couplings. coupling_in_run reads the earlier rows'
   // responses on moving bodies only: those rows may be another chunk's, whose other responses are
   // being zeroed at the same time.
-  run_chunks(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
-             [&](std::size_t, std::size_t begin, std::size_t end) {
+  run_ranges(pool, rows.size(), k_prepare_chunks, k_parallel_rows,
+             [&](std::size_t begin, std::size_t end) {
                for (std::size_t i = begin; i < end; ++i) {
                  // Eight rows at once that batches hold and whose bodies all move: nothing to
                  // zero or pack (a pyramid's rows but its ground contacts).

@@ -56,8 +56,10 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
   normal_count_.resize(n);
   kinds_.resize(n);
   constexpr std::size_t k_chunks = 16, k_parallel_rows = 2048;
+  // On one thread, one chunk: a small scene's sixteen cost more than its rows.
+  const std::size_t chunks = chunks_in_parallel(pool, n, k_parallel_rows) ? k_chunks : 1;
   std::array<bool, k_chunks> chunk_same{}, chunk_free{};
-  run_chunks(pool, n, k_chunks, k_parallel_rows,
+  run_chunks(pool, n, chunks, k_parallel_rows,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
                // The ids as memory (compared at once, copied only where they differ); the kinds
                // or-ed up without a branch per row.
@@ -77,8 +79,9 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
                chunk_same[chunk] = ids_same && taken.differ == 0;
                chunk_free[chunk] = taken.free != 0;
              });
-  same = same && std::all_of(chunk_same.begin(), chunk_same.end(), [](bool x) { return x; });
-  free_rows_ = std::any_of(chunk_free.begin(), chunk_free.end(), [](bool x) { return x; });
+  const auto used = [&](const auto& flags) { return std::span(flags).first(chunks); };
+  same = same && std::ranges::all_of(used(chunk_same), [](bool x) { return x; });
+  free_rows_ = std::ranges::any_of(used(chunk_free), [](bool x) { return x; });
   block_begin_ = rows.block_begin;
   taken_ = true;
   return same;
