@@ -115,31 +115,23 @@ int clip_against_side(const ClipVertex* in, int n, const ReferenceFace& ref, con
   return m;
 }
 
-// The reference box of a face contact, and the incident box in its frame: turn[i] holds in lane
-// j the reference axis i against the incident axis j, offset the incident centre.
-struct ReferenceView {
-  const Box& box;
-  const Vec3& position;
-  const Mat33& rotation;
-  const Lanes* turn;
-  Lanes offset;
-};
-
 // Face contact: reference face `axis`/`positive` of box ref (its outward normal towards the
 // other box), the most anti-parallel face of box inc clipped against its side planes, the
-// points within margin of the reference plane kept. Returns the number of points written. In the
-// reference box's frame throughout (the separating axis test's products give it), and out to the
-// world by the reference box's rotation matrix: quaternion products cost twice as much.
-int face_contact(const ReferenceView& view, int axis, bool positive, const Box& inc_box,
-                 bool ref_is_a, Real margin, ContactPoint* points) {
-  const Vec3& h = view.box.half_extents;
-  const Lanes* turn = view.turn;
+// points within margin of the reference plane kept. Returns the number of points written.
+int face_contact(const Box& ref_box, const Transform& tref, int axis, bool positive,
+                 const Box& inc_box, const Transform& tinc, bool ref_is_a, Real margin,
+                 ContactPoint* points) {
+  const Vec3& h = ref_box.half_extents;
   const Real ref_sign = positive ? Real(1) : Real(-1);
-  // The incident axis most (anti-)parallel to the reference normal.
+  Vec3 ref_local_normal;
+  ref_local_normal[axis] = ref_sign;
+  const Vec3 m = rotate(tref.orientation, ref_local_normal);
+
+  const Mat33 r_inc = to_matrix(tinc.orientation);
   int inc_axis = 0;
-  Real inc_dot = ref_sign * turn[axis][0];
+  Real inc_dot = dot(r_inc.c0, m);
   for (int k = 1; k < 3; ++k) {
-    const Real dk = ref_sign * turn[axis][k];
+    const Real dk = dot(r_inc.col(k), m);
     if (std::abs(dk) > std::abs(inc_dot)) {
       inc_axis = k;
       inc_dot = dk;
@@ -162,6 +154,7 @@ int face_contact(const ReferenceView& view, int axis, bool positive, const Box& 
   }
 
   // The incident face as a loop of its four corners, in the reference frame.
+  const Transform rel = inverse(tref) * tinc;
   const int u = (inc_axis + 1) % 3;
   const int v = (inc_axis + 2) % 3;
   constexpr int k_loop[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}};
@@ -173,10 +166,7 @@ int face_contact(const ReferenceView& view, int axis, bool positive, const Box& 
   ClipVertex buffer1[k_max_clip_points];
   for (int c = 0; c < 4; ++c) {
     ClipVertex& cv = buffer0[c];
-    const Vec3 local = vertex_position(inc_box.half_extents, loop_vertex[c]);
-    const Lanes l{local.x, local.y, local.z, 0};
-    cv.p = {view.offset[0] + dot3(turn[0], l), view.offset[1] + dot3(turn[1], l),
-            view.offset[2] + dot3(turn[2], l)};
+    cv.p = apply(rel, vertex_position(inc_box.half_extents, loop_vertex[c]));
     cv.id =
         make_id(FeatureType::face, face_index(axis, positive), FeatureType::vertex, loop_vertex[c]);
     cv.edge_on_side = false;
@@ -196,8 +186,7 @@ int face_contact(const ReferenceView& view, int axis, bool positive, const Box& 
     Vec3 local = cv.p;
     if (!ref_is_a) local[axis] = ref_sign * h[axis];  // onto b's reference face
     const FeatureId& id = cv.id;
-    points[count++] = {view.position + view.rotation * local, -separation,
-                       ref_is_a ? id : id.flipped()};
+    points[count++] = {apply(tref, local), -separation, ref_is_a ? id : id.flipped()};
   }
   return count;
 }
@@ -352,16 +341,11 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   Vec3 normal;
   if (use_b) {
     normal = dir_b ? rb.col(axis_b) : -rb.col(axis_b);
-    // b's reference face looks back at a, against the normal. b's axis j against a's axis i is
-    // c[i][j]; a's centre in b's frame is -u.
-    Lanes turn_b[3];
-    for (int j = 0; j < 3; ++j)
-      turn_b[j] = Lanes{c[0][j], c[1][j], c[2][j], 0};
-    count = face_contact({b, tb.position, rb, turn_b, -u}, axis_b, !dir_b, a, false, margin,
-                         candidates);
+    // b's reference face looks back at a, against the normal.
+    count = face_contact(b, tb, axis_b, !dir_b, a, ta, false, margin, candidates);
   } else {
     normal = dir_a ? ra.col(axis_a) : -ra.col(axis_a);
-    count = face_contact({a, ta.position, ra, c, t}, axis_a, dir_a, b, true, margin, candidates);
+    count = face_contact(a, ta, axis_a, dir_a, b, tb, true, margin, candidates);
   }
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)), normal, out);
   return out.count > 0;
