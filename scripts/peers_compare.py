@@ -22,7 +22,9 @@ import sys
 def cpu_medians(program, scenes, nudge, extra):
     command = [program, "--scenes", scenes, "--engines", "impulse", "--json", "--nudge", str(nudge)]
     out = subprocess.run(command + extra, capture_output=True, text=True, check=True).stdout
-    return {r["scene"]: r["cpu_median_ms"] for r in json.loads(out)["results"]}
+    # Impulse at the first --threads count ("impulse"; the others are "impulse@N").
+    return {r["scene"]: r["cpu_median_ms"] for r in json.loads(out)["results"]
+            if r["engine"] == "impulse"}
 
 
 def quartiles(values):
@@ -42,11 +44,12 @@ def main():
     ratios = {}  # scene -> nudge -> [B/A per round]
     for round_index in range(args.rounds):
         for nudge in range(args.nudges + 1):
-            first, second = (args.a, args.b) if (round_index + nudge) % 2 == 0 else (args.b, args.a)
-            times = {first: cpu_medians(first, args.scenes, nudge, extra)}
-            times[second] = cpu_medians(second, args.scenes, nudge, extra)
-            for scene, a_ms in times[args.a].items():
-                ratios.setdefault(scene, {}).setdefault(nudge, []).append(times[args.b][scene] / a_ms)
+            # By role, not by path: the same program as A and B measures the host's noise.
+            order = ("a", "b") if (round_index + nudge) % 2 == 0 else ("b", "a")
+            times = {role: cpu_medians(getattr(args, role), args.scenes, nudge, extra)
+                     for role in order}
+            for scene, a_ms in times["a"].items():
+                ratios.setdefault(scene, {}).setdefault(nudge, []).append(times["b"][scene] / a_ms)
     for scene, by_nudge in ratios.items():
         every = [r for values in by_nudge.values() for r in values]
         q1, median, q3 = quartiles(every)

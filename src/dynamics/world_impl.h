@@ -53,8 +53,8 @@ struct World::Impl {
   std::vector<std::uint32_t> frozen_this_step;
 
   // The per-body passes (integration, clamps, guards over the awake slots, the solver masses over
-  // all) run on the pool in fixed chunks: each body's update is its own, so the bits are the same
-  // on any thread count.
+  // all) run on the pool in fixed chunks, on the calling thread in one: each body's update is its
+  // own, so the bits are the same on any thread count.
   static constexpr std::size_t k_body_chunks = 16;
   static constexpr std::size_t k_parallel_bodies = 256;  // fewer stay on the calling thread
   // The move after a solve shared by threads (clamp_and_move) from fewer: they left the
