@@ -45,6 +45,17 @@ std::size_t count_of(const World& world, DiagnosticKind kind) {
                                    [&](const Diagnostic& d) { return d.kind == kind; }));
 }
 
+// A weightless world that never sleeps, with a speed limit, running every step on `threads`.
+World weightless_on_threads(Real max_linear_speed, int threads) {
+  WorldSettings settings = awake();
+  settings.gravity = Vec3::zero();
+  settings.max_linear_speed = max_linear_speed;
+  World world(settings);
+  world.set_threads(threads);
+  world.set_thread_use(ThreadUse::always);
+  return world;
+}
+
 // (g++ 12 warns falsely of overlapping copies in "text" + std::to_string(i) at -O2.)
 std::string numbered(std::string prefix, int i) {
   prefix += std::to_string(i);
@@ -156,12 +167,7 @@ TEST(Guards, AHugeVelocityIsClampedAndReported) {
 // slowed and frozen, and every ball ends with the same bits.
 TEST(Guards, TheVelocityStagesChunkedGuardsReportAndFreezeAsOnOneThread) {
   const auto run = [](int threads) {
-    WorldSettings settings = awake();
-    settings.gravity = Vec3::zero();
-    settings.max_linear_speed = 50;
-    World world(settings);
-    world.set_threads(threads);
-    world.set_thread_use(ThreadUse::always);
+    World world = weightless_on_threads(50, threads);
     std::vector<BodyId> balls;
     for (int i = 0; i < 300; ++i) {
       const Vec3 at{Real(3 * (i % 20)), Real(10 + 3 * (i / 20)), 0};
@@ -177,7 +183,7 @@ TEST(Guards, TheVelocityStagesChunkedGuardsReportAndFreezeAsOnOneThread) {
       EXPECT_EQ(d.stage, StepStage::velocities) << d.message;
       reports.emplace_back(d.kind, d.message);
     }
-    EXPECT_FLOAT_EQ(world.linear_velocity(balls[40]).x, settings.max_linear_speed);
+    EXPECT_FLOAT_EQ(world.linear_velocity(balls[40]).x, world.settings().max_linear_speed);
     EXPECT_TRUE(world.is_frozen(balls[260]));
     return std::pair{reports, world.state_hash()};
   };
@@ -201,12 +207,7 @@ TEST(Guards, TheVelocityStagesChunkedGuardsReportAndFreezeAsOnOneThread) {
 TEST(Guards, AClampFoundInALaterChunkIsReportedOnce) {
   using Report = std::tuple<DiagnosticKind, StepStage, BodyId>;
   const auto run = [](int threads) {
-    WorldSettings settings = awake();
-    settings.gravity = Vec3::zero();
-    settings.max_linear_speed = 2;
-    World world(settings);
-    world.set_threads(threads);
-    world.set_thread_use(ThreadUse::always);
+    World world = weightless_on_threads(2, threads);
     BodySettings ground = ground_box();
     ground.friction = 0;
     world.create_body(ground);
