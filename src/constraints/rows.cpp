@@ -102,12 +102,10 @@ void RowStore::prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool
   // After every row's inverse effective mass: a pair reads its second row's.
   std::array<std::size_t, k_prepare_chunks> degenerate{};
   // Plain loops rather than one with the disc's branch in it: the count and the zeros vectorise,
-  // and the cone rows (in the cone model only) are sought by memchr first. On one thread, one
-  // chunk (the counts add up alike).
-  const std::size_t chunks =
-      chunks_in_parallel(pool, size(), k_parallel_rows) ? k_prepare_chunks : 1;
-  run_chunks(pool, size(), chunks, k_parallel_rows,
-             [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+  // and the cone rows (in the cone model only) are sought by memchr first. The counts add up
+  // alike on any number of chunks.
+  run_chunks(pool, size(), chunks_on(pool, size(), k_prepare_chunks, k_parallel_rows),
+             k_parallel_rows, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
                std::size_t count = 0;
                for (std::size_t i = begin; i < end; ++i)
                  count += inv_eff_mass[i] == 0 ? 1 : 0;

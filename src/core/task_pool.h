@@ -147,18 +147,20 @@ void run_chunks(TaskPool* pool, std::size_t count, std::size_t chunks, std::size
     chunk(c);
 }
 
-/// run_chunks for a task whose every item stands alone (nothing is summed across a chunk, no
-/// chunk's result is kept apart): task(begin, end), on the pool's threads in `chunks` ranges from
-/// parallel_from items on, else once over all of them. On the calling thread a small scene's
-/// sixteen or sixty-four nearly empty chunks cost more than their items.
+/// The chunks for run_chunks where a task's chunk index only names where its results go: `chunks`
+/// on the pool's threads, one on the calling thread, where a small scene's sixteen or sixty-four
+/// nearly empty chunks cost more than their items. (A task that derives its own ranges from the
+/// index keeps its fixed count.)
+inline std::size_t chunks_on(const TaskPool* pool, std::size_t count, std::size_t chunks,
+                             std::size_t parallel_from) {
+  return chunks_in_parallel(pool, count, parallel_from) ? chunks : 1;
+}
+
+/// run_chunks in chunks_on's chunks for a task whose every item stands alone: task(begin, end).
 template <class Task>
 void run_ranges(TaskPool* pool, std::size_t count, std::size_t chunks, std::size_t parallel_from,
                 const Task& task) {
-  if (!chunks_in_parallel(pool, count, parallel_from)) {
-    task(std::size_t(0), count);
-    return;
-  }
-  run_chunks(pool, count, chunks, parallel_from,
+  run_chunks(pool, count, chunks_on(pool, count, chunks, parallel_from), parallel_from,
              [&](std::size_t, std::size_t begin, std::size_t end) { task(begin, end); });
 }
 

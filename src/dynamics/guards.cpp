@@ -133,10 +133,9 @@ void remember_chunk_poses(World::Impl& impl, std::span<const std::uint32_t> slot
 }
 
 void clamp_chunk(World::Impl& impl, std::size_t chunk, std::span<const std::uint32_t> slots) {
-  std::vector<std::uint32_t>& clamped = impl.clamped_by_chunk[chunk];
-  clamped.clear();
+  // The chunk's list is empty: report_clamped, which follows every pass, empties what it reads.
   clamp_velocities(slots, impl.velocities, impl.settings.max_linear_speed,
-                   impl.settings.max_angular_speed, clamped);
+                   impl.settings.max_angular_speed, impl.clamped_by_chunk[chunk]);
 }
 
 void report_clamped(World::Impl& impl, StepStage stage) {

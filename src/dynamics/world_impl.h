@@ -160,9 +160,9 @@ struct World::Impl {
   template <class Pass>
   void for_awake_chunks(const Pass& pass, std::size_t parallel_from = k_parallel_bodies) {
     const std::span<const std::uint32_t> slots(awake_slots);
-    const std::size_t chunks =
-        chunks_in_parallel(&step_pool(), slots.size(), parallel_from) ? k_body_chunks : 1;
-    run_span_chunks(&step_pool(), slots, chunks, parallel_from, pass);
+    run_span_chunks(&step_pool(), slots,
+                    chunks_on(&step_pool(), slots.size(), k_body_chunks, parallel_from),
+                    parallel_from, pass);
   }
 
   /// Slot 0 is the world itself: immovable, never listed, the body of rows with no body b.

@@ -614,7 +614,7 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   // (UnitBatches::pack). On one thread, in one chunk: the groups are inverted four at a time, and
   // a stack's ten groups in sixteen chunks were inverted one by one in lanes.
   const std::size_t group_chunks =
-      chunks_in_parallel(pool, groups_.size(), k_parallel_groups) ? k_prepare_chunks : 1;
+      chunks_on(pool, groups_.size(), k_prepare_chunks, k_parallel_groups);
   run_chunks(pool, groups_.size(), group_chunks, k_parallel_groups,
              [&](std::size_t, std::size_t begin, std::size_t end) {
                GroupInverter inverter;

@@ -56,8 +56,7 @@ bool RowLayout::update(const RowStore& rows, std::span<const SolverBodyMass> mas
   normal_count_.resize(n);
   kinds_.resize(n);
   constexpr std::size_t k_chunks = 16, k_parallel_rows = 2048;
-  // On one thread, one chunk: a small scene's sixteen cost more than its rows.
-  const std::size_t chunks = chunks_in_parallel(pool, n, k_parallel_rows) ? k_chunks : 1;
+  const std::size_t chunks = chunks_on(pool, n, k_chunks, k_parallel_rows);
   std::array<bool, k_chunks> chunk_same{}, chunk_free{};
   run_chunks(pool, n, chunks, k_parallel_rows,
              [&](std::size_t chunk, std::size_t begin, std::size_t end) {
