@@ -61,9 +61,10 @@ struct ManifoldRows {
 constexpr std::size_t k_manifold_chunks = 64;
 constexpr std::size_t k_parallel_manifolds = 64;
 
-/// Appends the rows of every manifold to rows (each manifold one block), prepared
-/// (RowStore::set_prepared), and records where they start and their friction directions in
-/// manifold_rows (resized to manifolds.size()). motions, masses and velocities are indexed by the
+/// Appends the rows of every manifold to rows (each manifold one block, in the order of `order`, a
+/// permutation of the manifolds' indices: ContactOrder's), prepared (RowStore::set_prepared), and
+/// records where they start and their friction directions in manifold_rows (resized to
+/// manifolds.size()). motions, masses and velocities are indexed by the
 /// manifolds' body numbers; only manifolds for which active(manifold) holds get rows;
 /// material(body) gives a body's material; points_of(body) how many contact points the body has
 /// this step (for the constant friction model's share of mass). The manifolds are written in chunks
@@ -74,8 +75,9 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         std::span<const SolverBodyMass> masses,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
-                        const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ManifoldRows>& manifold_rows, TaskPool* pool = nullptr);
+                        const ContactRowSettings& settings, std::span<const std::uint32_t> order,
+                        RowStore& rows, std::vector<ManifoldRows>& manifold_rows,
+                        TaskPool* pool = nullptr);
 
 /// Whether a patch of this many points has a twist row: one point cannot resist turning.
 constexpr bool patch_has_twist_row(int points) {
@@ -117,18 +119,20 @@ void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const Bo
                         std::span<const SolverBodyMass> masses,
                         std::span<const BodyVelocity> velocities, Active&& active,
                         MaterialOf&& material, PointsOf&& points_of,
-                        const ContactRowSettings& settings, RowStore& rows,
-                        std::vector<ManifoldRows>& manifold_rows, TaskPool* pool) {
+                        const ContactRowSettings& settings, std::span<const std::uint32_t> order,
+                        RowStore& rows, std::vector<ManifoldRows>& manifold_rows, TaskPool* pool) {
   manifold_rows.resize(manifolds.size());
-  // The blocks in manifold order; an inactive manifold's range gets k_no_rows, and no rows.
+  // The blocks in the order given; an inactive manifold's range gets k_no_rows, and no rows.
   rows.append_blocks(
-      manifolds.size(),
-      [&](std::size_t k) {
+      order.size(),
+      [&](std::size_t j) {
+        const std::uint32_t k = order[j];
         return manifold_rows[k].first_row == ManifoldRows::k_no_rows
                    ? std::size_t(0)
                    : manifold_row_count(manifolds[k], settings.solver->friction_model);
       },
-      [&](std::size_t k, std::uint32_t first) {
+      [&](std::size_t j, std::uint32_t first) {
+        const std::uint32_t k = order[j];
         manifold_rows[k].first_row = active(manifolds[k]) ? first : ManifoldRows::k_no_rows;
       });
   const bool constant = settings.solver->friction_model == FrictionModel::constant;

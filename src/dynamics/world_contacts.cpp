@@ -127,8 +127,10 @@ void write_contact_rows(World::Impl& impl, Real dt) {
       impl.contacts.manifolds(), impl.motions, impl.solver_masses, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](std::uint32_t slot) { return material_of(impl, slot); },
-      [&](std::uint32_t slot) { return points[slot]; }, settings, impl.rows, impl.manifold_rows,
-      &impl.step_pool());
+      [&](std::uint32_t slot) { return points[slot]; }, settings,
+      impl.contact_order.update(impl.contacts.manifolds(), impl.motions, impl.velocities,
+                                settings.solver->slop, dt),
+      impl.rows, impl.manifold_rows, &impl.step_pool());
 }
 
 void store_contact_impulses(World::Impl& impl) {

@@ -5,6 +5,7 @@
 #include <impulse/world.h>
 
 #include "collision/contact_manager.h"
+#include "constraints/contact_order.h"
 #include "constraints/contact_rows.h"
 #include "constraints/joints/joint_model.h"
 #include "constraints/rows.h"
@@ -77,8 +78,10 @@ struct World::Impl {
   TaskPool& step_pool() const { return on_team ? *pool : *alone; }
   std::vector<SolverBodyMass> solver_masses;  // per slot
 
-  // Shapes, pairs and the contact cache; the rows each manifold wrote this step.
+  // Shapes, pairs and the contact cache; the order the manifolds write their rows in and the rows
+  // each manifold wrote this step.
   ContactManager contacts;
+  ContactOrder contact_order;
   std::vector<ManifoldRows> manifold_rows;
   std::vector<std::uint32_t> contact_points_per_body;  // per slot, this step
 

@@ -7,6 +7,8 @@
 #include "constraints/contact_rows.h"
 #include "row_problem.h"
 
+#include <numeric>
+
 namespace impulse::testing {
 
 // The rows of a manifold between bodies a and b with `points` contact points (2 or 4, the
@@ -88,21 +90,23 @@ inline RowProblem columns(int width, int height, bool patch, Real bias = 1) {
   return p;
 }
 
-// The engine's contact writer (write_contact_rows) on every manifold, on one thread, with friction
-// mu and no restitution on every body, each body counted with four contact points (the constant
-// model's share of mass).
+// The engine's contact writer (write_contact_rows) on every manifold in list order, on one thread,
+// with friction mu and no restitution on every body, each body counted with four contact points
+// (the constant model's share of mass).
 inline void write_contact_rows_with(Real mu, std::span<ContactManifold> manifolds,
                                     std::span<const BodyMotion> motions,
                                     std::span<const SolverBodyMass> masses,
                                     std::span<const BodyVelocity> velocities,
                                     const ContactRowSettings& settings, RowStore& rows,
                                     std::vector<ManifoldRows>& where) {
+  std::vector<std::uint32_t> list_order(manifolds.size());
+  std::iota(list_order.begin(), list_order.end(), std::uint32_t(0));
   write_contact_rows(
       manifolds, motions, masses, velocities, [](const ContactManifold&) { return true; },
       [mu](std::uint32_t) {
         return ContactMaterial{mu, 0};
       },
-      [](std::uint32_t) { return 4; }, settings, rows, where);
+      [](std::uint32_t) { return 4; }, settings, list_order, rows, where);
 }
 
 }  // namespace impulse::testing
