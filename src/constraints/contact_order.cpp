@@ -11,7 +11,8 @@ namespace {
 constexpr Real k_steps_ahead = 2;
 
 // Whether manifold m is idle (the file's comment): each point more than slop apart, carrying no
-// impulse, and its gap open after k_steps_ahead steps of its approach.
+// impulse (the constant friction model bounds a contact's friction without its normal impulse, so
+// friction too), and its gap open after k_steps_ahead steps of its approach.
 bool idle(const ContactManifold& m, std::span<const BodyMotion> motions,
           std::span<const BodyVelocity> velocities, Real slop, Real dt) {
   const BodyVelocity& va = velocities[m.body_a];
@@ -19,18 +20,19 @@ bool idle(const ContactManifold& m, std::span<const BodyMotion> motions,
   const Vec3& ca = motions[m.body_a].center;
   const Vec3& cb = motions[m.body_b].center;
   return std::all_of(m.points.begin(), m.points.begin() + m.count, [&](const ContactState& c) {
-    if (c.normal_impulse != 0 || c.point.depth >= -slop) return false;
+    // The approach is found only where the rest holds (most manifolds touch).
+    if (c.normal_impulse != 0 || c.friction_impulse != Vec3::zero() || c.point.depth >= -slop)
+      return false;
     const Vec3& p = c.point.position;
-    const Vec3 relative =
-        vb.linear + cross(vb.angular, p - cb) - va.linear - cross(va.angular, p - ca);
-    const Real closing = std::max(Real(0), -dot(relative, m.normal));
+    const Real closing =
+        std::max(Real(0), -dot(relative_velocity_at(va, p - ca, vb, p - cb), m.normal));
     return c.point.depth + closing * dt * k_steps_ahead < -slop;
   });
 }
 
 }  // namespace
 
-bool ContactOrder::same_structure(std::span<const ContactManifold> manifolds) {
+bool ContactOrder::take_structure(std::span<const ContactManifold> manifolds) {
   bool same = structure_.size() == manifolds.size();
   structure_.resize(manifolds.size());
   for (std::size_t k = 0; k < manifolds.size(); ++k) {
@@ -46,12 +48,12 @@ std::span<const std::uint32_t> ContactOrder::update(std::span<const ContactManif
                                                     std::span<const BodyMotion> motions,
                                                     std::span<const BodyVelocity> velocities,
                                                     Real slop, Real dt) {
-  if (same_structure(manifolds)) return order_;
+  if (take_structure(manifolds)) return order_;
   order_.clear();
   idle_.clear();
   for (std::size_t k = 0; k < manifolds.size(); ++k) {
-    const bool later = idle(manifolds[k], motions, velocities, slop, dt);
-    (later ? idle_ : order_).push_back(std::uint32_t(k));
+    (idle(manifolds[k], motions, velocities, slop, dt) ? idle_ : order_)
+        .push_back(std::uint32_t(k));
   }
   order_.insert(order_.end(), idle_.begin(), idle_.end());
   return order_;

@@ -1,16 +1,16 @@
 #pragma once
 // The order a step writes its contact manifolds' rows in, which is the order a Gauss-Seidel sweep
-// visits them: first the manifolds that pushed, touch or are closing, then the idle ones (every
-// point apart by more than the slop, carrying no impulse and not closing that gap within two steps
-// at its approach speed), each in list order. A tower's ring neighbours hold idle manifolds at
-// their inner corners; in list order they fell between the loaded contacts and cut the solver's
-// batches short, so that its time followed its trajectory (docs/performance.md).
+// visits them: first the manifolds that pushed, touch or would touch within two steps, then the
+// idle ones (every point apart by more than the slop, carrying no impulse and not closing that gap
+// within two steps at its approach speed), each in list order. A tower's ring neighbours hold idle
+// manifolds at their inner corners; in list order they fell between the loaded contacts and cut the
+// solver's batches short, so that its time followed its trajectory (docs/performance.md).
 //
 // The places are decided again only when the list's structure changes (a manifold comes, goes or
-// gains or loses a point: the solver's layout changes then anyway), never by the numbers alone: a
-// contact that came and went across the line would change the layout every step it did. An idle
-// manifold that comes to push without such a change keeps its place at the end until the next:
-// only the order of its visits differs.
+// gains or loses a point: the solver's layout usually changes then anyway), never by the numbers
+// alone: a contact that came and went across the line would change the layout every step it did.
+// An idle manifold that comes to push without such a change keeps its place at the end until the
+// next: only the order of its visits differs.
 
 #include <cstdint>
 #include <span>
@@ -38,8 +38,8 @@ class ContactOrder {
     int count;
     bool operator==(const Entry&) const = default;
   };
-  // Records the list's structure; returns whether it is last step's.
-  bool same_structure(std::span<const ContactManifold> manifolds);
+  // Takes the list's structure; returns whether it is last step's.
+  bool take_structure(std::span<const ContactManifold> manifolds);
 
   std::vector<Entry> structure_;
   std::vector<std::uint32_t> order_;

@@ -64,12 +64,11 @@ constexpr std::size_t k_parallel_manifolds = 64;
 /// Appends the rows of every manifold to rows (each manifold one block, in the order of `order`, a
 /// permutation of the manifolds' indices: ContactOrder's), prepared (RowStore::set_prepared), and
 /// records where they start and their friction directions in manifold_rows (resized to
-/// manifolds.size()). motions, masses and velocities are indexed by the
-/// manifolds' body numbers; only manifolds for which active(manifold) holds get rows;
-/// material(body) gives a body's material; points_of(body) how many contact points the body has
-/// this step (for the constant friction model's share of mass). The manifolds are written in chunks
-/// on the pool's threads when given (active, material and points_of are then called at once); the
-/// rows are the same.
+/// manifolds.size()). motions, masses and velocities are indexed by the manifolds' body numbers;
+/// only manifolds for which active(manifold) holds get rows; material(body) gives a body's
+/// material; points_of(body) how many contact points the body has this step (for the constant
+/// friction model's share of mass). The manifolds are written in chunks on the pool's threads when
+/// given (active, material and points_of are then called at once); the rows are the same.
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,
                         std::span<const SolverBodyMass> masses,

@@ -24,7 +24,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const BodyMotion& 
   std::array<Point, Manifold::k_max_points> points;
   int count = 0;
   const auto normal_speed = [&](const Point& p) {
-    return dot(n, vb.linear + cross(vb.angular, p.rb) - va.linear - cross(va.angular, p.ra));
+    return dot(n, relative_velocity_at(va, p.ra, vb, p.rb));
   };
   for (int k = 0; k < manifold.count; ++k) {
     const ContactPoint& c = manifold.points[std::size_t(k)].point;

@@ -19,6 +19,13 @@ struct BodyVelocity {
 };
 static_assert(sizeof(BodyVelocity) == 6 * sizeof(Real));
 
+/// The velocity of b's material point at lever rb less a's at lever ra (levers from each body's
+/// centre of mass), summed in this order wherever a contact's approach is judged from it.
+inline Vec3 relative_velocity_at(const BodyVelocity& va, const Vec3& ra, const BodyVelocity& vb,
+                                 const Vec3& rb) {
+  return vb.linear + cross(vb.angular, rb) - va.linear - cross(va.angular, ra);
+}
+
 /// What integration needs: pose, mass and the forces of this step.
 struct BodyMotion {
   Vec3 center;  // m, centre of mass in the world

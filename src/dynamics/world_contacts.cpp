@@ -123,14 +123,14 @@ void write_contact_rows(World::Impl& impl, Real dt) {
       points[m.body_b] += std::uint32_t(m.count);
     }
   }
+  const std::span<const std::uint32_t> order = impl.contact_order.update(
+      impl.contacts.manifolds(), impl.motions, impl.velocities, settings.solver->slop, dt);
   write_contact_rows(
       impl.contacts.manifolds(), impl.motions, impl.solver_masses, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](std::uint32_t slot) { return material_of(impl, slot); },
-      [&](std::uint32_t slot) { return points[slot]; }, settings,
-      impl.contact_order.update(impl.contacts.manifolds(), impl.motions, impl.velocities,
-                                settings.solver->slop, dt),
-      impl.rows, impl.manifold_rows, &impl.step_pool());
+      [&](std::uint32_t slot) { return points[slot]; }, settings, order, impl.rows,
+      impl.manifold_rows, &impl.step_pool());
 }
 
 void store_contact_impulses(World::Impl& impl) {
