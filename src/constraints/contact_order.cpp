@@ -49,13 +49,13 @@ std::span<const std::uint32_t> ContactOrder::update(std::span<const ContactManif
                                                     std::span<const BodyVelocity> velocities,
                                                     Real slop, Real dt) {
   if (take_structure(manifolds)) return order_;
-  order_.clear();
-  idle_.clear();
-  for (std::size_t k = 0; k < manifolds.size(); ++k) {
-    (idle(manifolds[k], motions, velocities, slop, dt) ? idle_ : order_)
-        .push_back(std::uint32_t(k));
-  }
-  order_.insert(order_.end(), idle_.begin(), idle_.end());
+  // The others from the front, the idle ones from the back, then those turned to list order.
+  order_.resize(manifolds.size());
+  auto others = order_.begin(), idle_ones = order_.end();
+  for (std::size_t k = 0; k < manifolds.size(); ++k)
+    *(idle(manifolds[k], motions, velocities, slop, dt) ? --idle_ones : others++) =
+        std::uint32_t(k);
+  std::reverse(idle_ones, order_.end());
   return order_;
 }
 

@@ -43,7 +43,6 @@ class ContactOrder {
 
   std::vector<Entry> structure_;
   std::vector<std::uint32_t> order_;
-  std::vector<std::uint32_t> idle_;  // the idle manifolds, while the order is decided
 };
 
 }  // namespace impulse
