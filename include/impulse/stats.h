@@ -35,12 +35,12 @@ struct SolveStats {
   std::size_t degenerate_rows = 0;  ///< rows skipped for a zero or negative J M^-1 J^T
   /// pgs: the rows' layout (their bodies, blocks, friction links and kinds of bounds, and which
   /// bodies move) differs from the last solve's, so the structure of the sweeps (groups, friction
-  /// runs, schedule) was found anew and no unit was visited in lanes (docs/solvers.md). Always
-  /// false for the other solvers, which keep no structure.
+  /// runs, schedule) and its batches were found anew (docs/solvers.md). Always false for the other
+  /// solvers, which keep no structure.
   bool layout_changed = false;
   /// pgs: the units (a manifold's rows) in the batches the solve visits four at a time in lanes,
-  /// built once a layout has held for a solve (a batch whose groups do not settle in lanes is
-  /// visited unit by unit for a few sweeps).
+  /// built for each layout (none for a while after batches that settled too few of their groups;
+  /// a batch whose groups do not settle in lanes is visited unit by unit for a few sweeps).
   std::size_t units_batched = 0;
   /// pgs: the threads that shared its sweeps (a small island's stay on one; World::set_threads).
   std::size_t threads = 1;

@@ -29,7 +29,7 @@ class PgsSolver final : public Solver {
   /// True when the equality block held every row (joints' equality rows and springs, nothing
   /// one-sided or bounded) and the solve was not over-relaxed.
   bool last_solve_exact() const override { return exact_; }
-  /// The unit batches as last built, for a layout that held (a shuffled solve neither builds nor
+  /// The unit batches as last built, for the last layout (a shuffled solve neither builds nor
   /// visits them).
   const UnitBatches& batches() const { return batches_; }
   /// Above how many bytes the batches keep their rows compact (UnitBatches::set_compact_above;
@@ -38,6 +38,9 @@ class PgsSolver final : public Solver {
   /// Whether batches that settle too few of their groups in lanes are dropped for a while (the
   /// default; UnitBatches::settle_too_few, the same bits either way): for tests and measurements.
   void set_drop_unsettled_batches(bool drop) { drop_unsettled_batches_ = drop; }
+  /// Whether sweeps in stored order visit units in batches (the default; UnitBatches, the same bits
+  /// either way): false visits every unit alone, for tests and measurements.
+  void set_batched(bool batched) { batching_ = batched; }
   /// Whether the equality block solves its components that factor alike in lanes (the default;
   /// EqualityBlock::set_lanes, the same bits either way): for tests and measurements.
   void set_block_lanes(bool lanes) { equalities_.set_lanes(lanes); }
@@ -126,6 +129,7 @@ class PgsSolver final : public Solver {
   std::vector<double> block_delta_;  // per row of the equality block: -w, then the change
   // Batches that settle too few groups are dropped for a while (prepare).
   bool drop_unsettled_batches_ = true;
+  bool batching_ = true;                // set_batched
   std::uint32_t unbatched_solves_ = 0;  // solves still to come without batches
   std::uint32_t batch_drops_ = 0;       // batches dropped since some last settled enough
 };

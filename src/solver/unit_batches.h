@@ -91,9 +91,9 @@ class UnitBatches {
              std::span<const std::uint8_t> visits, std::span<const std::uint32_t> group_of,
              std::span<const RowGroup> groups, std::size_t bodies, bool merge_parts);
   /// Room for a build on a structure of this many rows, units and bodies, so that a build on it
-  /// allocates nothing: a solver finds each layout's structure, but builds batches only for some
-  /// (PgsSolver::prepare), and a warmed-up step must not allocate for a layout larger than any
-  /// batched before.
+  /// allocates nothing: a solver finds each layout's structure, but builds batches not for all
+  /// (none for a while after batches that settle too few: PgsSolver::prepare), and a warmed-up
+  /// step must not allocate for a layout larger than any batched before.
   void reserve(std::size_t rows, std::size_t units, std::size_t bodies);
   /// Forgets the steps (a new structure), until the next build.
   void clear() {
