@@ -9,6 +9,7 @@
 
 #include "solver/pgs_solver.h"
 
+#include "core/buffer_turns.h"
 #include "core/byte_flags.h"
 #include "core/lanes.h"
 #include "solver/group_solve.h"
@@ -637,7 +638,10 @@ std::size_t PgsSolver::members_for(TaskPool* pool) const {
 }
 
 void PgsSolver::find_structure(const RowStore& rows) {
-  groups_.clear();
+  std::swap(group_of_, group_of_before_);
+  std::swap(visits_, visits_before_);
+  std::swap(group_rows_, group_rows_before_);
+  group_rows_.clear();
   group_of_.assign(rows.size(), k_no_row_group);
   if (direct_) {
     for (const std::uint32_t i : equalities_.rows())
@@ -647,17 +651,61 @@ void PgsSolver::find_structure(const RowStore& rows) {
   visits_.back() = row_visit::none;  // ends a friction run in the last rows
   // A block at a time, its rows read once from memory: the groups, the visits (which name a
   // group's first row), then the friction runs (which follow the visits' kinds). No row of a
-  // group or run lies outside its block.
-  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
-    const std::uint32_t begin = rows.block_begin[block], end = rows.block_begin[block + 1];
+  // group or run lies outside its block, so blocks alike to some of the layout before keep what
+  // was found for those, with the equality block as it was (its rows follow from the same).
+  RowLayout::BlockMatch match = layout_.blocks_before();
+  const bool keep = structure_found_ && direct_ == found_direct_;
+  std::size_t groups_before = 0;  // the first group before that a later run of blocks may keep
+  const std::size_t blocks = rows.block_begin.size() - 1;
+  for (std::size_t block = 0; block < blocks;) {
+    const std::uint32_t begin = rows.block_begin[block];
+    const RowLayout::AlikeBlocks alike =
+        keep ? match.match(std::uint32_t(block)) : RowLayout::AlikeBlocks{};
+    if (alike.blocks > 0) {
+      block += alike.blocks;
+      keep_structure(begin, rows.block_begin[block], alike.before, groups_before);
+      continue;
+    }
+    const std::uint32_t end = rows.block_begin[++block];
     find_groups(rows, begin, end);
     for (std::uint32_t i = begin; i < end; ++i)
       visits_[i] = visit_of(rows, i);
     find_friction_runs(rows, begin, end);
   }
+  groups_.clear();
+  for (const GroupRows& group : group_rows_)
+    groups_.emplace_back(group.first, group.count);
+  share_room(group_of_, group_of_before_);
+  share_room(visits_, visits_before_);
+  share_room(group_rows_, group_rows_before_);
+  structure_found_ = true;
+  found_direct_ = direct_;
   schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies());
   batches_.clear();
   batches_.reserve(rows.size(), schedule_.units(), layout_.bodies());
+}
+
+void PgsSolver::keep_structure(std::uint32_t begin, std::uint32_t end, std::uint32_t before,
+                               std::size_t& groups_before) {
+  // The groups before are in row order, and runs of blocks are kept in the order of theirs; a
+  // kept group's index moves by one amount (a sum that may wrap, as unsigned sums do), its rows
+  // by another. k_no_row_group and k_row_in_block stay as they are.
+  while (groups_before < group_rows_before_.size() &&
+         group_rows_before_[groups_before].first < before)
+    ++groups_before;
+  const auto moved = std::uint32_t(group_rows_.size() - groups_before);
+  const std::uint32_t moved_rows = begin - before;
+  for (; groups_before < group_rows_before_.size() &&
+         group_rows_before_[groups_before].first < before + (end - begin);
+       ++groups_before) {
+    const GroupRows group = group_rows_before_[groups_before];
+    group_rows_.push_back({group.first + moved_rows, group.count});
+  }
+  std::copy_n(visits_before_.begin() + before, end - begin, visits_.begin() + begin);
+  for (std::uint32_t i = begin, j = before; i < end; ++i, ++j) {
+    const std::uint32_t group = group_of_before_[j];
+    group_of_[i] = group < k_row_in_block ? group + moved : group;
+  }
 }
 
 void PgsSolver::find_friction_runs(const RowStore& rows, std::uint32_t begin, std::uint32_t end) {
@@ -689,7 +737,7 @@ std::uint8_t PgsSolver::visit_of(const RowStore& rows, std::size_t i) const {
       visit = row_visit::disc_pair;
     else if (!rows.disc_second(i))
       visit = rows.normal_row[i] < 0 ? row_visit::fixed_bounds : row_visit::friction;
-  } else if (group != k_row_in_block && groups_[group].first == i) {
+  } else if (group != k_row_in_block && group_rows_[group].first == i) {
     visit = row_visit::group;
   }
   if (rows.normal_row[i] >= 0)
@@ -764,8 +812,8 @@ void PgsSolver::find_groups(const RowStore& rows, std::uint32_t begin, std::uint
       continue;
     }
     for (std::size_t r = i; r < run; ++r)
-      group_of_[r] = std::uint32_t(groups_.size());
-    groups_.emplace_back(std::uint32_t(i), std::uint32_t(run - i));
+      group_of_[r] = std::uint32_t(group_rows_.size());
+    group_rows_.push_back({std::uint32_t(i), std::uint32_t(run - i)});
     i = run;
   }
 }

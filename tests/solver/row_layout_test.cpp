@@ -20,13 +20,15 @@ using testing::RowProblem;
 // A column of boxes on the ground (body 0), each contact a block of four points (or `points`, up
 // to five) as the contact writer lays them out: two friction rows per point, then the normal rows
 // (four of them a group), and two bilateral rows (an equality block) holding the two lowest boxes
-// together sideways. `shift` changes the numbers (levers, velocities, biases), never the layout.
-RowProblem column(int boxes, Real shift, int points = 4) {
+// together sideways. `shift` changes the numbers (levers, velocities, biases), never the layout;
+// `missing` (1 to boxes) leaves box `missing`'s contact with the one below out.
+RowProblem column(int boxes, Real shift, int points = 4, int missing = 0) {
   RowProblem p;
   p.add_body(0);
   for (int k = 1; k <= boxes; ++k)
     p.add_body(1 + Real(k) * Real(0.1), {shift * Real(0.1), Real(-1) - shift, 0});
   for (int k = 1; k <= boxes; ++k) {
+    if (k == missing) continue;
     const auto a = std::uint32_t(k), b = std::uint32_t(k - 1);
     p.rows.begin_block();
     const auto first = std::int32_t(p.rows.size());
@@ -114,8 +116,44 @@ TEST(RowLayout, HoldsWhileOnlyTheNumbersChange) {
   EXPECT_FALSE(update(prepared(std::move(bounded))));
 }
 
+// A new layout's blocks (the contacts, then each joint row alone) matched to the layout before's.
+struct Matched {
+  std::uint32_t block, blocks, before;
+  bool operator==(const Matched&) const = default;
+};
+std::vector<Matched> matched_blocks(const RowLayout& layout, const RowStore& rows) {
+  std::vector<Matched> found;
+  RowLayout::BlockMatch match = layout.blocks_before();
+  for (std::uint32_t block = 0; block + 1 < rows.block_begin.size();) {
+    const RowLayout::AlikeBlocks alike = match.match(block);
+    if (alike.blocks > 0) found.push_back({block, alike.blocks, alike.before});
+    block += std::max(alike.blocks, std::uint32_t(1));
+  }
+  return found;
+}
+
+TEST(RowLayout, MatchesANewLayoutsBlocksToTheAlikeOnesBefore) {
+  // Contacts of 12 rows each (four points), then two joint rows of a block each.
+  RowLayout layout;
+  const auto update = [&](const RowProblem& p) {
+    layout.update(p.rows, p.masses, nullptr);
+    return matched_blocks(layout, p.rows);
+  };
+  EXPECT_TRUE(update(prepared(column(5, 0))).empty());          // nothing before
+  EXPECT_TRUE(update(prepared(column(5, Real(0.4)))).empty());  // the layout held
+  // The third contact gone: the two before it and the rest after it, 12 rows later before.
+  EXPECT_EQ(update(prepared(column(5, 0, 4, 3))), (std::vector<Matched>{{0, 2, 0}, {2, 4, 36}}));
+  // And back: the new third contact matches nothing.
+  EXPECT_EQ(update(prepared(column(5, 0))), (std::vector<Matched>{{0, 2, 0}, {3, 4, 24}}));
+  // The lowest contact's first normal row may pull (another kind of bounds): the rest matches.
+  EXPECT_EQ(update(pulling(column(5, 0))), (std::vector<Matched>{{1, 6, 12}}));
+  // Another number of points in a contact, a body that stops moving: nothing matches.
+  EXPECT_EQ(update(prepared(column(5, 0, 3))), (std::vector<Matched>{{5, 2, 60}}));
+  EXPECT_TRUE(update(prepared(column(5, 0, 3), 3)).empty());
+}
+
 // Solves p with `kept` (which solved something before) and a fresh copy with a new solver; the
-// impulses and velocities must agree to the bit.
+// impulses and velocities must agree to the bit, and the groups found.
 void expect_same_bits_as_a_fresh_solver(PgsSolver& kept, const RowProblem& p) {
   const SolverSettings settings = testing::iterations(10);
   RowProblem with_kept = p, with_fresh = p;
@@ -124,6 +162,11 @@ void expect_same_bits_as_a_fresh_solver(PgsSolver& kept, const RowProblem& p) {
   PgsSolver fresh;
   fresh.solve(with_fresh.rows, with_fresh.bodies(), settings, stats);
   EXPECT_TRUE(testing::same_solution(with_kept, with_fresh));
+  ASSERT_EQ(kept.groups().size(), fresh.groups().size());
+  for (std::size_t g = 0; g < fresh.groups().size(); ++g) {
+    EXPECT_EQ(kept.groups()[g].first, fresh.groups()[g].first);
+    EXPECT_EQ(kept.groups()[g].count, fresh.groups()[g].count);
+  }
   Real pushing = 0;
   for (std::size_t i = 0; i < p.rows.size(); ++i)
     pushing = std::max(pushing, with_kept.rows.lambda[i]);
@@ -142,6 +185,21 @@ TEST(RowLayout, APgsSolveThatKeptItsStructureEndsInTheSameBitsAsAFreshOne) {
   // The equality block left without a row, then found again.
   expect_same_bits_as_a_fresh_solver(kept, without_equalities(column(4, Real(0.5))));
   expect_same_bits_as_a_fresh_solver(kept, prepared(column(4, Real(0.5))));
+}
+
+// A new layout whose blocks mostly come back from the one before keeps their structure
+// (RowLayout::BlockMatch): the same bits as a solver that finds it all.
+TEST(RowLayout, APgsSolveThatKeptSomeBlocksStructureEndsInTheSameBitsAsAFreshOne) {
+  PgsSolver kept;
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(6, 0)));
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(6, Real(0.2), 4, 4)));  // one went
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(6, Real(0.4), 4, 2)));  // and another
+  expect_same_bits_as_a_fresh_solver(kept, prepared(column(6, Real(0.6))));        // came back
+  expect_same_bits_as_a_fresh_solver(kept, pulling(column(6, Real(0.6))));         // a kind
+  expect_same_bits_as_a_fresh_solver(kept, pulling(column(6, Real(0.6), 3, 5)));   // three points
+  // Without the equality block the rows' visits differ: nothing is kept.
+  expect_same_bits_as_a_fresh_solver(kept, without_equalities(column(6, Real(0.6), 3, 2)));
+  expect_same_bits_as_a_fresh_solver(kept, without_equalities(column(6, Real(0.6), 3)));
 }
 
 // What a solver keeps per row from a solve with a broken row (a Jacobian gone non-finite) must not
