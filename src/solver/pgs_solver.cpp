@@ -642,6 +642,7 @@ void PgsSolver::find_structure(const RowStore& rows) {
   std::swap(visits_, visits_before_);
   std::swap(group_rows_, group_rows_before_);
   group_rows_.clear();
+  kept_rows_.clear();
   group_of_.assign(rows.size(), k_no_row_group);
   if (direct_) {
     for (const std::uint32_t i : equalities_.rows())
@@ -664,6 +665,7 @@ void PgsSolver::find_structure(const RowStore& rows) {
     if (alike.blocks > 0) {
       block += alike.blocks;
       keep_structure(begin, rows.block_begin[block], alike.before, groups_before);
+      kept_rows_.push_back({begin, rows.block_begin[block], alike.before});
       continue;
     }
     const std::uint32_t end = rows.block_begin[++block];
@@ -680,7 +682,8 @@ void PgsSolver::find_structure(const RowStore& rows) {
   share_room(group_rows_, group_rows_before_);
   structure_found_ = true;
   found_direct_ = direct_;
-  schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies());
+  schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies(),
+                  kept_rows_);
   batches_.clear();
   batches_.reserve(rows.size(), schedule_.units(), layout_.bodies());
 }

@@ -126,6 +126,7 @@ class PgsSolver final : public Solver {
   std::vector<GroupRows> group_rows_, group_rows_before_;
   std::vector<std::uint32_t> group_of_before_;
   std::vector<std::uint8_t> visits_before_;
+  std::vector<KeptRows> kept_rows_;  // the rows whose structure was kept, for the schedule
   bool structure_found_ = false;
   bool found_direct_ = false;
   SweepSchedule schedule_;

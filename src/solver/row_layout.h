@@ -4,9 +4,10 @@
 // schedule. All of it follows from the rows' bodies, blocks, friction links and kinds of bounds
 // and from which bodies move, never from the numbers in the Jacobians. A resting stack's contacts
 // give the same layout step after step, so PgsSolver keeps that structure while the layout holds
-// and prepares only the numbers again. A new layout keeps the layout before it, whose blocks (a
-// manifold, a joint) mostly come back with other rows around them: a block that comes back alike
-// keeps the structure found for it (BlockMatch).
+// and prepares only the numbers again. On a change the layout before is kept too: its blocks (a
+// manifold, a joint) mostly come back in the new one with other rows around them, and a block
+// that comes back alike keeps the structure found for it (BlockMatch), its units their places in
+// the schedule (SweepSchedule, whose parts thus follow the layouts before too).
 
 #include "constraints/rows.h"
 #include "core/task_pool.h"

@@ -22,8 +22,17 @@
 // order) and each colour shared among the threads. Boundary units beyond k_max_colours colours,
 // and those of the last colours when these are small, are visited last on one thread.
 //
-// The parts are cut by the rows alone, never by thread count, so the visiting order and the
-// results are the same on one thread or many.
+// A new layout (a manifold came or went) patches the last parts rather than cutting them again:
+// a unit that comes back (on rows whose structure RowLayout::BlockMatch kept) keeps its part or
+// its place on the boundary, and a new one joins the part that owns its moving bodies (each body
+// belongs to the part whose range of the order meets it first) or the boundary. The parts are cut
+// whole again after k_max_patches patches, or where a patch makes the sweep an eighth longer than
+// the cut did. A patch costs two thirds of a whole cut on the pile and the ragdolls, and the
+// order it gives converged as well as a whole cut's over sixteen trajectories of the tower and
+// the ragdolls (docs/performance.md).
+//
+// The parts are cut by the rows alone (and the layouts before them), never by thread count, so
+// the visiting order and the results are the same on one thread or many.
 
 #include "constraints/rows.h"
 
@@ -43,6 +52,13 @@ struct RowUnit {
   std::uint32_t begin, end;
 };
 
+/// Rows [begin, end) of the store alike to the rows from `before` of the last build's (whole
+/// blocks: RowLayout::BlockMatch): a unit there that was a unit at the rows moved back keeps its
+/// place.
+struct KeptRows {
+  std::uint32_t begin, end, before;
+};
+
 class SweepSchedule {
  public:
   /// At most this many parts: two cut where the sweep is shortest, then more where a part falls
@@ -59,9 +75,10 @@ class SweepSchedule {
   /// group_of: per row, k_row_in_block for a row of the equality block; moves: per row, bit 0 if
   /// its body a moves, bit 1 if its body b does (higher bits are ignored). A unit is a block of
   /// rows, grown to the blocks holding the normal rows its friction rows follow, so a unit never
-  /// reads another's impulses.
+  /// reads another's impulses. kept: the rows alike to the last build's, in order.
   void build(const RowStore& rows, std::span<const std::uint32_t> group_of,
-             std::span<const std::uint8_t> moves, std::size_t bodies);
+             std::span<const std::uint8_t> moves, std::size_t bodies,
+             std::span<const KeptRows> kept = {});
 
   std::size_t units() const { return interior_.size() + boundary_.size() + last_.size(); }
   /// The rows the units span (the equality block's among them included).
@@ -115,9 +132,22 @@ class SweepSchedule {
   void split_at_islands();
   /// reach_order_: the units in breadth-first order over the moving bodies they share.
   void order_by_reach(std::size_t bodies);
+  /// The parts found whole: the cut searched for along an order, the parts split at islands;
+  /// unit_part_, parts_, and body_part_ for the patches after.
+  void cut_whole(std::size_t bodies);
+  /// The last build's parts kept for the units (unit_part_; body_part_ gains new bodies). False
+  /// where they are to be cut whole instead.
+  bool patch(std::size_t bodies, std::span<const KeptRows> kept);
+  /// The rows of a sweep on as many threads as parts: the largest part's interior, then the
+  /// boundary (unit_part_).
+  std::size_t sweep_rows() const;
 
   /// unit_part_'s mark for a boundary unit.
   static constexpr std::uint8_t k_boundary = k_max_parts;
+  /// body_part_'s mark for a body no part owns.
+  static constexpr std::uint8_t k_unowned = k_max_parts;
+  /// At most this many patches follow parts found whole.
+  static constexpr std::size_t k_max_patches = 4;
 
   std::vector<RowUnit> interior_, boundary_, last_;
   std::array<std::uint32_t, k_max_parts + 1> part_begin_{};
@@ -135,6 +165,15 @@ class SweepSchedule {
   std::vector<std::uint64_t> body_colours_;      // per body: the colours its boundary units took
   std::vector<std::uint8_t> unit_part_;          // per unit: its part, or k_boundary
   std::vector<std::uint8_t> unit_colour_;        // per boundary unit: its colour, or k_max_colours
+  // Kept from build to build: each body's part (k_unowned: none), the last build's units and
+  // places, the parts' first positions in the order cut, the sweep's rows when it was cut and the
+  // patches since.
+  std::vector<std::uint8_t> body_part_;
+  std::vector<RowUnit> last_units_;                       // the last build's units_
+  std::vector<std::uint8_t> last_unit_part_;              // and unit_part_
+  std::array<std::uint32_t, k_max_parts> range_begin_{};  // per part: its first position
+  std::size_t whole_cost_ = 0;
+  std::size_t patches_ = 0;
   std::size_t cut_ = 0;         // cut_parts' cut: part 1 starts at this position (n: no cut)
   std::size_t total_rows_ = 0;  // the units' rows
 };

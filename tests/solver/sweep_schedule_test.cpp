@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
@@ -29,8 +30,9 @@ using testing::RowProblem;
 // manager lists pairs; every other one is an explicit block, the others are rows of their own,
 // whose friction rows' normal row lies in another block. With a seed, the boxes are numbered in a
 // shuffled order (as a pile's bodies end up, wherever they were created) and the contacts listed
-// by their lower body number, as the contact manager does.
-void add_wall(RowProblem& p, int width, int height, unsigned seed) {
+// by their lower body number, as the contact manager does. Contact `missing` (in listing order, if
+// any) is left out, the others listed as they would be.
+void add_wall(RowProblem& p, int width, int height, unsigned seed, int missing = -1) {
   const auto first = std::uint32_t(p.masses.size());
   for (int k = 0; k < width * height; ++k)
     p.add_body(1 + Real(k % 7) * Real(0.25), {Real(k % 3) * Real(0.1), Real(-1), 0});
@@ -56,7 +58,8 @@ void add_wall(RowProblem& p, int width, int height, unsigned seed) {
   }
   int contact = 0;
   const auto add_contact = [&](std::uint32_t a, std::uint32_t b, const Vec3& n) {
-    const bool blocked = contact++ % 2 == 0;
+    const bool blocked = contact % 2 == 0;
+    if (contact++ == missing) return;
     if (blocked) p.rows.begin_block();
     RowSpec normal;
     normal.body_a = a;
@@ -84,10 +87,10 @@ void add_wall(RowProblem& p, int width, int height, unsigned seed) {
     add_contact(c.a, c.b, c.n);
 }
 
-RowProblem wall(int width, int height, unsigned seed = 0) {
+RowProblem wall(int width, int height, unsigned seed = 0, int missing = -1) {
   RowProblem p;
   p.add_body(0);
-  add_wall(p, width, height, seed);
+  add_wall(p, width, height, seed, missing);
   p.rows.prepare(p.masses);
   return p;
 }
@@ -108,14 +111,21 @@ struct Built {
   SweepSchedule schedule;
 };
 
-Built schedule_of(const RowProblem& p) {
-  Built b;
+// Builds b's schedule for p's rows, after whatever it was built for before; kept as
+// SweepSchedule::build takes it.
+void build_for(Built& b, const RowProblem& p, std::span<const KeptRows> kept = {}) {
   const auto moves = [&](std::uint32_t body) { return p.masses[body].inv_mass > 0; };
   b.group_of.assign(p.rows.size(), k_no_row_group);
+  b.moves.clear();
   for (std::size_t i = 0; i < p.rows.size(); ++i)
     b.moves.push_back(
         std::uint8_t((moves(p.rows.body_a[i]) ? 1 : 0) | (moves(p.rows.body_b[i]) ? 2 : 0)));
-  b.schedule.build(p.rows, b.group_of, b.moves, p.masses.size());
+  b.schedule.build(p.rows, b.group_of, b.moves, p.masses.size(), kept);
+}
+
+Built schedule_of(const RowProblem& p) {
+  Built b;
+  build_for(b, p);
   return b;
 }
 
@@ -333,6 +343,88 @@ void expect_same_bits_on_any_number_of_threads(
     other.solve(many.rows, {many.velocities, many.masses, &pool}, settings, other_stats);
     EXPECT_EQ(other_stats.iterations, stats.iterations);
     EXPECT_TRUE(testing::same_solution(one, many)) << threads << " threads";
+  }
+}
+
+// Where each unit of the schedule runs, by its first row: its part, or -1 for the boundary (the
+// colours and the units after them).
+std::map<std::uint32_t, int> places_of(const SweepSchedule& s) {
+  std::map<std::uint32_t, int> places;
+  for (std::size_t part = 0; part < s.parts(); ++part) {
+    for (const RowUnit unit : s.interior(part))
+      places[unit.begin] = int(part);
+  }
+  for (std::size_t c = 0; c < s.colours(); ++c) {
+    for (const RowUnit unit : s.colour(c))
+      places[unit.begin] = -1;
+  }
+  for (const RowUnit unit : s.last())
+    places[unit.begin] = -1;
+  return places;
+}
+
+// Units that run at once move no common body: the parts' interiors, and the units of a colour.
+void expect_units_apart(const RowProblem& p, const SweepSchedule& s) {
+  std::map<std::uint32_t, std::size_t> part_of_body;
+  for (std::size_t part = 0; part < s.parts(); ++part) {
+    for (const std::uint32_t body : moving_bodies(p, s.interior(part)))
+      EXPECT_TRUE(part_of_body.emplace(body, part).second) << "body " << body;
+  }
+  for (std::size_t c = 0; c < s.colours(); ++c) {
+    std::set<std::uint32_t> seen;
+    for (const RowUnit unit : s.colour(c)) {
+      for (const std::uint32_t body : moving_bodies(p, std::span(&unit, 1)))
+        EXPECT_TRUE(seen.insert(body).second) << "colour " << c << ", body " << body;
+    }
+  }
+}
+
+// A layout change mostly brings the last layout's units back (RowLayout::BlockMatch finds them):
+// those keep their part or their place on the boundary, and a unit that comes anew is placed by
+// its bodies' parts; units that run at once still move no common body.
+TEST(SweepSchedule, ALayoutChangeKeepsTheUnitsThatComeBackWhereTheyRan) {
+  constexpr int k_missing = 137;  // a contact (three rows) in the wall's middle
+  constexpr auto k_gone = std::uint32_t(3 * k_missing);
+  const RowProblem whole = wall(20, 10), without = wall(20, 10, 0, k_missing);
+  Built b = schedule_of(whole);
+  ASSERT_EQ(b.schedule.parts(), 2u);
+  const std::map<std::uint32_t, int> before = places_of(b.schedule);
+  // The contact goes: every unit left is one from before, a contact's rows later.
+  const std::array<KeptRows, 2> gone{
+      KeptRows{0, k_gone, 0}, KeptRows{k_gone, std::uint32_t(without.rows.size()), k_gone + 3}};
+  build_for(b, without, gone);
+  const std::map<std::uint32_t, int> after = places_of(b.schedule);
+  ASSERT_EQ(after.size() + 1, before.size());
+  for (const auto& [begin, place] : after)
+    EXPECT_EQ(place, before.at(begin < k_gone ? begin : begin + 3)) << "unit at row " << begin;
+  expect_units_apart(without, b.schedule);
+  // And comes back, placed by its bodies: the rest where they ran.
+  const std::array<KeptRows, 2> back{
+      KeptRows{0, k_gone, 0}, KeptRows{k_gone + 3, std::uint32_t(whole.rows.size()), k_gone}};
+  build_for(b, whole, back);
+  const std::map<std::uint32_t, int> again = places_of(b.schedule);
+  for (const auto& [begin, place] : again) {
+    if (begin == k_gone) continue;
+    EXPECT_EQ(place, before.at(begin)) << "unit at row " << begin;
+  }
+  expect_units_apart(whole, b.schedule);
+}
+
+// A solver's schedule follows its layouts' history (patched, found whole again now and then); a
+// solver on one thread and one on several, given the same layouts in turn, give the same bits.
+TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsThroughLayoutChanges) {
+  const SolverSettings settings = testing::iterations(10);
+  TaskPool pool1(1), pool2(2);
+  PgsSolver one, two;
+  for (int step = 0; step < 12; ++step) {
+    // A contact goes and another comes at each step, as a pile's do.
+    const auto problem = [&] { return wall(20, 10, 0, step % 3 == 2 ? -1 : 40 + 11 * step); };
+    RowProblem a = problem(), b = problem();
+    SolveStats stats_one, stats_two;
+    one.solve(a.rows, {a.velocities, a.masses, &pool1}, settings, stats_one);
+    two.solve(b.rows, {b.velocities, b.masses, &pool2}, settings, stats_two);
+    EXPECT_TRUE(stats_one.layout_changed);
+    EXPECT_TRUE(testing::same_solution(a, b)) << "step " << step;
   }
 }
 
