@@ -27,9 +27,9 @@
 // its place on the boundary, and a new one joins the part that owns its moving bodies (each body
 // belongs to the part whose range of the order meets it first) or the boundary. The parts are cut
 // whole again after k_max_patches patches, or where a patch makes the sweep an eighth longer than
-// the cut did. A patch costs two thirds of a whole cut on the pile and the ragdolls, and the
-// order it gives converged as well as a whole cut's over sixteen trajectories of the tower and
-// the ragdolls (docs/performance.md).
+// the cut did. The schedule so costs the pile and the ragdolls two thirds of what a cut at every
+// change did, and the order converged as well as a cut's over sixteen trajectories of the tower
+// and the ragdolls (docs/performance.md).
 //
 // The parts are cut by the rows alone (and the layouts before them), never by thread count, so
 // the visiting order and the results are the same on one thread or many.
