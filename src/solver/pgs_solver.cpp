@@ -655,7 +655,8 @@ void PgsSolver::find_structure(const RowStore& rows) {
   // group or run lies outside its block, so blocks alike to some of the layout before keep what
   // was found for those, with the equality block as it was (its rows follow from the same).
   RowLayout::BlockMatch match = layout_.blocks_before();
-  const bool keep = structure_found_ && direct_ == found_direct_;
+  // (The first layout matches nothing: BlockMatch finds no layout before it.)
+  const bool keep = direct_ == found_direct_;
   std::size_t groups_before = 0;  // the first group before that a later run of blocks may keep
   const std::size_t blocks = rows.block_begin.size() - 1;
   for (std::size_t block = 0; block < blocks;) {
@@ -664,8 +665,8 @@ void PgsSolver::find_structure(const RowStore& rows) {
         keep ? match.match(std::uint32_t(block)) : RowLayout::AlikeBlocks{};
     if (alike.blocks > 0) {
       block += alike.blocks;
-      keep_structure(begin, rows.block_begin[block], alike.before, groups_before);
       kept_rows_.push_back({begin, rows.block_begin[block], alike.before});
+      keep_structure(kept_rows_.back(), groups_before);
       continue;
     }
     const std::uint32_t end = rows.block_begin[++block];
@@ -680,7 +681,6 @@ void PgsSolver::find_structure(const RowStore& rows) {
   share_room(group_of_, group_of_before_);
   share_room(visits_, visits_before_);
   share_room(group_rows_, group_rows_before_);
-  structure_found_ = true;
   found_direct_ = direct_;
   schedule_.build(rows, group_of_, std::span(visits_).first(rows.size()), layout_.bodies(),
                   kept_rows_);
@@ -688,8 +688,8 @@ void PgsSolver::find_structure(const RowStore& rows) {
   batches_.reserve(rows.size(), schedule_.units(), layout_.bodies());
 }
 
-void PgsSolver::keep_structure(std::uint32_t begin, std::uint32_t end, std::uint32_t before,
-                               std::size_t& groups_before) {
+void PgsSolver::keep_structure(const KeptRows& kept, std::size_t& groups_before) {
+  const auto [begin, end, before] = kept;
   // The groups before are in row order, and runs of blocks are kept in the order of theirs; a
   // kept group's index moves by one amount (a sum that may wrap, as unsigned sums do), its rows
   // by another. k_no_row_group and k_row_in_block stay as they are.

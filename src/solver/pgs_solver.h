@@ -99,11 +99,10 @@ class PgsSolver final : public Solver {
   /// Marks the friction rows of block [begin, end) visited as runs (row_visit::friction_run,
   /// pgs_solver.cpp).
   void find_friction_runs(const RowStore& rows, std::uint32_t begin, std::uint32_t end);
-  /// The structure of rows [begin, end), whole blocks, as found for the alike rows from `before`
-  /// of the layout before (RowLayout::BlockMatch): their groups, visits and friction runs.
-  /// groups_before: the first group before not yet passed, advanced.
-  void keep_structure(std::uint32_t begin, std::uint32_t end, std::uint32_t before,
-                      std::size_t& groups_before);
+  /// The structure of kept rows (whole blocks) as found for the alike rows of the layout before
+  /// (RowLayout::BlockMatch): their groups, visits and friction runs. groups_before: the first
+  /// group before not yet passed, advanced.
+  void keep_structure(const KeptRows& kept, std::size_t& groups_before);
   /// Finds the groups (below) of block [begin, end): which rows, not their matrices.
   void find_groups(const RowStore& rows, std::uint32_t begin, std::uint32_t end);
   /// A group's matrices (RowGroup) from its rows' coefficients, but its inverse (GroupInverter).
@@ -118,8 +117,7 @@ class PgsSolver final : public Solver {
   std::vector<std::uint8_t> visits_;       // per row: row_visit (pgs_solver.cpp), then one "none"
   std::vector<RunCoupling> run_coupling_;  // per row of a friction run but its first
   // The groups' rows as find_structure found them (groups_ holds them with their matrices), and
-  // the per-row structure and groups found for the layout before; whether some were found, with
-  // which equality block.
+  // the per-row structure and groups found for the layout before, and with which equality block.
   struct GroupRows {
     std::uint32_t first, count;
   };
@@ -127,7 +125,6 @@ class PgsSolver final : public Solver {
   std::vector<std::uint32_t> group_of_before_;
   std::vector<std::uint8_t> visits_before_;
   std::vector<KeptRows> kept_rows_;  // the rows whose structure was kept, for the schedule
-  bool structure_found_ = false;
   bool found_direct_ = false;
   SweepSchedule schedule_;
   UnitBatches batches_;             // the schedule's parts as a sweep visits them

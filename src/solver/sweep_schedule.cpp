@@ -285,10 +285,11 @@ bool SweepSchedule::patch(std::size_t bodies, std::span<const KeptRows> kept) {
       patches_ == k_max_patches)
     return false;
   // A unit on kept rows that was a unit there last time keeps its part or its place on the
-  // boundary (while its bodies stay its part's). Any other unit joins the part owning its moving
-  // bodies, or the boundary where they belong to different parts; bodies no part owns yet join
-  // the unit's part, or the part with the fewest rows so far when none of the unit's bodies has
-  // one. Interior units of two parts then share no moving body, as a cut's do.
+  // boundary: its moving bodies are the same, and a body's part never changes between cuts. Any
+  // other unit joins the part owning its moving bodies, or the boundary where they belong to
+  // different parts; bodies no part owns yet join the unit's part, or the part with the fewest
+  // rows so far when none of the unit's bodies has one. Interior units of two parts then share
+  // no moving body, as a cut's do.
   unit_part_.resize(n);
   std::array<std::size_t, k_max_parts> part_rows{};
   std::size_t run = 0, last = 0;  // the kept rows and the last build's unit reached
@@ -310,12 +311,7 @@ bool SweepSchedule::patch(std::size_t bodies, std::span<const KeptRows> kept) {
       unit_part_[k] = k_boundary;
       continue;
     }
-    const auto owned_by = [&](std::uint8_t owner) {
-      return std::ranges::all_of(moving_bodies,
-                                 [&](std::uint32_t body) { return body_part_[body] == owner; });
-    };
-    if (part == k_unowned || !owned_by(part)) {
-      part = k_unowned;
+    if (part == k_unowned) {
       bool mixed = false;
       for (const std::uint32_t body : moving_bodies) {
         const std::uint8_t owner = body_part_[body];
