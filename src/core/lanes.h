@@ -165,6 +165,48 @@ inline LaneMat33 to_lanes(const Mat33& m) {
   out[2] = t[2];
 }
 
+/// Four rows' four padded 3-vectors each (a row's Jacobian or response parts) by components, as
+/// by_components of each part gives them, held in registers four times as wide where the machine
+/// has them: the four parts in seven shuffles for the twenty-eight of four by_components.
+class PartsByComponents {
+ public:
+  PartsByComponents(const std::array<Lanes, 4>& r0, const std::array<Lanes, 4>& r1,
+                    const std::array<Lanes, 4>& r2, const std::array<Lanes, 4>& r3) {
+    const Wide w0 = load(r0), w1 = load(r1), w2 = load(r2), w3 = load(r3);
+    // Within each part: rows 0 and 1 (and 2 and 3) interleaved, then their pairs.
+    const Wide low01 =
+        __builtin_shufflevector(w0, w1, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29);
+    const Wide high01 =
+        __builtin_shufflevector(w0, w1, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31);
+    const Wide low23 =
+        __builtin_shufflevector(w2, w3, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29);
+    const Wide high23 =
+        __builtin_shufflevector(w2, w3, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31);
+    x_ = __builtin_shufflevector(low01, low23, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28,
+                                 29);
+    y_ = __builtin_shufflevector(low01, low23, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15,
+                                 30, 31);
+    z_ = __builtin_shufflevector(high01, high23, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13,
+                                 28, 29);
+  }
+  /// Part p's four x in to[0], y in to[1], z in to[2]. Each a store of its own: a wider read of
+  /// lanes stored apart waits for the stores to leave (a failed store forward).
+  void store(std::size_t p, Lanes* to) const {
+    __builtin_memcpy(to, reinterpret_cast<const Real*>(&x_) + 4 * p, sizeof(Lanes));
+    __builtin_memcpy(to + 1, reinterpret_cast<const Real*>(&y_) + 4 * p, sizeof(Lanes));
+    __builtin_memcpy(to + 2, reinterpret_cast<const Real*>(&z_) + 4 * p, sizeof(Lanes));
+  }
+
+ private:
+  using Wide = Real __attribute__((vector_size(16 * sizeof(Real))));
+  static Wide load(const std::array<Lanes, 4>& parts) {
+    Wide w;
+    __builtin_memcpy(&w, parts.data(), sizeof w);
+    return w;
+  }
+  Wide x_, y_, z_;
+};
+
 /// by_components' inverse: the four padded 3-vectors of c[0] (x), c[1] (y) and c[2] (z).
 [[gnu::always_inline]] inline std::array<Lanes, 4> by_lanes(const Lanes* c) {
   return transposed(c[0], c[1], c[2], Lanes{});

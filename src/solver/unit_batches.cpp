@@ -92,18 +92,15 @@ template <bool k_compact>
 // store).
 template <bool k_compact, class Row>
 [[gnu::always_inline]] inline bool pack_jacobian(const Row& row, Lanes* out, Lanes* a_linear) {
-  const auto part = [&](std::size_t side, Lanes* to) {
-    by_components(row(0).jacobian[side], row(1).jacobian[side], row(2).jacobian[side],
-                  row(3).jacobian[side], to);
-  };
+  const PartsByComponents j(row(0).jacobian, row(1).jacobian, row(2).jacobian, row(3).jacobian);
   if constexpr (!k_compact) {
     for (std::size_t side = 0; side < 4; ++side)
-      part(side, out + 3 * side);
+      j.store(side, out + 3 * side);
     return true;
   }
-  part(0, a_linear);
+  j.store(0, a_linear);
   for (std::size_t side = 1; side < 4; ++side)
-    part(side, out + 3 * (side - 1));
+    j.store(side, out + 3 * (side - 1));
   const std::array<Lanes, 3> derived = linear_a(out);
   LaneMask same = Lanes{} == Lanes{};
   for (std::size_t c = 0; c < 3; ++c)
@@ -111,12 +108,16 @@ template <bool k_compact, class Row>
   return lane_bits(same) == (1u << k_lanes) - 1;
 }
 
-// Four rows' B (row(k): unit k's) whole by components into `out` (twelve lanes).
-template <class Row>
-[[gnu::always_inline]] inline void pack_response(const Row& row, Lanes* out) {
-  for (std::size_t side = 0; side < 4; ++side) {
-    by_components(row(0).response[side], row(1).response[side], row(2).response[side],
-                  row(3).response[side], out + 3 * side);
+// Four rows' B (row(k): unit k's) whole by components into `whole` (twelve lanes), and in the
+// compact form its angular parts into `angular` as well (six lanes: body a's, then body b's).
+template <bool k_compact, class Row>
+[[gnu::always_inline]] inline void pack_response(const Row& row, Lanes* whole, Lanes* angular) {
+  const PartsByComponents b(row(0).response, row(1).response, row(2).response, row(3).response);
+  for (std::size_t side = 0; side < 4; ++side)
+    b.store(side, whole + 3 * side);
+  if constexpr (k_compact) {
+    b.store(1, angular);
+    b.store(3, angular + 3);
   }
 }
 
@@ -159,12 +160,6 @@ struct LinearResponse {
   Lanes minus_inv_mass_a{}, inv_mass_b{};
   LaneMask moves_a{}, moves_b{};
 };
-
-// B's angular parts (a's x y z, b's) of a row's B by components: the compact form's.
-[[gnu::always_inline]] inline void store_angular(const Lanes* response, Lanes* angular) {
-  std::copy(response + 3, response + 6, angular);
-  std::copy(response + 9, response + 12, angular + 3);
-}
 
 // v += delta B, as PairVelocities::apply adds it, for a row of Jacobian `jacobian` and B
 // `response` as the layout keeps it (the linear parts from `linear` in the compact form).
@@ -610,8 +605,7 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
       };
       from_store = !pack_jacobian<k_compact>(coefficients, row + L::jacobian, a_linear[f].data()) ||
                    from_store;
-      pack_response(coefficients, response_of(f));
-      if constexpr (k_compact) store_angular(response_of(f), row + L::response);
+      pack_response<k_compact>(coefficients, response_of(f), row + L::response);
       const auto column = [&](const RowColumn<Real>& values) {
         return of_units([&](std::size_t k) { return values[batch.first[k] + f]; });
       };
@@ -651,21 +645,23 @@ bool UnitBatches::pack_group(const RowStore& rows, const UnitBatch& batch, Lanes
   const auto jacobian_of = [&](std::size_t r) {
     return group_out + L::group_jacobian + L::jacobian_lanes * r;
   };
+  const auto angular_of = [&](std::size_t r) {  // the compact form's
+    return group_out + L::group_response + L::response_lanes * r;
+  };
   bool mirrored = true;
   for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r) {
     if (r >= group_rows) {
       std::fill(jacobian_of(r), jacobian_of(r) + L::jacobian_lanes, Lanes{});
       std::fill(response_of(r), response_of(r) + 12, Lanes{});
+      if constexpr (k_compact) std::fill(angular_of(r), angular_of(r) + 6, Lanes{});
     } else {
       const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
         return rows.coefficients[row_of(k, r)];
       };
       mirrored =
           pack_jacobian<k_compact>(coefficients, jacobian_of(r), a_linear[r].data()) && mirrored;
-      pack_response(coefficients, response_of(r));
+      pack_response<k_compact>(coefficients, response_of(r), angular_of(r));
     }
-    if constexpr (k_compact)
-      store_angular(response_of(r), group_out + L::group_response + L::response_lanes * r);
   }
   // J M^-1 J^T + softness by columns, each entry summed as group_column sums it.
   GroupMatrices a{};

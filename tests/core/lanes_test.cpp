@@ -101,5 +101,28 @@ TEST(Lanes, ARowsResponseHasTheScalarBitsOnFreeAndPlaneBodies) {
   }
 }
 
+// Four rows' parts by components at once (a batch's packing) put each lane where by_components of
+// that part alone does.
+TEST(Lanes, PartsByComponentsPlaceEachRowsPartsAsByComponentsDoes) {
+  Random random;
+  for (int trial = 0; trial < 100; ++trial) {
+    std::array<std::array<Lanes, 4>, 4> rows;
+    for (auto& row : rows) {
+      for (Lanes& part : row)
+        part = Lanes{random.vec().x, random.vec().y, random.vec().z, random.vec().x};
+    }
+    const PartsByComponents wide(rows[0], rows[1], rows[2], rows[3]);
+    for (std::size_t p = 0; p < 4; ++p) {
+      Lanes expected[3], stored[3];
+      by_components(rows[0][p], rows[1][p], rows[2][p], rows[3][p], expected);
+      wide.store(p, stored);
+      for (std::size_t c = 0; c < 3; ++c) {
+        for (std::size_t k = 0; k < 4; ++k)
+          EXPECT_TRUE(same_bits(expected[c][k], stored[c][k])) << trial << " part " << p;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace impulse
