@@ -93,6 +93,7 @@ World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
   impl_->motions.emplace_back().type = BodyType::static_body;
   impl_->velocities.emplace_back();
   impl_->sleep.emplace_back();
+  impl_->materials.push_back(material_of(impl_->records.back().settings));
 }
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
@@ -182,6 +183,7 @@ BodyId World::create_body(const BodySettings& settings) {
     w.motions.emplace_back();
     w.velocities.emplace_back();
     w.sleep.emplace_back();
+    w.materials.emplace_back();
   } else {
     index = w.free_slots.back();
     w.free_slots.pop_back();
@@ -189,6 +191,7 @@ BodyId World::create_body(const BodySettings& settings) {
   BodyRecord& record = w.records[index];
   record.alive = true;
   record.settings = settings;
+  w.materials[index] = material_of(settings);
   if (settings.restitution > 0) ++w.bouncy_bodies;
   record.mass = mass;
   w.motions[index] = motion;
@@ -216,6 +219,7 @@ void World::remove_body(BodyId id) {
   ++record.generation;
   if (record.settings.restitution > 0) --w.bouncy_bodies;
   record.settings = {};
+  w.materials[index] = material_of(record.settings);
   w.motions[index] = {};
   w.velocities[index] = {};
   w.sleep[index] = {};

@@ -23,11 +23,6 @@ bool pair_is_awake(const World::Impl& impl, const ContactManifold& m) {  // a sl
   return is_solved(impl, m.body_a) || is_solved(impl, m.body_b);
 }
 
-ContactMaterial material_of(const World::Impl& impl, std::uint32_t slot) {
-  const BodySettings& s = impl.records[slot].settings;
-  return {s.friction, s.restitution};
-}
-
 // f(shape, its pose) for each of the body's shapes at the body's pose.
 template <class F>
 void for_body_shapes(const World::Impl& impl, std::uint32_t slot, const F& f) {
@@ -105,8 +100,7 @@ void resolve_contact_impacts(World::Impl& impl, Real dt) {
       impl.contacts.manifolds(), impl.motions, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](const ContactManifold& m) {
-        return combine_materials(material_of(impl, m.body_a), material_of(impl, m.body_b))
-            .restitution;
+        return combine_materials(impl.materials[m.body_a], impl.materials[m.body_b]).restitution;
       },
       [&](std::uint32_t slot) { return impl.solver_mass(slot); }, row_settings(impl, dt));
 }
@@ -128,7 +122,7 @@ void write_contact_rows(World::Impl& impl, Real dt) {
   write_contact_rows(
       impl.contacts.manifolds(), impl.motions, impl.solver_masses, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
-      [&](std::uint32_t slot) { return material_of(impl, slot); },
+      [&](std::uint32_t slot) { return impl.materials[slot]; },
       [&](std::uint32_t slot) { return points[slot]; }, settings, order, impl.rows,
       impl.manifold_rows, &impl.step_pool());
 }

@@ -23,6 +23,11 @@
 
 namespace impulse {
 
+/// What a body's contacts combine (combine_materials) of its settings.
+inline ContactMaterial material_of(const BodySettings& settings) {
+  return {settings.friction, settings.restitution};
+}
+
 struct World::Impl {
   WorldSettings settings;
   // Per slot; a removed body's slot is reused with a new generation.
@@ -32,6 +37,10 @@ struct World::Impl {
   std::vector<BodyVelocity> free_velocities;  // before the solve, for the relax solve
   SolveStats relax_stats;
   std::vector<BodySleep> sleep;
+  // Each body's friction and restitution as its settings give them, apart from the records (a
+  // record is 248 bytes): the rows stage reads two a manifold, and from the records each read
+  // waited on memory (docs/performance.md).
+  std::vector<ContactMaterial> materials;
   std::vector<std::uint32_t> awake_slots;  // live and not asleep, in creation order: this step's
   std::vector<std::uint32_t> free_slots;
   std::vector<std::uint32_t> live_slots;  // in creation order: the order of every iteration
