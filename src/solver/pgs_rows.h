@@ -54,11 +54,18 @@ inline void assemble_jacobian(const RowStore& rows, RowGroup& group) {
   }
 }
 
-/// A group's rows' biases in lanes, lane r being row r's of `bias` (per row), zero past count.
-inline Lanes biases_of(const RowGroup& group, const Real* bias) {
-  Lanes lanes{};
-  for (std::size_t r = 0; r < group.count; ++r)
-    lanes[r] = bias[group.first + r];
+/// The biases in lanes of a group's `count` rows from row `first`, lane r being row first + r's of
+/// `bias` (per row), zero past count.
+inline Lanes biases_of(std::size_t first, std::size_t count, const Real* bias) {
+  Lanes lanes;
+  if (count == RowGroup::k_max_rows) {  // one load
+    __builtin_memcpy(&lanes, bias + first, sizeof lanes);
+    return lanes;
+  }
+  // Lane by lane, not in a loop up to count: GCC made that a copy through the stack, whose lanes
+  // were then read back whole before the copy's narrower stores had left (a failed forward).
+  for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)
+    lanes[r] = r < count ? bias[first + r] : Real(0);
   return lanes;
 }
 

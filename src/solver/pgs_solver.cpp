@@ -621,7 +621,9 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
              [&](std::size_t, std::size_t begin, std::size_t end) {
                GroupInverter inverter;
                for (std::size_t g = begin; g < end; ++g) {
-                 if (batched_ && batches_.holds_row(groups_[g].first)) continue;
+                 // The first row from the compact list: a RowGroup's line read for it alone
+                 // waited on memory, a batch's group (most of a stack's) going no further.
+                 if (batched_ && batches_.holds_row(group_rows_[g].first)) continue;
                  assemble_group(rows, groups_[g]);
                  inverter.add(groups_[g]);
                }
@@ -781,16 +783,18 @@ void PgsSolver::pack_solve_chunk(const RowStore& rows, std::span<const BodyVeloc
     if (!batched_ || !batches_.holds_row(i)) packed_[i].bias = rows.bias[i];
     ++i;
   }
-  // The groups are in row order (find_groups): those starting in the chunk's rows.
-  const auto starts_before = [](const RowGroup& group, std::size_t row) {
+  // The groups are in row order (find_groups): those starting in the chunk's rows, found in the
+  // compact list (a batch's group is not read: its line waited on memory).
+  const auto starts_before = [](const GroupRows& group, std::size_t row) {
     return group.first < row;
   };
-  auto group = std::lower_bound(groups_.begin(), groups_.end(), begin, starts_before);
-  for (; group != groups_.end() && group->first < end; ++group) {
-    if (!batched_ || !batches_.holds_row(group->first))
-      group->bias = biases_of(*group, rows.bias.data());
+  for (auto group = std::lower_bound(group_rows_.begin(), group_rows_.end(), begin, starts_before);
+       group != group_rows_.end() && group->first < end; ++group) {
+    if (batched_ && batches_.holds_row(group->first)) continue;
+    RowGroup& alone = groups_[std::size_t(group - group_rows_.begin())];
+    alone.bias = biases_of(group->first, group->count, rows.bias.data());
   }
-  if (batched_) batches_.pack_biases(chunk, rows.bias.data(), groups_);
+  if (batched_) batches_.pack_biases(chunk, rows.bias.data());
 }
 
 void PgsSolver::find_groups(const RowStore& rows, std::uint32_t begin, std::uint32_t end) {

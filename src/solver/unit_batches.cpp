@@ -748,21 +748,19 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
     RowGroup& group = groups[batch.group[u]];
     group.regularisation = group_regularisation(group.a);
     group.factored = group_in[L::factored][u] > 0;
-    group.bias = biases_of(group, rows.bias.data());
+    group.bias = biases_of(group.first, group.count, rows.bias.data());
   }
 }
 
-void UnitBatches::pack_biases(std::size_t chunk, const Real* bias,
-                              std::span<const RowGroup> groups) {
+void UnitBatches::pack_biases(std::size_t chunk, const Real* bias) {
   if (compact_)
-    pack_biases_in<true>(chunk, bias, groups);
+    pack_biases_in<true>(chunk, bias);
   else
-    pack_biases_in<false>(chunk, bias, groups);
+    pack_biases_in<false>(chunk, bias);
 }
 
 template <bool k_compact>
-void UnitBatches::pack_biases_in(std::size_t chunk, const Real* bias,
-                                 std::span<const RowGroup> groups) {
+void UnitBatches::pack_biases_in(std::size_t chunk, const Real* bias) {
   using L = LaneLayout<k_compact>;
   fill_chunk(chunk, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
     for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
@@ -770,7 +768,11 @@ void UnitBatches::pack_biases_in(std::size_t chunk, const Real* bias,
       out[f * L::friction_row + L::bias] =
           Lanes{row_bias(0), row_bias(1), row_bias(2), row_bias(3)};
     }
-    const auto group_bias = [&](std::size_t k) { return biases_of(groups[batch.group[k]], bias); };
+    // Each unit's group from its own rows (as the batch holds them: the group's lines are not
+    // read).
+    const auto group_bias = [&](std::size_t k) {
+      return biases_of(batch.first[k] + batch.shape.friction_rows, batch.shape.group_rows, bias);
+    };
     const std::array<Lanes, 4> t =
         transposed(group_bias(0), group_bias(1), group_bias(2), group_bias(3));
     for (std::size_t r = 0; r < RowGroup::k_max_rows; ++r)

@@ -140,7 +140,7 @@ class UnitBatches {
   static constexpr std::size_t k_pack_chunks = 16;
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
   /// the relax solve changes them. A solve packs its chunks with its rows (PgsSolver).
-  void pack_biases(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
+  void pack_biases(std::size_t chunk, const Real* bias);
   /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
   /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
   /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way), and one
@@ -215,7 +215,7 @@ class UnitBatches {
   void unpack_in(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
                  std::span<RunCoupling> couplings, std::span<PackedRow> packed);
   template <bool k_compact>
-  void pack_biases_in(std::size_t chunk, const Real* bias, std::span<const RowGroup> groups);
+  void pack_biases_in(std::size_t chunk, const Real* bias);
   template <bool k_compact, bool k_changes>
   BatchVisit visit_in(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
   template <bool k_compact>
