@@ -288,6 +288,29 @@ TEST(Contacts, EveryFrictionModelDeceleratesASlidingBoxByMuG) {
   }
 }
 
+// Contacts combine each body's own friction, also in a slot a removed body left: a box of
+// friction 0.5 loses mu g a second, and the frictionless box created in its slot slides on.
+TEST(Contacts, ABodyInARemovedBodysSlotSlidesByItsOwnFriction) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  world.create_body(ground_box());
+  const auto slide = [&](Real friction) {
+    BodySettings box = body_of(Box{}, {0, Real(0.5), 0});
+    box.linear_velocity = {10, 0, 0};
+    box.friction = friction;
+    const BodyId id = world.create_body(box);
+    for (int i = 0; i < 60; ++i)
+      world.step(Real(1) / 60);
+    const Real speed = length(world.linear_velocity(id));
+    world.remove_body(id);
+    return speed;
+  };
+  const Real expected = 10 - Real(0.5 * 9.81);  // sqrt(0.5 * 0.5): the ground's default
+  EXPECT_NEAR(slide(Real(0.5)), expected, Real(0.02) * expected);
+  EXPECT_NEAR(slide(0), Real(10), Real(0.01));
+}
+
 // A unit cube of 1000 kg spinning flat on the ground at 10 rad/s about the vertical: the friction
 // of its four corners (mu m g / 4 each at h sqrt(2) from the axis, h = 0.5 m) gives the torque
 // mu m g h sqrt(2), so the spin falls at mu m g h sqrt(2) / I = 1.5 sqrt(2) mu g / h with
