@@ -165,14 +165,27 @@ inline LaneMat33 to_lanes(const Mat33& m) {
   out[2] = t[2];
 }
 
+#if defined(__AVX512F__) && !defined(IMPULSE_DOUBLE_PRECISION)
+#define IMPULSE_PARTS_IN_WIDE_REGISTERS 1  // PartsByComponents' wide form
+#else
+#define IMPULSE_PARTS_IN_WIDE_REGISTERS 0
+#endif
+
 /// Four rows' four padded 3-vectors each (a row's Jacobian or response parts) by components, as
-/// by_components of each part gives them, held in registers four times as wide where the machine
-/// has them: the four parts in seven shuffles for the twenty-eight of four by_components.
+/// by_components of each part gives them (the same lanes). Built for AVX-512 with floats, the four
+/// parts go at once through registers four times as wide: seven shuffles for the twenty-eight of
+/// four by_components. Elsewhere the wide shuffles went through the stack, so there each part is
+/// transposed as it is stored. The rows must outlive it.
 class PartsByComponents {
  public:
   PartsByComponents(const std::array<Lanes, 4>& r0, const std::array<Lanes, 4>& r1,
                     const std::array<Lanes, 4>& r2, const std::array<Lanes, 4>& r3) {
-    const Wide w0 = load(r0), w1 = load(r1), w2 = load(r2), w3 = load(r3);
+#if IMPULSE_PARTS_IN_WIDE_REGISTERS
+    Wide w0, w1, w2, w3;  // read in place: a function returning one changes the ABI without AVX-512
+    __builtin_memcpy(&w0, r0.data(), sizeof w0);
+    __builtin_memcpy(&w1, r1.data(), sizeof w1);
+    __builtin_memcpy(&w2, r2.data(), sizeof w2);
+    __builtin_memcpy(&w3, r3.data(), sizeof w3);
     // Within each part: rows 0 and 1 (and 2 and 3) interleaved, then their pairs.
     const Wide low01 =
         __builtin_shufflevector(w0, w1, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29);
@@ -188,23 +201,29 @@ class PartsByComponents {
                                  30, 31);
     z_ = __builtin_shufflevector(high01, high23, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13,
                                  28, 29);
+#else
+    rows_ = {&r0, &r1, &r2, &r3};
+#endif
   }
   /// Part p's four x in to[0], y in to[1], z in to[2]. Each a store of its own: a wider read of
   /// lanes stored apart waits for the stores to leave (a failed store forward).
   void store(std::size_t p, Lanes* to) const {
+#if IMPULSE_PARTS_IN_WIDE_REGISTERS
     __builtin_memcpy(to, reinterpret_cast<const Real*>(&x_) + 4 * p, sizeof(Lanes));
     __builtin_memcpy(to + 1, reinterpret_cast<const Real*>(&y_) + 4 * p, sizeof(Lanes));
     __builtin_memcpy(to + 2, reinterpret_cast<const Real*>(&z_) + 4 * p, sizeof(Lanes));
+#else
+    by_components((*rows_[0])[p], (*rows_[1])[p], (*rows_[2])[p], (*rows_[3])[p], to);
+#endif
   }
 
  private:
+#if IMPULSE_PARTS_IN_WIDE_REGISTERS
   using Wide = Real __attribute__((vector_size(16 * sizeof(Real))));
-  static Wide load(const std::array<Lanes, 4>& parts) {
-    Wide w;
-    __builtin_memcpy(&w, parts.data(), sizeof w);
-    return w;
-  }
   Wide x_, y_, z_;
+#else
+  std::array<const std::array<Lanes, 4>*, 4> rows_;  // transposed part by part as stored
+#endif
 };
 
 /// by_components' inverse: the four padded 3-vectors of c[0] (x), c[1] (y) and c[2] (z).

@@ -37,9 +37,9 @@ struct World::Impl {
   std::vector<BodyVelocity> free_velocities;  // before the solve, for the relax solve
   SolveStats relax_stats;
   std::vector<BodySleep> sleep;
-  // Each body's friction and restitution as its settings give them, apart from the records (a
-  // record is 248 bytes): the rows stage reads two a manifold, and from the records each read
-  // waited on memory (docs/performance.md).
+  // Each body's friction and restitution as its settings give them, apart from the records (some
+  // 250 bytes each): the rows stage reads two a manifold, and from the records each read waited on
+  // memory (docs/performance.md).
   std::vector<ContactMaterial> materials;
   std::vector<std::uint32_t> awake_slots;  // live and not asleep, in creation order: this step's
   std::vector<std::uint32_t> free_slots;

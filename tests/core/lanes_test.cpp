@@ -108,8 +108,10 @@ TEST(Lanes, PartsByComponentsPlaceEachRowsPartsAsByComponentsDoes) {
   for (int trial = 0; trial < 100; ++trial) {
     std::array<std::array<Lanes, 4>, 4> rows;
     for (auto& row : rows) {
-      for (Lanes& part : row)
-        part = Lanes{random.vec().x, random.vec().y, random.vec().z, random.vec().x};
+      for (Lanes& part : row) {
+        const Vec3 v = random.vec();
+        part = Lanes{v.x, v.y, v.z, random.vec().x};  // a padding lane that is not 0: not stored
+      }
     }
     const PartsByComponents wide(rows[0], rows[1], rows[2], rows[3]);
     for (std::size_t p = 0; p < 4; ++p) {
