@@ -982,8 +982,17 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
                                                    groups_, run_coupling_, packed_, settings.sor);
     });
   };
+  // One member visits every part's interior units in one forward pass over the rows, the parts
+  // merged in stored order (the same bits): a part at a time, a pile's sweep passed over its rows
+  // once per part, skipping the others' (docs/performance.md). Batches merge them for one member
+  // already (UnitBatches::build).
+  const bool parts_merged = members == 1;
+  const std::size_t interior_items = parts_merged ? 1 : schedule_.parts();
+  const auto interior_units = [&](std::size_t p) {
+    return parts_merged ? schedule_.interiors_in_stored_order() : schedule_.interior(p);
+  };
   const auto visit_part = [&](std::size_t p) {
-    return batched_ ? visit_steps(batches_.part(p)) : visit_units(schedule_.interior(p));
+    return batched_ ? visit_steps(batches_.part(p)) : visit_units(interior_units(p));
   };
   // Row i's impulse into v, its bodies' velocities; zeroed if warm starting is off or the row
   // is inert. From the store's columns: a batch's rows are packed in its lanes.
@@ -1083,7 +1092,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
     // Member m starts on its own run of consecutive parts, and of each colour's slices: a slice
     // then falls to the same member sweep after sweep and its rows stay in that core's cache
     // (claimed in turn, they moved between the cores: docs/performance.md).
-    work_.run_preferring(first, schedule_.parts(), schedule_.first_part_of(m, members),
+    work_.run_preferring(first, interior_items, schedule_.first_part_of(m, members),
                          [&](std::size_t p) { visit_interior(m, p); });
     for (std::size_t c = 0; c < colours; ++c) {
       const std::size_t items =
@@ -1109,7 +1118,7 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
           if (batched_)
             warm_start_steps(batches_.part(p));
           else
-            warm_start_units(schedule_.interior(p));
+            warm_start_units(interior_units(p));
         },
         [&](std::size_t, std::size_t c, std::size_t k, std::size_t items) {
           if (batched_)

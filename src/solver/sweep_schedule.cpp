@@ -404,6 +404,7 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   interior_.resize(part_begin_[k_max_parts]);
   boundary_.resize(colour_begin_[colours]);
   last_.clear();
+  interiors_stored_.clear();
   std::array<std::uint32_t, k_max_parts> part_next{};
   std::array<std::uint32_t, k_max_colours> colour_next{};
   std::size_t boundary_unit = 0;
@@ -411,6 +412,7 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
     const std::uint8_t part = unit_part_[k];
     if (part != k_boundary) {
       interior_[part_begin_[part] + part_next[part]++] = units_[k];
+      interiors_stored_.push_back(units_[k]);
       continue;
     }
     const std::uint8_t colour = unit_colour_[boundary_unit++];

@@ -91,6 +91,10 @@ class SweepSchedule {
   std::span<const RowUnit> interiors(std::size_t first, std::size_t end) const {
     return std::span(interior_).subspan(part_begin_[first], part_begin_[end] - part_begin_[first]);
   }
+  /// Every part's interior units merged in stored order: one thread visiting the parts one after
+  /// another gives the same bits visiting these (no two parts' interiors move a body in common, and
+  /// each part's stay in its order), in one forward pass over the rows rather than one per part.
+  std::span<const RowUnit> interiors_in_stored_order() const { return interiors_stored_; }
   std::size_t colours() const { return colour_begin_.size() - 1; }
   /// The boundary units of colour c.
   std::span<const RowUnit> colour(std::size_t c) const {
@@ -150,6 +154,7 @@ class SweepSchedule {
   static constexpr std::size_t k_max_patches = 4;
 
   std::vector<RowUnit> interior_, boundary_, last_;
+  std::vector<RowUnit> interiors_stored_;  // interiors_in_stored_order
   std::array<std::uint32_t, k_max_parts + 1> part_begin_{};
   std::size_t parts_ = 1;
   std::vector<std::uint32_t> colour_begin_{0};

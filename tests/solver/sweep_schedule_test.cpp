@@ -314,6 +314,28 @@ TEST(SweepSchedule, ABodyOrderUnrelatedToPlaceStillGivesEachPartNearlyHalfTheUni
   EXPECT_EQ(all_units(b.schedule).size(), units);
 }
 
+// One thread visits every part's interior in one pass, the parts merged in stored order: each
+// unit once, and on a wall cut along the reach the parts' units interleave in the rows.
+TEST(SweepSchedule, TheMergedInteriorsAreEveryPartsUnitsInStoredOrder) {
+  const Built b = schedule_of(wall(20, 10, 7));
+  ASSERT_EQ(b.schedule.parts(), 2u);
+  const std::span<const RowUnit> merged = b.schedule.interiors_in_stored_order();
+  const std::span<const RowUnit> by_part = b.schedule.interiors(0, b.schedule.parts());
+  ASSERT_EQ(merged.size(), by_part.size());
+  const auto begins = [](std::span<const RowUnit> units) {
+    std::vector<std::uint32_t> out;
+    for (const RowUnit unit : units)
+      out.push_back(unit.begin);
+    return out;
+  };
+  const std::vector<std::uint32_t> merged_begins = begins(merged);
+  std::vector<std::uint32_t> part_begins = begins(by_part);
+  EXPECT_TRUE(std::is_sorted(merged_begins.begin(), merged_begins.end()));
+  EXPECT_FALSE(std::is_sorted(part_begins.begin(), part_begins.end()));  // the parts interleave
+  std::sort(part_begins.begin(), part_begins.end());
+  EXPECT_EQ(merged_begins, part_begins);
+}
+
 TEST(SweepSchedule, ASmallProblemKeepsTheStoredOrder) {
   const RowProblem p = wall(6, 5);
   const Built b = schedule_of(p);
@@ -450,6 +472,23 @@ TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreads) {
   settings.record_residuals = true;  // the initial residual is measured with every iteration's
   expect_same_bits_on_any_number_of_threads(settings, stats);
   EXPECT_LT(stats.final_residual, Real(0.1) * stats.initial_residual);
+}
+
+// Unbatched, one thread visits the parts' interiors merged in stored order, several a part each:
+// the same bits, on a wall whose parts (cut along the reach) interleave in the rows.
+TEST(SweepSchedule, PgsUnbatchedGivesTheSameBitsOnOneThreadAsOnTwo) {
+  const SolverSettings settings = testing::iterations(30);
+  std::array<RowProblem, 2> problems{wall(20, 10, 7), wall(20, 10, 7)};
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    TaskPool pool(int(k) + 1);
+    PgsSolver solver;
+    solver.set_batched(false);
+    SolveStats stats;
+    solver.solve(problems[k].rows, {problems[k].velocities, problems[k].masses, &pool}, settings,
+                 stats);
+    EXPECT_EQ(stats.threads, k + 1);
+  }
+  EXPECT_TRUE(testing::same_solution(problems[0], problems[1]));
 }
 
 // Islands: six walls (six parts, no boundary), and three wide walls, cut inside the middle one and
