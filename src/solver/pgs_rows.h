@@ -22,6 +22,10 @@ struct RowGroup {
   /// pile's thousands of groups are found again in most steps.
   RowGroup(std::uint32_t first_row, std::uint32_t rows) : first(first_row), count(rows) {}
   std::uint32_t first, count;
+  // Whether inverse (below) holds: its Cholesky factorisation succeeded. In the padding before
+  // the lanes: after them it made the group 400 bytes, where 384 fill six cache lines (a pile's
+  // thousands of groups are read at every sweep).
+  bool factored;
   // J M^-1 J^T + softness by columns: a[c][r] is row r's entry in column c (zero past count);
   // a column is what an impulse change on row c does to every row's velocity error.
   std::array<Lanes, k_max_rows> a;
@@ -32,16 +36,15 @@ struct RowGroup {
   // The inverse of a with its diagonal raised by a relative 1e-5 (four coplanar points make a
   // singular) by columns, for the all-rows-pushing case: a visit's solve is four independent
   // products in lanes rather than two dependent triangular substitutions. Padded with the
-  // identity past count; a visit refines its solve once (pgs_solver.cpp). Valid only if factored
-  // (a Cholesky factorisation succeeded).
+  // identity past count; a visit refines its solve once (pgs_solver.cpp). Valid only if factored.
   std::array<Lanes, k_max_rows> inverse;
   // a's diagonal times the relative 1e-5 the inverse's diagonal was raised by (zero past count).
   Lanes regularisation;
   // The rows' biases (this solve's) and softnesses, lane r being row r (zero past count): loaded
   // at once by a visit rather than gathered from the packed rows through memory.
   Lanes bias, softness;
-  bool factored;
 };
+static_assert(sizeof(RowGroup) % 64 == 0, "a group fills whole cache lines");
 
 /// A group's rows' Jacobians by components (RowGroup::jacobian) from the store's.
 inline void assemble_jacobian(const RowStore& rows, RowGroup& group) {
