@@ -984,10 +984,10 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   };
   // One member visits every part's interior units in one forward pass over the rows, the parts
   // merged in stored order (the same bits): a part at a time, a pile's sweep passed over its rows
-  // once per part, skipping the others' (docs/performance.md). Batches keep their own parts (merged
-  // into the first where they were built for one member: UnitBatches::build), so their steps are
-  // visited part by part whichever pool a solve_again is given.
-  const bool parts_merged = members == 1 && !batched_;
+  // once per part, skipping the others' (docs/performance.md). Batches built for one member hold
+  // every part's interior in their first part (UnitBatches::build); built for more (a solve_again
+  // given another pool than its solve), they are visited part by part.
+  const bool parts_merged = members == 1 && (!batched_ || batches_.parts_merged());
   const std::size_t interior_items = parts_merged ? 1 : schedule_.parts();
   const auto interior_units = [&](std::size_t p) {
     return parts_merged ? schedule_.interiors_in_stored_order() : schedule_.interior(p);

@@ -133,6 +133,31 @@ TEST(UnitBatches, ASolveInBatchesGivesTheBitsOfTheSolveUnitByUnit) {
   }
 }
 
+// Batches built part by part for three threads, then a relax solve (solve_again) given a pool of
+// one: it visits them part by part as they were built, with the bits of a solver without batches
+// on one thread (whose unbatched sweeps take the parts' interiors merged).
+TEST(UnitBatches, ARelaxSolveOnFewerThreadsThanItsSolveVisitsEveryPartsBatches) {
+  const SolverSettings settings = testing::iterations(20);
+  const auto solve_then_relax = [&](PgsSolver& solver, RowProblem& p, int solve_threads) {
+    TaskPool pool(solve_threads), one(1);
+    SolveStats stats;
+    solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+    for (std::size_t i = 0; i < p.rows.size(); ++i)
+      p.rows.bias[i] *= Real(0.5);
+    solver.solve_again(p.rows, {p.velocities, p.masses, &one}, settings, stats, false);
+  };
+  RowProblem batched_problem = columns(48, 6, false), reference = columns(48, 6, false);
+  PgsSolver batched;
+  solve_then_relax(batched, batched_problem, 3);
+  ASSERT_TRUE(batched.batches().built());
+  ASSERT_GE(batched.batches().parts(), 2u);
+  ASSERT_FALSE(batched.batches().parts_merged());
+  PgsSolver unit_by_unit;
+  unit_by_unit.set_batched(false);
+  solve_then_relax(unit_by_unit, reference, 1);
+  EXPECT_TRUE(testing::same_solution(reference, batched_problem));
+}
+
 // The warm start of a batch's four units in lanes adds what the warm start unit by unit adds, in
 // the same order: per-point friction, whole and compact lanes, one thread and two (parts warm
 // started part by part), every row starting from an impulse; a row that moves nothing (the first
