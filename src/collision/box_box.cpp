@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "collision/manifold_reduction.h"
 #include "collision/segment.h"
@@ -32,7 +33,7 @@ bool beats(Real candidate, Real best) {
   return candidate > best + k_relative_tolerance * std::abs(best) + k_absolute_tolerance;
 }
 
-int bit(int vertex, int axis) {
+constexpr int bit(int vertex, int axis) {
   return (vertex >> axis) & 1;
 }
 
@@ -40,12 +41,12 @@ Vec3 vertex_position(const Vec3& h, int vertex) {
   return {bit(vertex, 0) ? h.x : -h.x, bit(vertex, 1) ? h.y : -h.y, bit(vertex, 2) ? h.z : -h.z};
 }
 
-std::uint8_t face_index(int axis, bool positive) {
+constexpr std::uint8_t face_index(int axis, bool positive) {
   return std::uint8_t(2 * axis + (positive ? 0 : 1));
 }
 
 // The edge joining two vertices that differ along one axis.
-std::uint8_t edge_index(int v0, int v1) {
+constexpr std::uint8_t edge_index(int v0, int v1) {
   const int diff = v0 ^ v1;
   const int axis = diff == 1 ? 0 : (diff == 2 ? 1 : 2);
   return std::uint8_t(4 * axis + bit(v0, (axis + 1) % 3) + 2 * bit(v0, (axis + 2) % 3));
@@ -72,6 +73,26 @@ struct ReferenceFace {
   }
 };
 
+// Face 2 axis + (positive ? 0 : 1)'s side planes and edges, found once for the six faces.
+constexpr ReferenceFace reference_face(int axis, bool positive) {
+  ReferenceFace ref;
+  ref.axis = axis;
+  ref.base_vertex = int(positive) << axis;
+  for (int s = 0; s < 4; ++s) {
+    const int side_axis = (axis + 1 + s / 2) % 3;
+    const int along = (axis + 2 - s / 2) % 3;  // the other tangent axis: the side edge's direction
+    const bool side_positive = s % 2 == 0;
+    const int v0 = ref.base_vertex | int(side_positive) << side_axis;
+    ref.side_axis[s] = side_axis;
+    ref.side_positive[s] = side_positive;
+    ref.side_edge[s] = edge_index(v0, v0 | 1 << along);
+  }
+  return ref;
+}
+constexpr ReferenceFace k_reference_faces[6] = {reference_face(0, true), reference_face(0, false),
+                                                reference_face(1, true), reference_face(1, false),
+                                                reference_face(2, true), reference_face(2, false)};
+
 // A vertex of the incident polygon while it is clipped, in the reference box frame. Its id has
 // the reference box as "a" and the incident box as "b" until the contact is reported. The edge
 // to the next vertex lies either on an incident box edge or on a reference side plane.
@@ -84,15 +105,21 @@ struct ClipVertex {
 
 // One Sutherland-Hodgman pass. A point made by crossing an incident edge is named by that edge
 // and the side edge (seed 001 section 8.2); one made by crossing an earlier side plane is the
-// reference face corner, named by it and the incident face.
-int clip_against_side(const ClipVertex* in, int n, const ReferenceFace& ref, const Vec3& h,
-                      int side, std::uint8_t incident_face, ClipVertex* out) {
+// reference face corner, named by it and the incident face. Writes the clipped polygon to out and
+// its vertex count to n; or, where every vertex is inside the plane already (a box on a larger
+// face), returns false and leaves both alone: the pass would copy the polygon as it is.
+bool clip_against_side(const ClipVertex* in, int& n, const ReferenceFace& ref, const Vec3& h,
+                       int side, std::uint8_t incident_face, ClipVertex* out) {
   const int axis = ref.side_axis[side];
   const Real sign = ref.side_positive[side] ? Real(1) : Real(-1);
   // Each vertex's distance outside the plane, once (each is p once and q once).
   Real d[k_max_clip_points];
-  for (int k = 0; k < n; ++k)
+  bool inside = true;
+  for (int k = 0; k < n; ++k) {
     d[k] = sign * in[k].p[axis] - h[axis];
+    inside = inside && d[k] <= 0;
+  }
+  if (inside) return false;
   int m = 0;
   for (int k = 0; k < n; ++k) {
     const int next = k + 1 < n ? k + 1 : 0;
@@ -112,7 +139,8 @@ int clip_against_side(const ClipVertex* in, int n, const ReferenceFace& ref, con
     x.edge = dp <= 0 ? std::uint8_t(side) : p.edge;
     out[m++] = x;
   }
-  return m;
+  n = m;
+  return true;
 }
 
 // Face contact: reference face `axis`/`positive` of box ref (its outward normal towards the
@@ -140,18 +168,7 @@ int face_contact(const Box& ref_box, const Transform& tref, int axis, bool posit
   const bool inc_positive = inc_dot < 0;
   const std::uint8_t inc_face = face_index(inc_axis, inc_positive);
 
-  ReferenceFace ref;
-  ref.axis = axis;
-  ref.base_vertex = int(positive) << axis;
-  for (int s = 0; s < 4; ++s) {
-    const int side_axis = (axis + 1 + s / 2) % 3;
-    const int along = (axis + 2 - s / 2) % 3;  // the other tangent axis: the side edge's direction
-    const bool side_positive = s % 2 == 0;
-    const int v0 = ref.base_vertex | int(side_positive) << side_axis;
-    ref.side_axis[s] = side_axis;
-    ref.side_positive[s] = side_positive;
-    ref.side_edge[s] = edge_index(v0, v0 | 1 << along);
-  }
+  const ReferenceFace& ref = k_reference_faces[face_index(axis, positive)];
 
   // The incident face as a loop of its four corners, in the reference frame.
   const Transform rel = inverse(tref) * tinc;
@@ -173,14 +190,15 @@ int face_contact(const Box& ref_box, const Transform& tref, int axis, bool posit
     cv.edge = edge_index(loop_vertex[c], loop_vertex[(c + 1) % 4]);
   }
   int n = 4;
-  n = clip_against_side(buffer0, n, ref, h, 0, inc_face, buffer1);
-  n = clip_against_side(buffer1, n, ref, h, 1, inc_face, buffer0);
-  n = clip_against_side(buffer0, n, ref, h, 2, inc_face, buffer1);
-  n = clip_against_side(buffer1, n, ref, h, 3, inc_face, buffer0);
+  ClipVertex* polygon = buffer0;
+  ClipVertex* spare = buffer1;
+  for (int side = 0; side < 4; ++side) {
+    if (clip_against_side(polygon, n, ref, h, side, inc_face, spare)) std::swap(polygon, spare);
+  }
 
   int count = 0;
   for (int k = 0; k < n; ++k) {
-    const ClipVertex& cv = buffer0[k];
+    const ClipVertex& cv = polygon[k];
     const Real separation = ref_sign * cv.p[axis] - h[axis];
     if (separation > margin) continue;
     Vec3 local = cv.p;
