@@ -8,65 +8,103 @@
 
 namespace impulse {
 
-void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32_t> group_of) {
+void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                               std::span<const std::uint8_t> moves,
+                               std::span<const KeptRows> kept) {
   units_.clear();
+  unit_body_begin_.assign(1, 0);
+  unit_bodies_.clear();
+  unit_own_rows_.clear();
   const auto in_unit = [&](std::size_t i) { return group_of[i] != k_row_in_block; };
   // The open unit: rows [begin, end), which must reach `needed` to hold its friction rows' normal
   // rows (all of them: a friction row's normal rows follow each other).
   std::uint32_t begin = 0, end = 0, needed = 0;
   bool open = false;
-  for (std::size_t block = 0; block + 1 < rows.block_begin.size(); ++block) {
+  std::size_t run = 0, last = 0;  // the kept rows and the last build's unit reached
+  const std::size_t blocks = rows.block_begin.size() - 1;
+  for (std::size_t block = 0; block < blocks;) {
+    const std::uint32_t row = rows.block_begin[block];
     if (!open) {
-      begin = rows.block_begin[block];
+      // A last build's unit that its own rows gave, on kept rows: read again, they would give
+      // it back (RowLayout::BlockMatch: the same bodies, kinds and friction links, which bodies
+      // move as before) and close at the end of its last block, so it is taken with its bodies.
+      // Most of a pile's units at a new layout.
+      while (run < kept.size() && kept[run].end <= row)
+        ++run;
+      if (run < kept.size() && kept[run].begin <= row) {
+        const std::uint32_t from = row - kept[run].begin + kept[run].before;
+        while (last < last_units_.size() && last_units_[last].begin < from)
+          ++last;
+        const std::uint32_t unit_end =
+            last < last_units_.size() ? row + (last_units_[last].end - from) : 0;
+        if (last < last_units_.size() && last_units_[last].begin == from &&
+            last_unit_own_rows_[last] != 0 && unit_end <= kept[run].end) {
+          units_.push_back({row, unit_end});
+          unit_bodies_.insert(unit_bodies_.end(),
+                              last_unit_bodies_.begin() + last_unit_body_begin_[last],
+                              last_unit_bodies_.begin() + last_unit_body_begin_[last + 1]);
+          unit_body_begin_.push_back(std::uint32_t(unit_bodies_.size()));
+          unit_own_rows_.push_back(1);
+          while (block < blocks && rows.block_begin[block] < unit_end)
+            ++block;
+          continue;
+        }
+      }
+      begin = row;
       needed = 0;
       open = true;
     }
-    end = rows.block_begin[block + 1];
-    for (std::uint32_t i = rows.block_begin[block]; i < end; ++i) {
+    end = rows.block_begin[++block];
+    const std::size_t units_before = units_.size();
+    for (std::uint32_t i = row; i < end; ++i) {
       const std::int32_t normal = rows.normal_row[i];
       if (!in_unit(i) || normal < 0) continue;
-      const auto row = std::uint32_t(normal);
-      needed = std::max(needed, row + rows.normal_count[i]);
-      if (row >= begin) continue;
-      while (!units_.empty() && units_.back().end > row) {  // take earlier units back in
+      const auto normal_at = std::uint32_t(normal);
+      needed = std::max(needed, normal_at + rows.normal_count[i]);
+      if (normal_at >= begin) continue;
+      while (!units_.empty() && units_.back().end > normal_at) {  // take earlier units back in
         begin = std::min(begin, units_.back().begin);
         units_.pop_back();
       }
-      begin = std::min(begin, row);
+      begin = std::min(begin, normal_at);
+    }
+    if (units_.size() < units_before) {  // their bodies go with them
+      unit_body_begin_.resize(units_.size() + 1);
+      unit_bodies_.resize(unit_body_begin_.back());
+      unit_own_rows_.resize(units_.size());
     }
     if (end < needed) continue;
     open = false;
-    std::uint32_t first = begin, last = end;
-    while (first < last && !in_unit(first))
+    std::uint32_t first = begin, after = end;
+    while (first < after && !in_unit(first))
       ++first;
-    while (last > first && !in_unit(last - 1))
-      --last;
-    if (first < last) units_.push_back({first, last});
+    while (after > first && !in_unit(after - 1))
+      --after;
+    if (first == after) continue;
+    units_.push_back({first, after});
+    add_unit_bodies(rows, group_of, moves, first, after);
+    unit_body_begin_.push_back(std::uint32_t(unit_bodies_.size()));
+    unit_own_rows_.push_back(begin == first ? 1 : 0);
   }
 }
 
-void SweepSchedule::find_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                                     std::span<const std::uint8_t> moves) {
-  unit_body_begin_.resize(units_.size() + 1);
-  unit_body_begin_[0] = 0;
-  unit_bodies_.clear();
-  for (std::size_t k = 0; k < units_.size(); ++k) {
-    // The rows of a unit mostly share their bodies (a manifold's pair): a body the unit's last two
-    // already name is not named again. Others may repeat, which the passes allow. The last two
-    // are held here (k_none while the unit names fewer).
-    constexpr std::uint32_t k_none = ~std::uint32_t(0);
-    std::uint32_t last = k_none, before_last = k_none;
-    const auto add = [&](std::uint32_t body) {
-      if (body == last || body == before_last) return;
-      unit_bodies_.push_back(body);
-      before_last = std::exchange(last, body);
-    };
-    for (std::uint32_t i = units_[k].begin; i < units_[k].end; ++i) {
-      if (group_of[i] == k_row_in_block) continue;
-      if (moves[i] & 1) add(rows.body_a[i]);
-      if (moves[i] & 2) add(rows.body_b[i]);
-    }
-    unit_body_begin_[k + 1] = std::uint32_t(unit_bodies_.size());
+void SweepSchedule::add_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                                    std::span<const std::uint8_t> moves, std::uint32_t begin,
+                                    std::uint32_t end) {
+  // The rows of a unit mostly share their bodies (a manifold's pair): a body the unit's last two
+  // already name is not named again. Others may repeat, which the passes allow. The last two are
+  // held here (k_none while the unit names fewer).
+  constexpr std::uint32_t k_none = ~std::uint32_t(0);
+  std::uint32_t last = k_none, before_last = k_none;
+  const auto add = [&](std::uint32_t body) {
+    if (body == last || body == before_last) return;
+    unit_bodies_.push_back(body);
+    before_last = std::exchange(last, body);
+  };
+  for (std::uint32_t i = begin; i < end; ++i) {
+    if (group_of[i] == k_row_in_block) continue;
+    if (moves[i] & 1) add(rows.body_a[i]);
+    if (moves[i] & 2) add(rows.body_b[i]);
   }
 }
 
@@ -359,8 +397,10 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
                           std::span<const KeptRows> kept) {
   std::swap(units_, last_units_);
   std::swap(unit_part_, last_unit_part_);
-  find_units(rows, group_of);
-  find_unit_bodies(rows, group_of, moves);
+  std::swap(unit_body_begin_, last_unit_body_begin_);
+  std::swap(unit_bodies_, last_unit_bodies_);
+  std::swap(unit_own_rows_, last_unit_own_rows_);
+  find_units(rows, group_of, moves, kept);
   const std::size_t n = units_.size();
   total_rows_ = 0;
   for (std::uint32_t unit = 0; unit < n; ++unit)
@@ -368,6 +408,9 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   if (!patch(bodies, kept)) cut_whole(bodies);
   share_room(units_, last_units_);
   share_room(unit_part_, last_unit_part_);
+  share_room(unit_body_begin_, last_unit_body_begin_);
+  share_room(unit_bodies_, last_unit_bodies_);
+  share_room(unit_own_rows_, last_unit_own_rows_);
   // The boundary units' colours: the lowest colour none of their bodies has taken.
   body_colours_.assign(bodies, 0);
   unit_colour_.clear();

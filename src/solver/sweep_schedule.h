@@ -117,11 +117,15 @@ class SweepSchedule {
   }
 
  private:
-  void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of);
-  /// Each unit's moving bodies (of its rows outside the equality block), found once for the
-  /// passes below; a body may be named more than once.
-  void find_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
-                        std::span<const std::uint8_t> moves);
+  /// The units and each one's moving bodies (of its rows outside the equality block), found once
+  /// for the passes below; a body may be named more than once. A unit of the last build on kept
+  /// rows is taken from it with its bodies, the other rows are read.
+  void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                  std::span<const std::uint8_t> moves, std::span<const KeptRows> kept);
+  /// Appends the moving bodies of rows [begin, end) (those outside the equality block) to
+  /// unit_bodies_, as a unit starting at `begin` names them.
+  void add_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
+                       std::span<const std::uint8_t> moves, std::uint32_t begin, std::uint32_t end);
   std::span<const std::uint32_t> bodies_of(std::uint32_t unit) const {
     return std::span(unit_bodies_)
         .subspan(unit_body_begin_[unit], unit_body_begin_[unit + 1] - unit_body_begin_[unit]);
@@ -161,6 +165,9 @@ class SweepSchedule {
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<RowUnit> units_;
   std::vector<std::uint32_t> unit_body_begin_, unit_bodies_;  // bodies per unit (bodies_of)
+  // Per unit: 1 where it starts with the rows of its first block, which no friction row of it
+  // reaches before (a custom one may reach a row of the equality block), so its rows alone give it.
+  std::vector<std::uint8_t> unit_own_rows_;
   std::vector<std::uint32_t> reach_order_;  // the units in the order parts are cut from
   std::vector<std::uint32_t> body_unit_begin_, body_unit_fill_, body_units_;  // units per body
   std::vector<std::uint8_t> reached_, body_met_;  // per unit, per body: met by the search
@@ -174,7 +181,9 @@ class SweepSchedule {
   // places, the parts' first positions in the order cut, the sweep's rows when it was cut and the
   // patches since.
   std::vector<std::uint8_t> body_part_;
-  std::vector<RowUnit> last_units_;                       // the last build's units_
+  std::vector<RowUnit> last_units_;  // the last build's units_, and their bodies
+  std::vector<std::uint32_t> last_unit_body_begin_, last_unit_bodies_;
+  std::vector<std::uint8_t> last_unit_own_rows_;
   std::vector<std::uint8_t> last_unit_part_;              // and unit_part_
   std::array<std::uint32_t, k_max_parts> range_begin_{};  // per part: its first position
   std::size_t whole_cost_ = 0;

@@ -112,10 +112,13 @@ struct Built {
 };
 
 // Builds b's schedule for p's rows, after whatever it was built for before; kept as
-// SweepSchedule::build takes it.
-void build_for(Built& b, const RowProblem& p, std::span<const KeptRows> kept = {}) {
+// SweepSchedule::build takes it, in_block the rows of the equality block.
+void build_for(Built& b, const RowProblem& p, std::span<const KeptRows> kept = {},
+               std::span<const std::uint32_t> in_block = {}) {
   const auto moves = [&](std::uint32_t body) { return p.masses[body].inv_mass > 0; };
   b.group_of.assign(p.rows.size(), k_no_row_group);
+  for (const std::uint32_t i : in_block)
+    b.group_of[i] = k_row_in_block;
   b.moves.clear();
   for (std::size_t i = 0; i < p.rows.size(); ++i)
     b.moves.push_back(
@@ -430,6 +433,121 @@ TEST(SweepSchedule, ALayoutChangeKeepsTheUnitsThatComeBackWhereTheyRan) {
     EXPECT_EQ(place, before.at(begin)) << "unit at row " << begin;
   }
   expect_units_apart(whole, b.schedule);
+}
+
+std::vector<RowUnit> units_in_row_order(const SweepSchedule& s) {
+  std::vector<RowUnit> units = all_units(s);
+  std::sort(units.begin(), units.end(), [](RowUnit x, RowUnit y) { return x.begin < y.begin; });
+  return units;
+}
+
+void expect_same_units(std::span<const RowUnit> taken, std::span<const RowUnit> read) {
+  ASSERT_EQ(taken.size(), read.size());
+  for (std::size_t k = 0; k < taken.size(); ++k) {
+    EXPECT_EQ(taken[k].begin, read[k].begin) << "unit " << k;
+    EXPECT_EQ(taken[k].end, read[k].end) << "unit " << k;
+  }
+}
+
+// A unit on kept rows is taken from the last build with its bodies rather than read again: the
+// units are those the rows give read afresh, whatever the kept rows (a contact gone, the runs of
+// blocks split anywhere, among units of several blocks, rows of the equality block between), and
+// units that run at once still move no common body (the bodies taken are the units' own).
+TEST(SweepSchedule, UnitsTakenFromTheLastBuildAreTheOnesTheirRowsGive) {
+  constexpr int k_missing = 137;
+  constexpr auto k_gone = std::uint32_t(3 * k_missing);
+  const RowProblem whole = wall(20, 10), without = wall(20, 10, 0, k_missing);
+  const auto n = std::uint32_t(whole.rows.size());
+  // Every 13th row in the equality block: friction rows whose normal row is in it, normal rows
+  // without their friction, units trimmed at either end. The same rows of the wall without the
+  // contact.
+  std::vector<std::uint32_t> in_block, in_block_without;
+  for (std::uint32_t i = 5; i < n; i += 13) {
+    in_block.push_back(i);
+    if (i < k_gone || i >= k_gone + 3) in_block_without.push_back(i < k_gone ? i : i - 3);
+  }
+  const std::array<KeptRows, 2> gone{KeptRows{0, k_gone, 0}, KeptRows{k_gone, n - 3, k_gone + 3}};
+  for (const bool marked : {false, true}) {
+    const auto marks = [&](const std::vector<std::uint32_t>& rows) {
+      return marked ? std::span(rows) : std::span<const std::uint32_t>();
+    };
+    Built b, fresh, fresh_without;
+    build_for(b, whole, {}, marks(in_block));
+    build_for(fresh, whole, {}, marks(in_block));
+    build_for(fresh_without, without, {}, marks(in_block_without));
+    build_for(b, without, gone, marks(in_block_without));
+    expect_same_units(units_in_row_order(b.schedule), units_in_row_order(fresh_without.schedule));
+    expect_units_apart(without, b.schedule);
+    // The whole wall again, then kept in two runs split at every 7th block.
+    build_for(b, whole, {}, marks(in_block));
+    for (std::size_t block = 1; block + 1 < whole.rows.block_begin.size(); block += 7) {
+      const std::uint32_t split = whole.rows.block_begin[block];
+      const std::array<KeptRows, 2> halves{KeptRows{0, split, 0}, KeptRows{split, n, split}};
+      build_for(b, whole, halves, marks(in_block));
+      expect_same_units(units_in_row_order(b.schedule), units_in_row_order(fresh.schedule));
+      expect_units_apart(whole, b.schedule);
+    }
+  }
+}
+
+// A friction row along x between bodies a and b, bounded by row `normal`.
+void add_friction_x(RowProblem& p, std::uint32_t a, std::uint32_t b, std::int32_t normal) {
+  RowSpec friction;
+  friction.body_a = a;
+  friction.body_b = b;
+  friction.j_lin_a = Vec3::unit_x();
+  friction.j_lin_b = -Vec3::unit_x();
+  friction.normal_row = normal;
+  friction.mu = Real(0.5);
+  p.rows.add(friction);
+}
+
+// A unit is taken from the last build only where all its rows are kept: one that went on past
+// them (its friction row in a block of its own, gone) is read again.
+TEST(SweepSchedule, AUnitGoingPastTheKeptRowsIsReadAgain) {
+  const auto problem = [](bool friction) {
+    RowProblem p;
+    p.add_body(0);
+    p.add_body(1);
+    p.add_body(1);
+    p.add_contact_y(1, 0);
+    if (friction)
+      add_friction_x(p, 1, 0, 0);
+    else
+      p.add_contact_y(2, 0);
+    p.rows.prepare(p.masses);
+    return p;
+  };
+  Built b;
+  build_for(b, problem(true));
+  expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{0, 2}});
+  const std::array<KeptRows, 1> normal_kept{KeptRows{0, 1, 0}};
+  build_for(b, problem(false), normal_kept);
+  expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{0, 1}, RowUnit{1, 2}});
+}
+
+// A custom friction row may be bounded by a row of the equality block: its unit then reaches
+// back over the rows before it (taking in a unit among them), so what its own rows gave last time
+// says nothing of what they give now, and it is read again.
+TEST(SweepSchedule, AUnitReachingIntoTheEqualityBlockIsReadAgain) {
+  // Rows 0 and 1 a block, row 0 in the equality block; row 2 friction bounded by row 0. Last
+  // time row 1 was in the equality block too, now it is not: a unit of its own before row 2's.
+  RowProblem p;
+  p.add_body(0);
+  p.add_body(1);
+  p.add_body(1);
+  p.rows.begin_block();
+  p.add_contact_y(1, 0);
+  p.add_contact_y(2, 0);
+  p.rows.end_block();
+  add_friction_x(p, 1, 0, 0);
+  p.rows.prepare(p.masses);
+  Built b;
+  build_for(b, p, {}, std::array<std::uint32_t, 2>{0, 1});
+  expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{2, 3}});
+  const std::array<KeptRows, 1> friction_kept{KeptRows{2, 3, 2}};
+  build_for(b, p, friction_kept, std::array<std::uint32_t, 1>{0});
+  expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{1, 3}});
 }
 
 // A solver's schedule follows its layouts' history (patched, found whole again now and then); a
