@@ -14,48 +14,36 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   units_.clear();
   unit_body_begin_.assign(1, 0);
   unit_bodies_.clear();
-  unit_own_rows_.clear();
+  unit_self_contained_.clear();
   const auto in_unit = [&](std::size_t i) { return group_of[i] != k_row_in_block; };
   // The open unit: rows [begin, end), which must reach `needed` to hold its friction rows' normal
   // rows (all of them: a friction row's normal rows follow each other).
   std::uint32_t begin = 0, end = 0, needed = 0;
   bool open = false;
-  std::size_t run = 0, last = 0;  // the kept rows and the last build's unit reached
+  KeptUnits again{kept};
   const std::size_t blocks = rows.block_begin.size() - 1;
   for (std::size_t block = 0; block < blocks;) {
     const std::uint32_t row = rows.block_begin[block];
     if (!open) {
-      // A last build's unit that its own rows gave, on kept rows: read again, they would give
-      // it back (RowLayout::BlockMatch: the same bodies, kinds and friction links, which bodies
-      // move as before) and close at the end of its last block, so it is taken with its bodies.
-      // Most of a pile's units at a new layout.
-      while (run < kept.size() && kept[run].end <= row)
-        ++run;
-      if (run < kept.size() && kept[run].begin <= row) {
-        const std::uint32_t from = row - kept[run].begin + kept[run].before;
-        while (last < last_units_.size() && last_units_[last].begin < from)
-          ++last;
-        const std::uint32_t unit_end =
-            last < last_units_.size() ? row + (last_units_[last].end - from) : 0;
-        if (last < last_units_.size() && last_units_[last].begin == from &&
-            last_unit_own_rows_[last] != 0 && unit_end <= kept[run].end) {
-          units_.push_back({row, unit_end});
-          unit_bodies_.insert(unit_bodies_.end(),
-                              last_unit_bodies_.begin() + last_unit_body_begin_[last],
-                              last_unit_bodies_.begin() + last_unit_body_begin_[last + 1]);
-          unit_body_begin_.push_back(std::uint32_t(unit_bodies_.size()));
-          unit_own_rows_.push_back(1);
-          while (block < blocks && rows.block_begin[block] < unit_end)
-            ++block;
-          continue;
-        }
+      const std::size_t taken = again.unit_at(row, last_units_, last_unit_self_contained_);
+      if (taken < last_units_.size()) {
+        const std::uint32_t taken_end = row + (last_units_[taken].end - last_units_[taken].begin);
+        units_.push_back({row, taken_end});
+        unit_bodies_.insert(unit_bodies_.end(),
+                            last_unit_bodies_.begin() + last_unit_body_begin_[taken],
+                            last_unit_bodies_.begin() + last_unit_body_begin_[taken + 1]);
+        unit_body_begin_.push_back(std::uint32_t(unit_bodies_.size()));
+        unit_self_contained_.push_back(1);
+        while (block < blocks && rows.block_begin[block] < taken_end)  // to its last block's end
+          ++block;
+        continue;
       }
       begin = row;
       needed = 0;
       open = true;
     }
     end = rows.block_begin[++block];
-    const std::size_t units_before = units_.size();
+    const std::size_t units_held = units_.size();
     for (std::uint32_t i = row; i < end; ++i) {
       const std::int32_t normal = rows.normal_row[i];
       if (!in_unit(i) || normal < 0) continue;
@@ -68,10 +56,10 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
       }
       begin = std::min(begin, normal_at);
     }
-    if (units_.size() < units_before) {  // their bodies go with them
+    if (units_.size() < units_held) {  // their bodies go with them
       unit_body_begin_.resize(units_.size() + 1);
       unit_bodies_.resize(unit_body_begin_.back());
-      unit_own_rows_.resize(units_.size());
+      unit_self_contained_.resize(units_.size());
     }
     if (end < needed) continue;
     open = false;
@@ -84,8 +72,22 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
     units_.push_back({first, after});
     add_unit_bodies(rows, group_of, moves, first, after);
     unit_body_begin_.push_back(std::uint32_t(unit_bodies_.size()));
-    unit_own_rows_.push_back(begin == first ? 1 : 0);
+    unit_self_contained_.push_back(begin == first && after > row ? 1 : 0);
   }
+}
+
+std::size_t SweepSchedule::KeptUnits::unit_at(std::uint32_t row, std::span<const RowUnit> units,
+                                              std::span<const std::uint8_t> self_contained) {
+  while (run_ < kept_.size() && kept_[run_].end <= row)
+    ++run_;
+  if (run_ == kept_.size() || kept_[run_].begin > row) return units.size();
+  const std::uint32_t from = row - kept_[run_].begin + kept_[run_].before;
+  while (unit_ < units.size() && units[unit_].begin < from)
+    ++unit_;
+  if (unit_ == units.size() || units[unit_].begin != from || self_contained[unit_] == 0 ||
+      units[unit_].end - from > kept_[run_].end - row)
+    return units.size();
+  return unit_;
 }
 
 void SweepSchedule::add_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
@@ -399,7 +401,7 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   std::swap(unit_part_, last_unit_part_);
   std::swap(unit_body_begin_, last_unit_body_begin_);
   std::swap(unit_bodies_, last_unit_bodies_);
-  std::swap(unit_own_rows_, last_unit_own_rows_);
+  std::swap(unit_self_contained_, last_unit_self_contained_);
   find_units(rows, group_of, moves, kept);
   const std::size_t n = units_.size();
   total_rows_ = 0;
@@ -410,7 +412,7 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   share_room(unit_part_, last_unit_part_);
   share_room(unit_body_begin_, last_unit_body_begin_);
   share_room(unit_bodies_, last_unit_bodies_);
-  share_room(unit_own_rows_, last_unit_own_rows_);
+  share_room(unit_self_contained_, last_unit_self_contained_);
   // The boundary units' colours: the lowest colour none of their bodies has taken.
   body_colours_.assign(bodies, 0);
   unit_colour_.clear();

@@ -118,14 +118,32 @@ class SweepSchedule {
 
  private:
   /// The units and each one's moving bodies (of its rows outside the equality block), found once
-  /// for the passes below; a body may be named more than once. A unit of the last build on kept
-  /// rows is taken from it with its bodies, the other rows are read.
+  /// for the passes below; a body may be named more than once. A last build's unit on kept rows
+  /// is taken with its bodies where its rows would give it again (KeptUnits), the other rows read.
   void find_units(const RowStore& rows, std::span<const std::uint32_t> group_of,
                   std::span<const std::uint8_t> moves, std::span<const KeptRows> kept);
   /// Appends the moving bodies of rows [begin, end) (those outside the equality block) to
   /// unit_bodies_, as a unit starting at `begin` names them.
   void add_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,
                        std::span<const std::uint8_t> moves, std::uint32_t begin, std::uint32_t end);
+  /// The last build's units that find_units' scan would find again, met in row order. A unit that
+  /// its rows alone gave (self-contained) and whose rows, from its first block to the end of the
+  /// block it closed with, are all kept (RowLayout::BlockMatch: the same bodies, kinds and friction
+  /// links, the same bodies moving), is found again from a block start where no unit is open:
+  /// the scan over those rows gives it back and closes it there. Most of a pile's units at a new
+  /// layout are taken so.
+  class KeptUnits {
+   public:
+    explicit KeptUnits(std::span<const KeptRows> kept) : kept_(kept) {}
+    /// The last build's unit (an index into units) found again from the block starting at `row`
+    /// with no unit open, or units.size(); rows are asked for in increasing order.
+    std::size_t unit_at(std::uint32_t row, std::span<const RowUnit> units,
+                        std::span<const std::uint8_t> self_contained);
+
+   private:
+    std::span<const KeptRows> kept_;
+    std::size_t run_ = 0, unit_ = 0;  // the kept rows and the last build's unit reached
+  };
   std::span<const std::uint32_t> bodies_of(std::uint32_t unit) const {
     return std::span(unit_bodies_)
         .subspan(unit_body_begin_[unit], unit_body_begin_[unit + 1] - unit_body_begin_[unit]);
@@ -165,9 +183,11 @@ class SweepSchedule {
   // Scratch, kept so a warmed-up solver allocates nothing.
   std::vector<RowUnit> units_;
   std::vector<std::uint32_t> unit_body_begin_, unit_bodies_;  // bodies per unit (bodies_of)
-  // Per unit: 1 where it starts with the rows of its first block, which no friction row of it
-  // reaches before (a custom one may reach a row of the equality block), so its rows alone give it.
-  std::vector<std::uint8_t> unit_own_rows_;
+  // Per unit: 1 where it is self-contained (KeptUnits): no friction row of it (or of the units it
+  // took back in) reaches before its first row, and its last row lies in the block it closed
+  // with. A custom friction row may reach into the equality block, back before the unit or
+  // forward past its rows, which then close it later.
+  std::vector<std::uint8_t> unit_self_contained_;
   std::vector<std::uint32_t> reach_order_;  // the units in the order parts are cut from
   std::vector<std::uint32_t> body_unit_begin_, body_unit_fill_, body_units_;  // units per body
   std::vector<std::uint8_t> reached_, body_met_;  // per unit, per body: met by the search
@@ -181,10 +201,10 @@ class SweepSchedule {
   // places, the parts' first positions in the order cut, the sweep's rows when it was cut and the
   // patches since.
   std::vector<std::uint8_t> body_part_;
-  std::vector<RowUnit> last_units_;  // the last build's units_, and their bodies
+  std::vector<RowUnit> last_units_;           // the last build's units_
+  std::vector<std::uint8_t> last_unit_part_;  // and unit_part_, their bodies, self-containment
   std::vector<std::uint32_t> last_unit_body_begin_, last_unit_bodies_;
-  std::vector<std::uint8_t> last_unit_own_rows_;
-  std::vector<std::uint8_t> last_unit_part_;              // and unit_part_
+  std::vector<std::uint8_t> last_unit_self_contained_;
   std::array<std::uint32_t, k_max_parts> range_begin_{};  // per part: its first position
   std::size_t whole_cost_ = 0;
   std::size_t patches_ = 0;

@@ -550,6 +550,28 @@ TEST(SweepSchedule, AUnitReachingIntoTheEqualityBlockIsReadAgain) {
   expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{1, 3}});
 }
 
+// A custom friction row may be bounded by a later row: its unit stays open until that row, and
+// closes past its own last row where the rows between are in the equality block. Where the row
+// it closed with is not kept, the unit is read again.
+TEST(SweepSchedule, AUnitClosedPastItsLastRowIsReadAgain) {
+  // Each row a block: row 0 a normal row, row 1 friction bounded by row 2, row 2 a normal row.
+  // Last time row 2 was in the equality block (row 1's unit closed with it, ending before it);
+  // now it is not, and rows 0 and 1 alone are kept.
+  RowProblem p;
+  p.add_body(0);
+  p.add_body(1);
+  p.add_contact_y(1, 0);
+  add_friction_x(p, 1, 0, 2);
+  p.add_contact_y(1, 0);
+  p.rows.prepare(p.masses);
+  Built b;
+  build_for(b, p, {}, std::array<std::uint32_t, 1>{2});
+  expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{0, 1}, RowUnit{1, 2}});
+  const std::array<KeptRows, 1> first_two{KeptRows{0, 2, 0}};
+  build_for(b, p, first_two);
+  expect_same_units(units_in_row_order(b.schedule), std::array{RowUnit{0, 1}, RowUnit{1, 3}});
+}
+
 // A solver's schedule follows its layouts' history (patched, found whole again now and then); a
 // solver on one thread and one on several, given the same layouts in turn, give the same bits.
 TEST(SweepSchedule, PgsGivesTheSameBitsOnAnyNumberOfThreadsThroughLayoutChanges) {
