@@ -25,17 +25,26 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   for (std::size_t block = 0; block < blocks;) {
     const std::uint32_t row = rows.block_begin[block];
     if (!open) {
-      const std::size_t taken = again.unit_at(row, last_units_, last_unit_self_contained_);
-      if (taken < last_units_.size()) {
-        const std::uint32_t taken_end = row + (last_units_[taken].end - last_units_[taken].begin);
-        units_.push_back({row, taken_end});
-        unit_bodies_.insert(unit_bodies_.end(),
-                            last_unit_bodies_.begin() + last_unit_body_begin_[taken],
-                            last_unit_bodies_.begin() + last_unit_body_begin_[taken + 1]);
-        unit_body_begin_.push_back(std::uint32_t(unit_bodies_.size()));
-        unit_self_contained_.push_back(1);
-        while (block < blocks && rows.block_begin[block] < taken_end)  // to its last block's end
-          ++block;
+      const KeptUnits::Run taken = again.units_at(row, last_units_, last_unit_self_contained_);
+      if (taken.count > 0) {
+        // In one piece: the units' rows and their bodies move by one amount each (unsigned sums,
+        // which may wrap).
+        const std::uint32_t moved_rows = row - last_units_[taken.first].begin;
+        const std::uint32_t moved_bodies =
+            std::uint32_t(unit_bodies_.size()) - last_unit_body_begin_[taken.first];
+        for (std::size_t k = taken.first; k < taken.first + taken.count; ++k) {
+          units_.push_back({last_units_[k].begin + moved_rows, last_units_[k].end + moved_rows});
+          unit_body_begin_.push_back(last_unit_body_begin_[k + 1] + moved_bodies);
+        }
+        unit_bodies_.insert(
+            unit_bodies_.end(), last_unit_bodies_.begin() + last_unit_body_begin_[taken.first],
+            last_unit_bodies_.begin() + last_unit_body_begin_[taken.first + taken.count]);
+        unit_self_contained_.insert(unit_self_contained_.end(), taken.count, 1);
+        // On at the end of the last one's last block.
+        block = std::size_t(std::lower_bound(rows.block_begin.begin() + std::ptrdiff_t(block),
+                                             rows.block_begin.begin() + std::ptrdiff_t(blocks),
+                                             units_.back().end) -
+                            rows.block_begin.begin());
         continue;
       }
       begin = row;
@@ -76,18 +85,27 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   }
 }
 
-std::size_t SweepSchedule::KeptUnits::unit_at(std::uint32_t row, std::span<const RowUnit> units,
-                                              std::span<const std::uint8_t> self_contained) {
+SweepSchedule::KeptUnits::Run SweepSchedule::KeptUnits::units_at(
+    std::uint32_t row, std::span<const RowUnit> units,
+    std::span<const std::uint8_t> self_contained) {
   while (run_ < kept_.size() && kept_[run_].end <= row)
     ++run_;
-  if (run_ == kept_.size() || kept_[run_].begin > row) return units.size();
+  if (run_ == kept_.size() || kept_[run_].begin > row) return {};
   const std::uint32_t from = row - kept_[run_].begin + kept_[run_].before;
+  const std::uint32_t kept_end = kept_[run_].end - kept_[run_].begin + kept_[run_].before;
   while (unit_ < units.size() && units[unit_].begin < from)
     ++unit_;
-  if (unit_ == units.size() || units[unit_].begin != from || self_contained[unit_] == 0 ||
-      units[unit_].end - from > kept_[run_].end - row)
-    return units.size();
-  return unit_;
+  const auto found_again = [&](std::size_t k) {
+    return self_contained[k] != 0 && units[k].end <= kept_end;
+  };
+  if (unit_ == units.size() || units[unit_].begin != from || !found_again(unit_)) return {};
+  // Each unit after it that begins where it ends is met at that block start with no unit open.
+  std::size_t end = unit_ + 1;
+  while (end < units.size() && units[end].begin == units[end - 1].end && found_again(end))
+    ++end;
+  const Run found{unit_, end - unit_};
+  unit_ = end;
+  return found;
 }
 
 void SweepSchedule::add_unit_bodies(const RowStore& rows, std::span<const std::uint32_t> group_of,

@@ -135,10 +135,15 @@ class SweepSchedule {
   class KeptUnits {
    public:
     explicit KeptUnits(std::span<const KeptRows> kept) : kept_(kept) {}
-    /// The last build's unit (an index into units) found again from the block starting at `row`
-    /// with no unit open, or units.size(); rows are asked for in increasing order.
-    std::size_t unit_at(std::uint32_t row, std::span<const RowUnit> units,
-                        std::span<const std::uint8_t> self_contained);
+    /// Units [first, first + count) of the last build.
+    struct Run {
+      std::size_t first = 0, count = 0;
+    };
+    /// The last build's units found again from the block starting at `row` with no unit open:
+    /// the one there and those after it, each beginning where the one before ends (none where the
+    /// first is not found again); rows are asked for in increasing order.
+    Run units_at(std::uint32_t row, std::span<const RowUnit> units,
+                 std::span<const std::uint8_t> self_contained);
 
    private:
     std::span<const KeptRows> kept_;
