@@ -23,15 +23,30 @@ struct RowProblem {
     return std::uint32_t(masses.size() - 1);
   }
 
-  /// A 1D contact along y: body `upper` rests on `lower`; J v = v_upper.y - v_lower.y >= bias.
-  std::uint32_t add_contact_y(std::uint32_t upper, std::uint32_t lower, Real bias = 0) {
+  /// A row along `axis` between `upper` and `lower`: J v = (v_upper - v_lower) . axis.
+  static RowSpec row_along(std::uint32_t upper, std::uint32_t lower, const Vec3& axis) {
     RowSpec row;
     row.body_a = upper;
     row.body_b = lower;
-    row.j_lin_a = Vec3::unit_y();
-    row.j_lin_b = -Vec3::unit_y();
+    row.j_lin_a = axis;
+    row.j_lin_b = -axis;
+    return row;
+  }
+
+  /// A 1D contact along y: body `upper` rests on `lower`; J v = v_upper.y - v_lower.y >= bias.
+  std::uint32_t add_contact_y(std::uint32_t upper, std::uint32_t lower, Real bias = 0) {
+    RowSpec row = row_along(upper, lower, Vec3::unit_y());
     row.bias = bias;
     row.lo = 0;
+    return rows.add(row);
+  }
+
+  /// A friction row along x between `upper` and `lower` with mu 0.5, bounded by row `normal`'s
+  /// impulse (which may lie in another block, before it or after it).
+  std::uint32_t add_friction_x(std::uint32_t upper, std::uint32_t lower, std::int32_t normal) {
+    RowSpec row = row_along(upper, lower, Vec3::unit_x());
+    row.normal_row = normal;
+    row.mu = Real(0.5);
     return rows.add(row);
   }
 

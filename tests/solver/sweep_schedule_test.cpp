@@ -490,18 +490,6 @@ TEST(SweepSchedule, UnitsTakenFromTheLastBuildAreTheOnesTheirRowsGive) {
   }
 }
 
-// A friction row along x between bodies a and b, bounded by row `normal`.
-void add_friction_x(RowProblem& p, std::uint32_t a, std::uint32_t b, std::int32_t normal) {
-  RowSpec friction;
-  friction.body_a = a;
-  friction.body_b = b;
-  friction.j_lin_a = Vec3::unit_x();
-  friction.j_lin_b = -Vec3::unit_x();
-  friction.normal_row = normal;
-  friction.mu = Real(0.5);
-  p.rows.add(friction);
-}
-
 // A unit is taken from the last build only where all its rows are kept: one that went on past
 // them (its friction row in a block of its own, gone) is read again.
 TEST(SweepSchedule, AUnitGoingPastTheKeptRowsIsReadAgain) {
@@ -512,7 +500,7 @@ TEST(SweepSchedule, AUnitGoingPastTheKeptRowsIsReadAgain) {
     p.add_body(1);
     p.add_contact_y(1, 0);
     if (friction)
-      add_friction_x(p, 1, 0, 0);
+      p.add_friction_x(1, 0, 0);
     else
       p.add_contact_y(2, 0);
     p.rows.prepare(p.masses);
@@ -540,7 +528,7 @@ TEST(SweepSchedule, AUnitReachingIntoTheEqualityBlockIsReadAgain) {
   p.add_contact_y(1, 0);
   p.add_contact_y(2, 0);
   p.rows.end_block();
-  add_friction_x(p, 1, 0, 0);
+  p.add_friction_x(1, 0, 0);
   p.rows.prepare(p.masses);
   Built b;
   build_for(b, p, {}, std::array<std::uint32_t, 2>{0, 1});
@@ -561,7 +549,7 @@ TEST(SweepSchedule, AUnitClosedPastItsLastRowIsReadAgain) {
   p.add_body(0);
   p.add_body(1);
   p.add_contact_y(1, 0);
-  add_friction_x(p, 1, 0, 2);
+  p.add_friction_x(1, 0, 2);
   p.add_contact_y(1, 0);
   p.rows.prepare(p.masses);
   Built b;
