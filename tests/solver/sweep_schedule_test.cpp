@@ -450,9 +450,10 @@ void expect_same_units(std::span<const RowUnit> taken, std::span<const RowUnit> 
 }
 
 // A unit on kept rows is taken from the last build with its bodies rather than read again: the
-// units are those the rows give read afresh, whatever the kept rows (a contact gone, the runs of
-// blocks split anywhere, among units of several blocks, rows of the equality block between), and
-// units that run at once still move no common body (the bodies taken are the units' own).
+// units are those the rows give read afresh, whatever the kept rows (a contact gone, the rows
+// kept in two runs split at every seventh block, among units of several blocks, rows of the
+// equality block between), and units that run at once still move no common body (the bodies
+// taken are the units' own).
 TEST(SweepSchedule, UnitsTakenFromTheLastBuildAreTheOnesTheirRowsGive) {
   constexpr int k_missing = 137;
   constexpr auto k_gone = std::uint32_t(3 * k_missing);
