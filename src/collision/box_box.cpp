@@ -73,7 +73,8 @@ struct ReferenceFace {
   }
 };
 
-// Face 2 axis + (positive ? 0 : 1)'s side planes and edges, found once for the six faces.
+// Reference face face_index(axis, positive) with its four side planes and edges: the six faces'
+// are found at compile time.
 constexpr ReferenceFace reference_face(int axis, bool positive) {
   ReferenceFace ref;
   ref.axis = axis;

@@ -20,12 +20,12 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   // rows (all of them: a friction row's normal rows follow each other).
   std::uint32_t begin = 0, end = 0, needed = 0;
   bool open = false;
-  KeptUnits again{kept};
+  KeptUnits again(kept, last_units_, last_unit_self_contained_);
   const std::size_t blocks = rows.block_begin.size() - 1;
   for (std::size_t block = 0; block < blocks;) {
     const std::uint32_t row = rows.block_begin[block];
     if (!open) {
-      const KeptUnits::Run taken = again.units_at(row, last_units_, last_unit_self_contained_);
+      const KeptUnits::Run taken = again.units_at(row);
       if (taken.count > 0) {
         // In one piece: the units' rows and their bodies move by one amount each (unsigned sums,
         // which may wrap).
@@ -85,26 +85,26 @@ void SweepSchedule::find_units(const RowStore& rows, std::span<const std::uint32
   }
 }
 
-SweepSchedule::KeptUnits::Run SweepSchedule::KeptUnits::units_at(
-    std::uint32_t row, std::span<const RowUnit> units,
-    std::span<const std::uint8_t> self_contained) {
+SweepSchedule::KeptUnits::Run SweepSchedule::KeptUnits::units_at(std::uint32_t row) {
   while (run_ < kept_.size() && kept_[run_].end <= row)
     ++run_;
   if (run_ == kept_.size() || kept_[run_].begin > row) return {};
   const std::uint32_t from = row - kept_[run_].begin + kept_[run_].before;
   const std::uint32_t kept_end = kept_[run_].end - kept_[run_].begin + kept_[run_].before;
-  while (unit_ < units.size() && units[unit_].begin < from)
-    ++unit_;
+  while (unit_reached_ < units_.size() && units_[unit_reached_].begin < from)
+    ++unit_reached_;
   const auto found_again = [&](std::size_t k) {
-    return self_contained[k] != 0 && units[k].end <= kept_end;
+    return self_contained_[k] != 0 && units_[k].end <= kept_end;
   };
-  if (unit_ == units.size() || units[unit_].begin != from || !found_again(unit_)) return {};
+  if (unit_reached_ == units_.size() || units_[unit_reached_].begin != from ||
+      !found_again(unit_reached_))
+    return {};
   // Each unit after it that begins where it ends is met at that block start with no unit open.
-  std::size_t end = unit_ + 1;
-  while (end < units.size() && units[end].begin == units[end - 1].end && found_again(end))
+  std::size_t end = unit_reached_ + 1;
+  while (end < units_.size() && units_[end].begin == units_[end - 1].end && found_again(end))
     ++end;
-  const Run found{unit_, end - unit_};
-  unit_ = end;
+  const Run found{unit_reached_, end - unit_reached_};
+  unit_reached_ = end;
   return found;
 }
 

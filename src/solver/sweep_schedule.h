@@ -27,9 +27,10 @@
 // its place on the boundary, and a new one joins the part that owns its moving bodies (each body
 // belongs to the part whose range of the order meets it first) or the boundary. The parts are cut
 // whole again after k_max_patches patches, or where a patch makes the sweep an eighth longer than
-// the cut did. The schedule so costs the pile and the ragdolls two thirds of what a cut at every
-// change did, and the order converged as well as a cut's over sixteen trajectories of the tower
-// and the ragdolls (docs/performance.md).
+// the cut did. The units themselves are taken from the last build where their rows are kept
+// (KeptUnits), and only the other rows are read. The schedule so costs the pile and the ragdolls
+// two thirds of what a cut at every change did, and the order converged as well as a cut's over
+// sixteen trajectories of the tower and the ragdolls (docs/performance.md).
 //
 // The parts are cut by the rows alone (and the layouts before them), never by thread count, so
 // the visiting order and the results are the same on one thread or many.
@@ -134,7 +135,10 @@ class SweepSchedule {
   /// layout are taken so.
   class KeptUnits {
    public:
-    explicit KeptUnits(std::span<const KeptRows> kept) : kept_(kept) {}
+    /// units and self_contained: the last build's units_ and unit_self_contained_.
+    KeptUnits(std::span<const KeptRows> kept, std::span<const RowUnit> units,
+              std::span<const std::uint8_t> self_contained)
+        : kept_(kept), units_(units), self_contained_(self_contained) {}
     /// Units [first, first + count) of the last build.
     struct Run {
       std::size_t first = 0, count = 0;
@@ -142,12 +146,13 @@ class SweepSchedule {
     /// The last build's units found again from the block starting at `row` with no unit open:
     /// the one there and those after it, each beginning where the one before ends (none where the
     /// first is not found again); rows are asked for in increasing order.
-    Run units_at(std::uint32_t row, std::span<const RowUnit> units,
-                 std::span<const std::uint8_t> self_contained);
+    Run units_at(std::uint32_t row);
 
    private:
     std::span<const KeptRows> kept_;
-    std::size_t run_ = 0, unit_ = 0;  // the kept rows and the last build's unit reached
+    std::span<const RowUnit> units_;
+    std::span<const std::uint8_t> self_contained_;
+    std::size_t run_ = 0, unit_reached_ = 0;  // the kept rows and the last build's unit reached
   };
   std::span<const std::uint32_t> bodies_of(std::uint32_t unit) const {
     return std::span(unit_bodies_)
