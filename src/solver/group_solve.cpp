@@ -1,7 +1,9 @@
 #include "solver/group_solve.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <type_traits>
 
 namespace impulse {
 namespace {
@@ -117,43 +119,63 @@ void GroupInverter::flush() {
 
 namespace {
 
-// Solves the rows of `set` (m of them) for the impulses that zero their errors while the group's
-// other rows carry none: A_SS x = -(w_S - A_SN lambda_N). Returns the new impulses of the set in
-// x; false if the factorisation fails. The right-hand side is formed for every row at once in
-// lanes (row r's lane summed in column order, as row by row), then read at the set's rows.
-bool solve_subset(const GroupMatrix& a, std::size_t count, const std::array<std::size_t, k_g>& set,
-                  std::size_t m, const std::array<bool, k_g>& in_set, const Lanes& lambda,
-                  const Lanes& w, SmallVector& x) {
-  Lanes rhs = -w;
-  for (std::size_t c = 0; c < count; ++c) {
-    if (!in_set[c]) rhs += a[c] * splat(lambda[c]);  // the others' impulses removed
-  }
-  for (std::size_t i = 0; i < m; ++i)
-    x[i] = rhs[set[i]];
-  // One or two rows (a box on a corner or an edge: most calls) in closed form, with the diagonal
-  // raised as factor_small raises it and refused where its factorisation would fail.
+// The mask of the lanes whose bits are set in `bits` (the lower four), from a table: the set of
+// a group's rows as lanes, once a call.
+LaneMask lanes_in(unsigned bits) {
+  using Bit = std::remove_cvref_t<decltype(LaneMask{}[0])>;
+  static constexpr std::array<LaneMask, 16> k_masks = [] {
+    std::array<LaneMask, 16> masks{};
+    for (unsigned b = 0; b < 16; ++b)
+      masks[b] = LaneMask{-Bit(b & 1u), -Bit(b >> 1 & 1u), -Bit(b >> 2 & 1u), -Bit(b >> 3 & 1u)};
+    return masks;
+  }();
+  return k_masks[bits & 15u];
+}
+
+// Solves the rows of `set` (m of them, at the lanes of set_bits in increasing order) for the
+// impulses that zero their errors while the group's other rows carry none: A_SS x = rhs_S, where
+// rhs = -(w - A_SN lambda_N) is formed for every row at once in lanes. Returns x in the set's
+// lanes (the others undefined); false if the factorisation fails.
+bool solve_subset(const GroupMatrix& a, unsigned set_bits, std::size_t m, const Lanes& rhs,
+                  Lanes& x) {
+  std::array<std::size_t, k_g> set{};
+  for (std::size_t i = 0, bits = set_bits; i < m; ++i, bits &= bits - 1)
+    set[i] = std::size_t(std::countr_zero(bits));
+  // The diagonal raised as factor_small raises it.
   const auto diagonal = [&](std::size_t i) {
     return a[set[i]][set[i]] * (1 + k_group_regularisation);
   };
+  // One or two rows (a box on a corner or an edge: most calls) in closed form, refused where the
+  // factorisation would fail; three by factor_small. Each solution is placed in its row's lane by
+  // the set's masks (a lane stored alone and read back whole stalls).
   if (m == 1) {
     const Real d = diagonal(0);
     if (!(d > 0)) return false;
-    x[0] /= d;
-  } else if (m == 2) {
-    const Real d0 = diagonal(0), d1 = diagonal(1), off = a[set[1]][set[0]];
-    const Real determinant = d0 * d1 - off * off;
-    if (!(d0 > 0) || !(determinant > 0)) return false;
-    const Real x0 = x[0], x1 = x[1];
-    x[0] = (d1 * x0 - off * x1) / determinant;
-    x[1] = (d0 * x1 - off * x0) / determinant;
-  } else {
-    SmallMatrix l{};
-    const auto entry = [&](std::size_t i, std::size_t j) { return a[set[j]][set[i]]; };
-    if (!factor_small(m, entry, l)) return false;
-    solve_small(l, m, x);
+    x = rhs / splat(d);
+    return true;
   }
+  if (m == 2) {
+    const Real d0 = diagonal(0), d1 = diagonal(1), off = a[set[1]][set[0]];
+    // Each difference fused with its second product, explicitly: the bits do not hang on which
+    // product the compiler would fuse (these are the ones the scalar form compiled to).
+    const Real determinant = std::fma(-off, off, d0 * d1);
+    if (!(d0 > 0) || !(determinant > 0)) return false;
+    const Real r0 = rhs[set[0]], r1 = rhs[set[1]];
+    const Real x0 = std::fma(-off, r1, d1 * r0) / determinant;
+    const Real x1 = std::fma(-off, r0, d0 * r1) / determinant;
+    x = lanes_in(set_bits & (0u - set_bits)) ? splat(x0) : splat(x1);
+    return true;
+  }
+  SmallMatrix l{};
+  const auto entry = [&](std::size_t i, std::size_t j) { return a[set[j]][set[i]]; };
+  if (!factor_small(m, entry, l)) return false;
+  SmallVector solved{};
   for (std::size_t i = 0; i < m; ++i)
-    x[i] += lambda[set[i]];
+    solved[i] = rhs[set[i]];
+  solve_small(l, m, solved);
+  const Real x0 = solved[0], x1 = solved[1], x2 = solved[2];
+  const unsigned first = set_bits & (0u - set_bits), rest = set_bits ^ first;
+  x = lanes_in(first) ? splat(x0) : lanes_in(rest & (0u - rest)) ? splat(x1) : splat(x2);
   return true;
 }
 
@@ -161,26 +183,29 @@ bool solve_subset(const GroupMatrix& a, std::size_t count, const std::array<std:
 
 bool solve_active(const GroupMatrix& a, std::size_t count, const std::array<bool, k_g>& in_set,
                   Lanes& lambda, const Lanes& w) {
-  std::array<std::size_t, k_g> set{};
-  std::size_t m = 0;
-  for (std::size_t r = 0; r < count; ++r) {
-    if (in_set[r]) set[m++] = r;
-  }
-  if (m == 0 || m == count) return false;
-  std::array<Real, k_g> x{};
-  if (!solve_subset(a, count, set, m, in_set, lambda, w, x)) return false;
-  Lanes next{};  // lo is 0 for every groupable row
-  for (std::size_t i = 0; i < m; ++i) {
-    if (!(x[i] >= 0)) return false;  // (NaN too)
-    next[set[i]] = x[i];
-  }
+  const unsigned row_bits = (1u << count) - 1;
+  unsigned set_bits = 0;
+  for (std::size_t r = 0; r < count; ++r)
+    set_bits |= unsigned(in_set[r]) << r;
+  if (set_bits == 0 || set_bits == row_bits) return false;
+  const LaneMask rows = lanes_in(row_bits), set = lanes_in(set_bits);
+  // In lanes, in column order to the group's last (a zero impulse, the set's rows', adds nothing):
+  // a chain of multiply-adds, left short for a two-row group.
+  const auto plus_columns = [&](const Lanes& start, const Lanes& impulses) {
+    Lanes sum = start + a[0] * splat(impulses[0]) + a[1] * splat(impulses[1]);
+    if (count > 2) sum += a[2] * splat(impulses[2]);
+    if (count > 3) sum += a[3] * splat(impulses[3]);
+    return sum;
+  };
+  const Lanes rhs =
+      plus_columns(-w, rows & ~set ? lambda : Lanes{});  // the others' impulses removed
+  Lanes x;
+  if (!solve_subset(a, set_bits, std::size_t(std::popcount(set_bits)), rhs, x)) return false;
+  const Lanes next = set ? x + lambda : Lanes{};  // lo is 0 for every groupable row
+  if ((lane_bits(next >= Lanes{}) & set_bits) != set_bits) return false;  // (NaN too)
   // The errors with the new impulses, every row at once: the others must not be closing.
-  Lanes separating = w;
-  for (std::size_t c = 0; c < count; ++c)
-    separating += a[c] * splat(next[c] - lambda[c]);
-  for (std::size_t r = 0; r < count; ++r) {
-    if (!in_set[r] && separating[r] < 0) return false;
-  }
+  const Lanes separating = plus_columns(w, rows ? next - lambda : Lanes{});
+  if ((lane_bits(separating < Lanes{}) & row_bits & ~set_bits) != 0) return false;
   lambda = next;
   return true;
 }
