@@ -132,50 +132,42 @@ LaneMask lanes_in(unsigned bits) {
   return k_masks[bits & 15u];
 }
 
-// Solves the rows of `set` (m of them, at the lanes of set_bits in increasing order) for the
-// impulses that zero their errors while the group's other rows carry none: A_SS x = rhs_S, where
-// rhs = -(w - A_SN lambda_N) is formed for every row at once in lanes. Returns x in the set's
-// lanes (the others undefined); false if the factorisation fails.
+// Solves the rows of `set` (m of them, the set_bits in increasing order) for the impulses that
+// zero their errors while the group's other rows carry none: A_SS x = rhs_S, where rhs =
+// -(w - A_SN lambda_N) is formed for every row at once in lanes. Returns the set's rows' changes in
+// x[0..m); false if the factorisation fails.
 bool solve_subset(const GroupMatrix& a, unsigned set_bits, std::size_t m, const Lanes& rhs,
-                  Lanes& x) {
+                  SmallVector& x) {
   std::array<std::size_t, k_g> set{};
   for (std::size_t i = 0, bits = set_bits; i < m; ++i, bits &= bits - 1)
     set[i] = std::size_t(std::countr_zero(bits));
+  for (std::size_t i = 0; i < m; ++i)
+    x[i] = rhs[set[i]];
   // The diagonal raised as factor_small raises it.
   const auto diagonal = [&](std::size_t i) {
     return a[set[i]][set[i]] * (1 + k_group_regularisation);
   };
   // One or two rows (a box on a corner or an edge: most calls) in closed form, refused where the
-  // factorisation would fail; three by factor_small. Each solution is placed in its row's lane by
-  // the set's masks (a lane stored alone and read back whole stalls).
+  // factorisation would fail; three by factor_small.
   if (m == 1) {
     const Real d = diagonal(0);
     if (!(d > 0)) return false;
-    x = rhs / splat(d);
-    return true;
-  }
-  if (m == 2) {
+    x[0] /= d;
+  } else if (m == 2) {
     const Real d0 = diagonal(0), d1 = diagonal(1), off = a[set[1]][set[0]];
     // Each difference fused with its second product, explicitly: the bits do not hang on which
     // product the compiler would fuse (these are the ones the scalar form compiled to).
     const Real determinant = std::fma(-off, off, d0 * d1);
     if (!(d0 > 0) || !(determinant > 0)) return false;
-    const Real r0 = rhs[set[0]], r1 = rhs[set[1]];
-    const Real x0 = std::fma(-off, r1, d1 * r0) / determinant;
-    const Real x1 = std::fma(-off, r0, d0 * r1) / determinant;
-    x = lanes_in(set_bits & (0u - set_bits)) ? splat(x0) : splat(x1);
-    return true;
+    const Real r0 = x[0], r1 = x[1];
+    x[0] = std::fma(-off, r1, d1 * r0) / determinant;
+    x[1] = std::fma(-off, r0, d0 * r1) / determinant;
+  } else {
+    SmallMatrix l{};
+    const auto entry = [&](std::size_t i, std::size_t j) { return a[set[j]][set[i]]; };
+    if (!factor_small(m, entry, l)) return false;
+    solve_small(l, m, x);
   }
-  SmallMatrix l{};
-  const auto entry = [&](std::size_t i, std::size_t j) { return a[set[j]][set[i]]; };
-  if (!factor_small(m, entry, l)) return false;
-  SmallVector solved{};
-  for (std::size_t i = 0; i < m; ++i)
-    solved[i] = rhs[set[i]];
-  solve_small(l, m, solved);
-  const Real x0 = solved[0], x1 = solved[1], x2 = solved[2];
-  const unsigned first = set_bits & (0u - set_bits), rest = set_bits ^ first;
-  x = lanes_in(first) ? splat(x0) : lanes_in(rest & (0u - rest)) ? splat(x1) : splat(x2);
   return true;
 }
 
@@ -199,9 +191,15 @@ bool solve_active(const GroupMatrix& a, std::size_t count, const std::array<bool
   };
   const Lanes rhs =
       plus_columns(-w, rows & ~set ? lambda : Lanes{});  // the others' impulses removed
-  Lanes x;
+  SmallVector x{};
   if (!solve_subset(a, set_bits, std::size_t(std::popcount(set_bits)), rhs, x)) return false;
-  const Lanes next = set ? x + lambda : Lanes{};  // lo is 0 for every groupable row
+  // Each change in its row's lane by the set's masks (a lane stored alone and read back whole
+  // stalls); lanes outside the set take whatever and are dropped.
+  const unsigned first = set_bits & (0u - set_bits), rest = set_bits ^ first;
+  const Lanes change = lanes_in(first)                ? splat(x[0])
+                       : lanes_in(rest & (0u - rest)) ? splat(x[1])
+                                                      : splat(x[2]);
+  const Lanes next = set ? change + lambda : Lanes{};  // lo is 0 for every groupable row
   if ((lane_bits(next >= Lanes{}) & set_bits) != set_bits) return false;  // (NaN too)
   // The errors with the new impulses, every row at once: the others must not be closing.
   const Lanes separating = plus_columns(w, rows ? next - lambda : Lanes{});
