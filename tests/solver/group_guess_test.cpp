@@ -9,11 +9,12 @@
 #include <random>
 
 #include "solver/group_solve.h"
+#include "solver/random_group.h"
 
 namespace impulse {
 namespace {
 
-using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
+using Matrix = GroupDense;
 using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
 
 // A group's matrix by columns (zero past count) from a dense one.
@@ -25,24 +26,20 @@ GroupMatrix by_columns(const Matrix& a) {
   return columns;
 }
 
-// An LCP of `count` rows whose one solution pushes exactly the rows of `pushing`: J J^T for a
-// random J of six columns (a manifold's normal rows between two bodies of unit mass), impulses of
-// at least 0.5 on the pushing rows and velocity errors of at least 0.5 on the others after it, the
-// errors before it w taken from a random nonnegative start.
+// An LCP of `count` rows whose one solution pushes exactly the rows of `pushing`: a random
+// group's matrix (random_group_matrix), impulses of at least 0.5 on the pushing rows and velocity
+// errors of at least 0.5 on the others after it, the errors before it w taken from a random
+// nonnegative start.
 struct Problem {
   Matrix a;
   Vector solution, start, w;
 };
 
 Problem problem_with(std::mt19937& rng, std::size_t count, const std::array<bool, k_g>& pushing) {
-  std::uniform_real_distribution<Real> entry(-1, 1), positive(Real(0.5), 2);
+  std::uniform_real_distribution<Real> positive(Real(0.5), 2);
   const auto n = Eigen::Index(count);
-  Matrix j(n, 6);
-  for (Eigen::Index r = 0; r < n; ++r)
-    for (Eigen::Index c = 0; c < 6; ++c)
-      j(r, c) = entry(rng);
   Problem p;
-  p.a = j * j.transpose();
+  p.a = random_group_matrix(rng, count);
   p.solution = Vector::Zero(n);
   p.start = Vector::Zero(n);
   Vector errors_after = Vector::Zero(n);

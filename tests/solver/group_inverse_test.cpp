@@ -10,19 +10,14 @@
 #include <vector>
 
 #include "solver/group_solve.h"
+#include "solver/random_group.h"
 
 namespace impulse {
 namespace {
 
-// A group of `count` rows whose matrix is J J^T for a random J of six columns (a manifold's
-// normal rows between two bodies of unit mass), zero past count.
+// A group of `count` rows whose matrix is random_group_matrix's, zero past count.
 RowGroup random_group(std::mt19937& rng, std::uint32_t count) {
-  std::uniform_real_distribution<float> entry(-1, 1);
-  Eigen::MatrixXf j(count, 6);
-  for (Eigen::Index r = 0; r < j.rows(); ++r)
-    for (Eigen::Index c = 0; c < j.cols(); ++c)
-      j(r, c) = entry(rng);
-  const Eigen::MatrixXf a = j * j.transpose();
+  const GroupDense a = random_group_matrix(rng, count);
   RowGroup group(0, count);
   group.a = {};
   for (std::uint32_t c = 0; c < count; ++c)
