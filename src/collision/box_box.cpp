@@ -130,7 +130,7 @@ bool clip_against_side(const ClipVertex* in, int& n, const ReferenceFace& ref, c
     if (dp <= 0) out[m++] = p;
     if ((dp <= 0) == (dq <= 0)) continue;
     // Written in place: a crossing built aside was copied whole, read back across its narrower
-    // stores (a failed store forward: a fifth of a clipped face's time).
+    // stores (a failed store forward: a fifth of a clipped face's samples in a pile).
     ClipVertex& x = out[m++];
     x.p = p.p + (dp / (dp - dq)) * (q.p - p.p);
     x.id = p.edge_on_side
