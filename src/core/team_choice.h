@@ -11,8 +11,9 @@
 // both alike), the first step of each block left out (it pays for moving the data to the other
 // core's cache and for building the solver's batches again), then keeps the faster by a clear
 // margin. It holds that choice for a while and tries again (a scene's work changes: a pile
-// settles, bodies fall asleep), holding twice as long each time a trial confirms it, so a wrong
-// mode costs a few percent at most.
+// settles, bodies fall asleep), holding twice as long each time a trial confirms it by the same
+// margin and no longer than the first time after a trial that could not tell the modes apart, so
+// a wrong mode costs a few percent at most.
 
 #include <array>
 #include <cstddef>
@@ -40,8 +41,9 @@ class TeamChoice {
   /// Starts again from the team (the threads or their use changed).
   void reset() { *this = TeamChoice(); }
 
-  /// The steps held after the last trial (0 before the first): k_first_hold after the first
-  /// trial and after one that changed the mode, else twice the last hold, up to k_longest_hold.
+  /// The steps held after the last trial (0 before the first): twice the last hold, up to
+  /// k_longest_hold, after a trial that found the chosen mode faster by k_margin, except the
+  /// first; else k_first_hold.
   std::size_t hold() const { return hold_; }
 
  private:
