@@ -15,7 +15,10 @@
 #include <ctime>
 #include <iostream>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -95,6 +98,19 @@ double cpu_ms() {
 // turn.
 constexpr int k_turn_steps = 30;
 
+// The medians of the steps where `flag` is false and of those where it is true (none where there
+// are none).
+std::pair<std::optional<double>, std::optional<double>> split_medians(
+    const std::vector<double>& ms, const std::vector<bool>& flag) {
+  std::array<std::vector<double>, 2> split;
+  for (std::size_t i = 0; i < ms.size(); ++i)
+    split[flag[i] ? 1 : 0].push_back(ms[i]);
+  const auto median_of = [](const std::vector<double>& v) {
+    return v.empty() ? std::optional<double>() : std::optional<double>(median(v));
+  };
+  return {median_of(split[0]), median_of(split[1])};
+}
+
 // Times every step by the wall clock and by CPU time. The median is robust to the noise of a
 // shared machine, the mean is not; CPU time leaves out the time others' processes take.
 std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
@@ -107,6 +123,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
     std::optional<int> layout_changes;                    // counted over the steps
     std::vector<bool> new_layout;                         // per step, where the engine says
     std::optional<int> team_steps;                        // counted over the steps
+    std::vector<bool> on_team;                            // per step, where the engine says
     double worst_joint_error = 0, worst_angle_error = 0;  // after any step
   };
   const auto angular = [](const peers::Joint& j) { return j.kind != peers::JointKind::ball; };
@@ -115,7 +132,7 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
   for (const Engine& engine : engines) {
     std::unique_ptr<Runner> runner = make_runner(engine, scene, settings);
     std::vector<peers::Pose> start = poses(*runner, scene);
-    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, {}, {}, 0, 0});
+    timed.push_back({std::move(runner), std::move(start), {}, {}, {}, {}, {}, {}, {}, 0, 0});
   }
   for (int first = 0; first < steps; first += k_turn_steps) {
     for (Timed& t : timed) {
@@ -132,8 +149,10 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
           t.layout_changes = t.layout_changes.value_or(0) + (*changed ? 1 : 0);
           t.new_layout.push_back(*changed);
         }
-        if (const std::optional<int> threads = t.runner->step_threads())
+        if (const std::optional<int> threads = t.runner->step_threads()) {
           t.team_steps = t.team_steps.value_or(0) + (*threads > 1 ? 1 : 0);
+          t.on_team.push_back(*threads > 1);
+        }
         // The joints after every step, outside the time: a landing's transient shows there.
         if (!scene.joints.empty()) {
           const std::vector<peers::Pose> now = poses(*t.runner, scene);
@@ -160,13 +179,12 @@ std::vector<Result> run(const std::vector<Engine>& engines, const Scene& scene,
     if (t.stages) result.stages_ms = *t.stages / double(t.wall.size());
     result.layout_changes = t.layout_changes;
     if (!t.new_layout.empty()) {
-      std::array<std::vector<double>, 2> split;  // the steps with the same layout, a new one
-      for (std::size_t i = 0; i < t.cpu.size(); ++i)
-        split[t.new_layout[i] ? 1 : 0].push_back(t.cpu[i]);
-      if (!split[1].empty()) result.cpu_median_new_layout_ms = median(split[1]);
-      if (!split[0].empty()) result.cpu_median_same_layout_ms = median(split[0]);
+      std::tie(result.cpu_median_same_layout_ms, result.cpu_median_new_layout_ms) =
+          split_medians(t.cpu, t.new_layout);
     }
     result.team_steps = t.team_steps;
+    if (!t.on_team.empty())
+      std::tie(result.median_alone_ms, result.median_team_ms) = split_medians(t.wall, t.on_team);
     result.max_penetration = peers::max_penetration(scene, end);
     if (scene.resting) result.moved = peers::moved_bodies(scene, t.start, end);
     if (!scene.joints.empty()) {

@@ -79,12 +79,13 @@ void print_table(std::ostream& out, const std::vector<Result>& results) {
 void print_stages(std::ostream& out, const std::vector<Result>& results) {
   out << "\nmean ms per step by stage (impulse run --json's timing.stages_ms_mean), the steps\n"
          "whose solve found its structure anew (new_layout: solver.layout_changes) and the CPU\n"
-         "median of those steps and of the others (new_ms, same_ms), and the steps that ran on\n"
-         "more than one thread (team_steps: World::set_thread_use)\n";
+         "median of those steps and of the others (new_ms, same_ms), the steps that ran on\n"
+         "more than one thread (team_steps: World::set_thread_use) and the wall-clock median of\n"
+         "those and of the steps on one thread (team_ms, alone_ms)\n";
   out << format_cell("%-10s ", "scene") << format_cell("%-16s", "engine");
   for (const char* name : impulse::StageTimes::names)
     out << ' ' << name;
-  out << " new_layout   new_ms  same_ms team_steps\n";
+  out << " new_layout   new_ms  same_ms team_steps  team_ms alone_ms\n";
   for (const Result& r : results) {
     if (!r.stages_ms) continue;
     out << format_cell("%-10s ", r.scene.c_str()) << format_cell("%-16s", r.engine.c_str());
@@ -98,6 +99,8 @@ void print_stages(std::ostream& out, const std::vector<Result>& results) {
          {r.cpu_median_new_layout_ms, r.cpu_median_same_layout_ms})
       out << format_cell(" %8s", ms ? format("%.4f", *ms).c_str() : "-");
     out << format_cell(" %10s", r.team_steps ? std::to_string(*r.team_steps).c_str() : "-");
+    for (const std::optional<double>& ms : {r.median_team_ms, r.median_alone_ms})
+      out << format_cell(" %8s", ms ? format("%.4f", *ms).c_str() : "-");
     out << '\n';
   }
 }
@@ -124,7 +127,9 @@ nlohmann::json to_json(const std::vector<Result>& results) {
                     {"layout_changes", optional_json(r.layout_changes)},
                     {"cpu_median_new_layout_ms", optional_json(r.cpu_median_new_layout_ms)},
                     {"cpu_median_same_layout_ms", optional_json(r.cpu_median_same_layout_ms)},
-                    {"team_steps", optional_json(r.team_steps)}});
+                    {"team_steps", optional_json(r.team_steps)},
+                    {"median_team_ms", optional_json(r.median_team_ms)},
+                    {"median_alone_ms", optional_json(r.median_alone_ms)}});
   }
   return rows;
 }

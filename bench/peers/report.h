@@ -35,6 +35,9 @@ struct Result {
   // over both lies where they meet when about half the steps find a new layout (the ragdolls)
   std::optional<double> cpu_median_new_layout_ms, cpu_median_same_layout_ms;
   std::optional<int> team_steps;  // steps run on more than one thread (Impulse)
+  // The wall-clock median over the steps on one thread and over those on several (Impulse; none
+  // where there are none): what a world measuring its steps chose between
+  std::optional<double> median_alone_ms, median_team_ms;
 };
 
 /// Fills each row's ratios from the Bullet row of its scene, where there is one, and an Impulse
