@@ -99,9 +99,10 @@ double cpu_ms() {
 constexpr int k_turn_steps = 30;
 
 // The medians of the steps where `flag` is false and of those where it is true (none where there
-// are none).
+// are none, or where the engine did not flag every step).
 std::pair<std::optional<double>, std::optional<double>> split_medians(
     const std::vector<double>& ms, const std::vector<bool>& flag) {
+  if (flag.size() != ms.size()) return {};
   std::array<std::vector<double>, 2> split;
   for (std::size_t i = 0; i < ms.size(); ++i)
     split[flag[i] ? 1 : 0].push_back(ms[i]);
