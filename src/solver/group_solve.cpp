@@ -8,48 +8,37 @@
 namespace impulse {
 namespace {
 
-using SmallMatrix = std::array<Real, k_g * k_g>;  // row-major, k_g x k_g
-
-// The Cholesky factor l (lower, its diagonal stored as reciprocals: the solves multiply) of the
-// m x m matrix a(i, j) with its diagonal raised by k_group_regularisation; false if it is not
-// positive definite.
-template <class Entry>
-bool factor_small(std::size_t m, const Entry& a, SmallMatrix& l) {
-  for (std::size_t j = 0; j < m; ++j) {
-    Real d = a(j, j) * (1 + k_group_regularisation);
-    for (std::size_t p = 0; p < j; ++p)
-      d -= l[j * k_g + p] * l[j * k_g + p];
-    if (!(d > 0)) return false;
-    l[j * k_g + j] = 1 / std::sqrt(d);
-    for (std::size_t i = j + 1; i < m; ++i) {
-      Real s = a(i, j);
-      for (std::size_t p = 0; p < j; ++p)
-        s -= l[i * k_g + p] * l[j * k_g + p];
-      l[i * k_g + j] = s * l[j * k_g + j];
-    }
-  }
+// x = A^-1 x for three rows, A(i, j) = entry(i, j) below the diagonal and diagonal(i) on it (raised
+// by k_group_regularisation), by Cholesky with the factor's diagonal kept as reciprocals (the
+// solves multiply), then forward and back substitution: unrolled, each difference a multiply-add
+// (written out, so the bits do not hang on which product the compiler would fuse). A box resting on
+// three corners of a face makes most of a pile's three-row solves; loops over the factor took about
+// twice as long in index arithmetic and spills. False if the factorisation fails.
+template <class Entry, class Diagonal>
+bool solve_three(const Entry& entry, const Diagonal& diagonal, SmallVector& x) {
+  const Real d0 = diagonal(0);
+  if (!(d0 > 0)) return false;
+  const Real l00 = 1 / std::sqrt(d0);
+  const Real l10 = entry(1, 0) * l00, l20 = entry(2, 0) * l00;
+  const Real d1 = std::fma(-l10, l10, diagonal(1));
+  if (!(d1 > 0)) return false;
+  const Real l11 = 1 / std::sqrt(d1);
+  const Real l21 = std::fma(-l20, l10, entry(2, 1)) * l11;
+  const Real d2 = std::fma(-l21, l21, std::fma(-l20, l20, diagonal(2)));
+  if (!(d2 > 0)) return false;
+  const Real l22 = 1 / std::sqrt(d2);
+  const Real y0 = x[0] * l00;
+  const Real y1 = std::fma(-l10, y0, x[1]) * l11;
+  const Real y2 = std::fma(-l21, y1, std::fma(-l20, y0, x[2])) * l22;
+  x[2] = y2 * l22;
+  x[1] = std::fma(-l21, x[2], y1) * l11;
+  x[0] = std::fma(-l20, x[2], std::fma(-l10, x[1], y0)) * l00;
   return true;
-}
-
-// x = (l l^T)^-1 x for the first m entries, by forward and back substitution.
-void solve_small(const SmallMatrix& l, std::size_t m, SmallVector& x) {
-  for (std::size_t i = 0; i < m; ++i) {
-    Real s = x[i];
-    for (std::size_t p = 0; p < i; ++p)
-      s -= l[i * k_g + p] * x[p];
-    x[i] = s * l[i * k_g + i];
-  }
-  for (std::size_t i = m; i-- > 0;) {
-    Real s = x[i];
-    for (std::size_t p = i + 1; p < m; ++p)
-      s -= l[p * k_g + i] * x[p];
-    x[i] = s * l[i * k_g + i];
-  }
 }
 
 }  // namespace
 
-// Each lane makes the operations of factor_small on its group's matrix (stopping where a pivot
+// Each lane factors its group's matrix as solve_three does, for four rows (stopping where a pivot
 // fails: its factor's later columns stay zero), with the identity past the group's count, then
 // forward and back substitution on the identity's columns. One group at a time, the chain of
 // square roots and divisions bounded a pyramid's group assembly; in lanes four groups share it,
@@ -143,12 +132,11 @@ bool solve_subset(const GroupMatrix& a, unsigned set_bits, std::size_t m, const 
     set[i] = std::size_t(std::countr_zero(bits));
   for (std::size_t i = 0; i < m; ++i)
     x[i] = rhs[set[i]];
-  // The diagonal raised as factor_small raises it.
   const auto diagonal = [&](std::size_t i) {
     return a[set[i]][set[i]] * (1 + k_group_regularisation);
   };
   // One or two rows (a box on a corner or an edge: most calls) in closed form, refused where the
-  // factorisation would fail; three by factor_small.
+  // factorisation would fail; three by solve_three.
   if (m == 1) {
     const Real d = diagonal(0);
     if (!(d > 0)) return false;
@@ -163,10 +151,8 @@ bool solve_subset(const GroupMatrix& a, unsigned set_bits, std::size_t m, const 
     x[0] = std::fma(-off, r1, d1 * r0) / determinant;
     x[1] = std::fma(-off, r0, d0 * r1) / determinant;
   } else {
-    SmallMatrix l{};
     const auto entry = [&](std::size_t i, std::size_t j) { return a[set[j]][set[i]]; };
-    if (!factor_small(m, entry, l)) return false;
-    solve_small(l, m, x);
+    if (!solve_three(entry, diagonal, x)) return false;
   }
   return true;
 }

@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Eigen/Dense>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -14,54 +13,6 @@
 namespace impulse {
 namespace {
 
-using Matrix = GroupDense;
-using Vector = Eigen::Matrix<Real, Eigen::Dynamic, 1>;
-
-// A group's matrix by columns (zero past count) from a dense one.
-GroupMatrix by_columns(const Matrix& a) {
-  GroupMatrix columns{};
-  for (Eigen::Index c = 0; c < a.cols(); ++c)
-    for (Eigen::Index r = 0; r < a.rows(); ++r)
-      columns[std::size_t(c)][std::size_t(r)] = a(r, c);
-  return columns;
-}
-
-// An LCP of `count` rows whose one solution pushes exactly the rows of `pushing`: a random
-// group's matrix (random_group_matrix), impulses of at least 0.5 on the pushing rows and velocity
-// errors of at least 0.5 on the others after it, the errors before it w taken from a random
-// nonnegative start.
-struct Problem {
-  Matrix a;
-  Vector solution, start, w;
-};
-
-Problem problem_with(std::mt19937& rng, std::size_t count, const std::array<bool, k_g>& pushing) {
-  std::uniform_real_distribution<Real> positive(Real(0.5), 2);
-  const auto n = Eigen::Index(count);
-  Problem p;
-  p.a = random_group_matrix(rng, count);
-  p.solution = Vector::Zero(n);
-  p.start = Vector::Zero(n);
-  Vector errors_after = Vector::Zero(n);
-  for (Eigen::Index r = 0; r < n; ++r) {
-    (pushing[std::size_t(r)] ? p.solution(r) : errors_after(r)) = positive(rng);
-    p.start(r) = positive(rng) - Real(0.5);
-  }
-  p.w = errors_after - p.a * (p.solution - p.start);
-  return p;
-}
-
-Lanes lanes_of_vector(const Vector& v) {
-  Lanes out{};
-  for (Eigen::Index r = 0; r < v.size(); ++r)
-    out[std::size_t(r)] = v(r);
-  return out;
-}
-
-std::array<bool, k_g> set_of(unsigned bits) {
-  return {(bits & 1u) != 0, (bits & 2u) != 0, (bits & 4u) != 0, (bits & 8u) != 0};
-}
-
 TEST(GroupGuess, TheRightGuessGivesTheLcpsSolutionAndEveryOtherIsRefused) {
   std::mt19937 rng(5);
   for (std::size_t count = 2; count <= k_g; ++count) {
@@ -70,7 +21,7 @@ TEST(GroupGuess, TheRightGuessGivesTheLcpsSolutionAndEveryOtherIsRefused) {
       for (int trial = 0; trial < 20; ++trial) {
         SCOPED_TRACE(testing::Message()
                      << count << " rows, pushing " << pushing << ", trial " << trial);
-        const Problem p = problem_with(rng, count, set_of(pushing));
+        const GuessProblem p = guess_problem(rng, count, set_of(pushing));
         const GroupMatrix a = by_columns(p.a);
         const Lanes start = lanes_of_vector(p.start), w = lanes_of_vector(p.w);
         for (unsigned guess = 1; guess < all; ++guess) {
@@ -99,7 +50,7 @@ TEST(GroupGuess, TheRightGuessGivesTheLcpsSolutionAndEveryOtherIsRefused) {
 
 TEST(GroupGuess, NoneOrAllRowsAndNonFiniteErrorsAreRefused) {
   std::mt19937 rng(9);
-  const Problem p = problem_with(rng, 3, set_of(0b011u));
+  const GuessProblem p = guess_problem(rng, 3, set_of(0b011u));
   const GroupMatrix a = by_columns(p.a);
   const Lanes start = lanes_of_vector(p.start);
   Lanes w = lanes_of_vector(p.w);
