@@ -130,7 +130,9 @@ bool clip_against_side(const ClipVertex* in, int& n, const ReferenceFace& ref, c
     const ClipVertex& q = in[next];
     const Real dp = d[k], dq = d[next];
     // Bounded: convexity keeps a pass to n + 1 vertices, but the crossings' rounding could bend a
-    // sliver across the next plane more than twice (never seen in 120 million fuzzed pairs).
+    // sliver across the next plane more than twice (never seen in 120 million fuzzed pairs). A
+    // truncated polygon still closes inside the plane; only a later crossing of its closing edge
+    // may carry a stale feature id (a warm start lost, no more).
     if (dp <= 0 && m < k_max_clip_points) out[m++] = p;
     if ((dp <= 0) == (dq <= 0) || m == k_max_clip_points) continue;
     // Written in place: a crossing built aside was copied whole, read back across its narrower

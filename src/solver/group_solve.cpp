@@ -11,9 +11,10 @@ namespace {
 // x = A^-1 x for three rows, A(i, j) = entry(i, j) below the diagonal and diagonal(i) on it (raised
 // by k_group_regularisation), by Cholesky with the factor's diagonal kept as reciprocals (the
 // solves multiply), then forward and back substitution: unrolled, each difference a multiply-add
-// (written out, so the bits do not hang on which product the compiler would fuse). A box resting on
-// three corners of a face makes most of a pile's three-row solves; loops over the factor took about
-// twice as long in index arithmetic and spills. False if the factorisation fails.
+// (written out, so the bits do not hang on which product the compiler would fuse; in a build with
+// FMA instructions, the ones the loops it replaced compiled to). A box resting on three corners of
+// a face makes most of a pile's three-row solves; loops over the factor took about twice as long in
+// index arithmetic and spills. False if the factorisation fails.
 template <class Entry, class Diagonal>
 bool solve_three(const Entry& entry, const Diagonal& diagonal, SmallVector& x) {
   const Real d0 = diagonal(0);
@@ -38,11 +39,12 @@ bool solve_three(const Entry& entry, const Diagonal& diagonal, SmallVector& x) {
 
 }  // namespace
 
-// Each lane factors its group's matrix as solve_three does, for four rows (stopping where a pivot
-// fails: its factor's later columns stay zero), with the identity past the group's count, then
-// forward and back substitution on the identity's columns. One group at a time, the chain of
-// square roots and divisions bounded a pyramid's group assembly; in lanes four groups share it,
-// and each gets the bits it would get alone.
+// Each lane makes a Cholesky factorisation of its group's regularised matrix, its diagonal kept as
+// reciprocals (solve_three's scheme, looped over four rows), stopping where a pivot fails (its
+// factor's later columns stay zero), with the identity past the group's count, then forward and
+// back substitution on the identity's columns. One group at a time, the chain of square roots and
+// divisions bounded a pyramid's group assembly; in lanes four groups share it, and each gets the
+// bits it would get alone.
 void invert_in_lanes(const GroupMatrices& a, const std::array<LaneMask, k_g>& past,
                      GroupMatrices& inverse, LaneMask& factored) {
   std::array<std::array<Lanes, k_g>, k_g> l{};  // l[i][j], j <= i; its diagonal as reciprocals
@@ -136,7 +138,8 @@ bool solve_subset(const GroupMatrix& a, unsigned set_bits, std::size_t m, const 
     return a[set[i]][set[i]] * (1 + k_group_regularisation);
   };
   // One or two rows (a box on a corner or an edge: most calls) in closed form, refused where the
-  // factorisation would fail; three by solve_three.
+  // factorisation would fail; three (at most: solve_active refuses a set of every row) by
+  // solve_three.
   if (m == 1) {
     const Real d = diagonal(0);
     if (!(d > 0)) return false;
