@@ -30,9 +30,11 @@ static_assert(sizeof(Lanes) == k_lanes * sizeof(Real), "a batch's unit per lane"
 // normal rows' impulse); then the group, padded to four rows as RowGroup is: J per row (likewise),
 // B per row (likewise), the inverse and the matrix by columns (entry c * 4 + r is row r's in
 // column c; the regularisation is found from its diagonal), then per row, and for the compact form
-// the batch's bodies' inverse masses. The compact form is for lanes that do not stay in a core's
-// cache: the tower's sweeps wait on their lanes coming from the L3 cache, and what the form finds
-// rather than keeps costs a few operations a row (docs/performance.md).
+// the batch's bodies' inverse masses. A lone normal row's lanes, in place of a group's: its J and B
+// (as a friction row's), its scalars, and for the compact form the bodies' inverse masses. The
+// compact form is for lanes that do not stay in a core's cache: the tower's sweeps wait on their
+// lanes coming from the L3 cache, and what the form finds rather than keeps costs a few operations
+// a row (docs/performance.md).
 template <bool k_compact>
 struct LaneLayout {
   static constexpr std::size_t jacobian_lanes = k_compact ? 9 : 12;
@@ -47,6 +49,12 @@ struct LaneLayout {
                                factored = softness + 4, inv_mass_a = factored + 1,
                                inv_mass_b = factored + 2,
                                group = k_compact ? factored + 3 : factored + 1;
+  static constexpr std::size_t lone_jacobian = 0, lone_response = jacobian_lanes,
+                               lone_bias = lone_response + response_lanes,
+                               lone_inv_eff_mass = lone_bias + 1, lone_softness = lone_bias + 2,
+                               lone_lo = lone_bias + 3, lone_hi = lone_bias + 4,
+                               lone_inv_mass_a = lone_bias + 5,
+                               lone = k_compact ? lone_bias + 7 : lone_bias + 5;
 };
 using FullLayout = LaneLayout<false>;
 using CompactLayout = LaneLayout<true>;
@@ -139,15 +147,22 @@ template <bool k_compact>
   return moving;
 }
 
+// Where a compact batch's normal lanes keep its bodies' inverse masses, a's then b's.
+constexpr std::size_t inv_masses_at(const UnitShape& shape) {
+  static_assert(CompactLayout::inv_mass_b == CompactLayout::inv_mass_a + 1);
+  return shape.lone_row ? CompactLayout::lone_inv_mass_a : CompactLayout::inv_mass_a;
+}
+
 // B's linear parts from J's: each side's inverse mass times J (LaneMass::linear_response's
 // product), zero on a body that does not move (as PgsSolver::prepare zeroes the store's). The same
 // bits as the stored B, for a batch's bodies, none of which is held to a plane (pack): its rows
 // take a fifth less memory, which the large islands' sweeps wait on (docs/performance.md).
 struct LinearResponse {
   LinearResponse() = default;  // the whole form's: not used
-  LinearResponse(const Lanes* group, const UnitBatch& batch)
-      : minus_inv_mass_a(-group[CompactLayout::inv_mass_a]),
-        inv_mass_b(group[CompactLayout::inv_mass_b]),
+  // From a compact batch's normal lanes (where they keep the bodies' inverse masses).
+  LinearResponse(const Lanes* normal, const UnitBatch& batch)
+      : minus_inv_mass_a(-normal[inv_masses_at(batch.shape)]),
+        inv_mass_b(normal[inv_masses_at(batch.shape) + 1]),
         moves_a(moving_lanes(batch.moves, row_visit::a_moves)),
         moves_b(moving_lanes(batch.moves, row_visit::b_moves)) {}
   // From body b's linear J (-j_b * m_a and j_b * -m_a are the same bits: the sign is apart).
@@ -237,6 +252,56 @@ template <bool k_compact>
     lambda[batch.first[k] + row] = value[k];
 }
 
+// A batch's lone rows' lanes from the rows (pack_row's fields, lane by lane); false if the lanes
+// cannot hold their J (pack_jacobian).
+template <bool k_compact>
+bool pack_lone_row(const RowStore& rows, const UnitBatch& batch, Lanes* out) {
+  using L = LaneLayout<k_compact>;
+  const std::size_t row = batch.shape.friction_rows;
+  const auto coefficients = [&](std::size_t k) -> const RowCoefficients& {
+    return rows.coefficients[batch.first[k] + row];
+  };
+  std::array<Lanes, 3> a_linear;  // the compact form's check
+  const bool mirrored =
+      pack_jacobian<k_compact>(coefficients, out + L::lone_jacobian, a_linear.data());
+  std::array<Lanes, 12> whole;  // the compact form keeps only the angular parts
+  pack_response<k_compact>(coefficients, k_compact ? whole.data() : out + L::lone_response,
+                           out + L::lone_response);
+  const auto column = [&](const RowColumn<Real>& values) {
+    return Lanes{values[batch.first[0] + row], values[batch.first[1] + row],
+                 values[batch.first[2] + row], values[batch.first[3] + row]};
+  };
+  out[L::lone_inv_eff_mass] = column(rows.inv_eff_mass);
+  out[L::lone_softness] = column(rows.softness);
+  out[L::lone_lo] = column(rows.lo);
+  out[L::lone_hi] = column(rows.hi);
+  return mirrored;
+}
+
+// The lone rows of a batch (`lone`: their lanes), each unit's after its friction run, with v the
+// units' velocities and `before` the rows' impulses: visit_bounded_row's arithmetic lane by lane
+// (the same bits). Returns the rows' changes.
+template <bool k_compact>
+[[gnu::always_inline]] inline Lanes visit_lone_rows(const UnitBatch& batch, const Lanes* lone,
+                                                    const LinearResponse& linear,
+                                                    const Lanes& relax, const Lanes& before,
+                                                    Lanes* v, Real* lambda) {
+  using L = LaneLayout<k_compact>;
+  const Lanes step = relax * lone[L::lone_inv_eff_mass];
+  const Lanes w = (lane_velocity<k_compact>(lone + L::lone_jacobian, v) - lone[L::lone_bias]) +
+                  lone[L::lone_softness] * before;
+  const Lanes next = clamped(before - w * step, lone[L::lone_lo], lone[L::lone_hi]);
+  const Lanes delta = next - before;
+  scatter_lambda(lambda, batch, batch.shape.friction_rows, next);
+  // A lane whose impulse is unchanged adds nothing (adding zero turns a -0 to +0).
+  const LaneMask unchanged = delta == Lanes{};
+  Lanes kept[12];
+  if (lane_bits(unchanged) != 0) std::copy(v, v + 12, kept);
+  wide_apply<k_compact>(lone + L::lone_jacobian, lone + L::lone_response, linear, delta, v);
+  if (lane_bits(unchanged) != 0) keep_lanes(unchanged, kept, 12, v);
+  return lane_abs(delta);
+}
+
 // The shape of unit [begin, end), none for a unit visited alone.
 std::optional<UnitShape> shape_of(const RowStore& rows, std::span<const std::uint8_t> visits,
                                   std::span<const std::uint32_t> group_of,
@@ -248,13 +313,18 @@ std::optional<UnitShape> shape_of(const RowStore& rows, std::span<const std::uin
   while (begin + friction < end && kind(begin + friction) == row_visit::friction_more)
     ++friction;
   const std::uint32_t head = begin + friction;
-  if (friction > UnitShape::k_max_friction_rows || head >= end || kind(head) != row_visit::group)
-    return {};
-  const RowGroup& group = groups[group_of[head]];
-  if (group.first != head || group.first + group.count != end) return {};
+  if (friction > UnitShape::k_max_friction_rows || head >= end) return {};
   UnitShape shape;
+  if (kind(head) == row_visit::fixed_bounds && head + 1 == end) {
+    shape.lone_row = true;
+    shape.group_rows = 1;
+  } else {
+    if (kind(head) != row_visit::group) return {};
+    const RowGroup& group = groups[group_of[head]];
+    if (group.first != head || group.first + group.count != end) return {};
+    shape.group_rows = std::uint8_t(group.count);
+  }
   shape.friction_rows = std::uint8_t(friction);
-  shape.group_rows = std::uint8_t(group.count);
   shape.normal_count = std::uint8_t(row_visit::normal_count(visits[begin]));
   for (std::uint32_t i = begin; i < end; ++i) {
     if (rows.body_a[i] != rows.body_a[begin] || rows.body_b[i] != rows.body_b[begin]) return {};
@@ -262,7 +332,7 @@ std::optional<UnitShape> shape_of(const RowStore& rows, std::span<const std::uin
   for (std::uint32_t f = 0; f < friction; ++f) {
     const std::int64_t normal = std::int64_t(rows.normal_row[begin + f]) - head;
     if (row_visit::normal_count(visits[begin + f]) != shape.normal_count || normal < 0 ||
-        normal + std::int64_t(shape.normal_count) > std::int64_t(group.count))
+        normal + std::int64_t(shape.normal_count) > std::int64_t(shape.group_rows))
       return {};
     shape.normal_of[f] = std::uint8_t(normal);
   }
@@ -354,11 +424,12 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   // The compact form where the whole one would not stay in a core's cache from sweep to sweep.
   std::size_t whole_lanes = 0;
   for (const UnitBatch& batch : batches_)
-    whole_lanes += batch.shape.friction_rows * FullLayout::friction_row + FullLayout::group;
+    whole_lanes += batch.shape.friction_rows * FullLayout::friction_row +
+                   (batch.shape.lone_row ? FullLayout::lone : FullLayout::group);
   compact_ = whole_lanes * sizeof(Lanes) > compact_above_;
   for (UnitBatch& batch : batches_) {
     batch.lanes_begin = std::uint32_t(lanes_size);
-    lanes_size += batch.shape.friction_rows * friction_row_lanes() + group_lanes();
+    lanes_size += batch.shape.friction_rows * friction_row_lanes() + normal_lanes(batch.shape);
   }
   lanes_.resize(lanes_size);
   holds_row_.assign(rows.size(), 0);
@@ -468,7 +539,8 @@ std::size_t UnitBatches::friction_row_lanes() const {
   return compact_ ? CompactLayout::friction_row : FullLayout::friction_row;
 }
 
-std::size_t UnitBatches::group_lanes() const {
+std::size_t UnitBatches::normal_lanes(const UnitShape& shape) const {
+  if (shape.lone_row) return compact_ ? CompactLayout::lone : FullLayout::lone;
   return compact_ ? CompactLayout::group : FullLayout::group;
 }
 
@@ -586,10 +658,9 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
       };
       for (std::size_t k = 0; k < k_lanes; ++k)
         from_store = from_store || in_plane(batch.body_a[k]) || in_plane(batch.body_b[k]);
-      group_out[L::inv_mass_a] =
-          of_units([&](std::size_t k) { return masses[batch.body_a[k]].inv_mass; });
-      group_out[L::inv_mass_b] =
-          of_units([&](std::size_t k) { return masses[batch.body_b[k]].inv_mass; });
+      Lanes* inv_masses = group_out + inv_masses_at(batch.shape);
+      inv_masses[0] = of_units([&](std::size_t k) { return masses[batch.body_a[k]].inv_mass; });
+      inv_masses[1] = of_units([&](std::size_t k) { return masses[batch.body_b[k]].inv_mass; });
     }
     // Each row's B by components, whole, for the runs' couplings: in its lanes, or for the
     // compact form here.
@@ -622,7 +693,10 @@ void UnitBatches::pack_in(const RowStore& rows, std::span<const SolverBodyMass> 
       row[L::coupling_last] = f >= 1 ? coupling(f - 1) : Lanes{};
       row[L::coupling_before_last] = f >= 2 ? coupling(f - 2) : Lanes{};
     }
-    from_store = !pack_group<k_compact>(rows, batch, group_out) || from_store;
+    const bool normal_packed = batch.shape.lone_row
+                                   ? pack_lone_row<k_compact>(rows, batch, group_out)
+                                   : pack_group<k_compact>(rows, batch, group_out);
+    from_store = !normal_packed || from_store;
     from_store_[std::size_t(&batch - batches_.data())] = from_store ? 1 : 0;
   });
 }
@@ -727,6 +801,7 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
     for (std::size_t u = 0; u < batch.units; ++u)
       couplings[batch.first[u] + f] = {row[L::coupling_last][u], row[L::coupling_before_last][u]};
   }
+  if (batch.shape.lone_row) return;  // its packed row is all a lone row's visit reads
   const Lanes* group_in =
       lanes_.data() + batch.lanes_begin + batch.shape.friction_rows * L::friction_row;
   // A RowGroup's field runs over its rows, the batch's lanes over its units: each is the other
@@ -763,10 +838,15 @@ template <bool k_compact>
 void UnitBatches::pack_biases_in(std::size_t chunk, const Real* bias) {
   using L = LaneLayout<k_compact>;
   fill_chunk(chunk, [&](const UnitBatch& batch, Lanes* out, Lanes* group_out) {
-    for (std::size_t f = 0; f < batch.shape.friction_rows; ++f) {
-      const auto row_bias = [&](std::size_t k) { return bias[batch.first[k] + f]; };
-      out[f * L::friction_row + L::bias] =
-          Lanes{row_bias(0), row_bias(1), row_bias(2), row_bias(3)};
+    const auto biases = [&](std::size_t row) {  // each unit's row `row`, in lanes
+      return Lanes{bias[batch.first[0] + row], bias[batch.first[1] + row],
+                   bias[batch.first[2] + row], bias[batch.first[3] + row]};
+    };
+    for (std::size_t f = 0; f < batch.shape.friction_rows; ++f)
+      out[f * L::friction_row + L::bias] = biases(f);
+    if (batch.shape.lone_row) {
+      group_out[L::lone_bias] = biases(batch.shape.friction_rows);
+      return;
     }
     // Each unit's group from its own rows (as the batch holds them: the group's lines are not
     // read).
@@ -798,25 +878,31 @@ void UnitBatches::warm_start_in(std::size_t index, Lanes* velocity, Real* lambda
   Lanes v[12];
   gather_side(velocity, batch.body_a, v);
   gather_side(velocity, batch.body_b, v + 6);
-  for (std::size_t f = 0; f < friction; ++f) {
-    const Lanes* r = batch_lanes + f * L::friction_row;
-    const LaneMask usable = r[L::inv_eff_mass] != Lanes{};
+  // Row `row` (of each unit) of J and B `jacobian` and `response`, a friction row or a lone row.
+  const auto start_row = [&](std::size_t row, const Lanes* jacobian, const Lanes* response,
+                             const Lanes& inv_eff_mass) {
+    const LaneMask usable = inv_eff_mass != Lanes{};
     if (lane_bits(usable) == (1u << k_lanes) - 1) {
-      wide_apply<k_compact>(r + L::jacobian, r + L::response, linear,
-                            gather_lambda(lambda, batch, f), v);
-      continue;
+      wide_apply<k_compact>(jacobian, response, linear, gather_lambda(lambda, batch, row), v);
+      return;
     }
     // An inert row (J M^-1 J^T zero or not finite) drops its impulse and its lane keeps its
     // velocities: zero times a B that is not finite is NaN, and adding zero turns a -0 to +0.
-    const Lanes impulse = usable ? gather_lambda(lambda, batch, f) : Lanes{};
-    scatter_lambda(lambda, batch, f, impulse);
+    const Lanes impulse = usable ? gather_lambda(lambda, batch, row) : Lanes{};
+    scatter_lambda(lambda, batch, row, impulse);
     Lanes kept[12];
     std::copy(v, v + 12, kept);
-    wide_apply<k_compact>(r + L::jacobian, r + L::response, linear, impulse, v);
+    wide_apply<k_compact>(jacobian, response, linear, impulse, v);
     keep_lanes(~usable, kept, 12, v);
+  };
+  for (std::size_t f = 0; f < friction; ++f) {
+    const Lanes* r = batch_lanes + f * L::friction_row;
+    start_row(f, r + L::jacobian, r + L::response, r[L::inv_eff_mass]);
   }
+  if (batch.shape.lone_row)
+    start_row(friction, g + L::lone_jacobian, g + L::lone_response, g[L::lone_inv_eff_mass]);
   // A group's rows are usable (groupable).
-  for (std::size_t r = 0; r < batch.shape.group_rows; ++r) {
+  for (std::size_t r = 0; !batch.shape.lone_row && r < batch.shape.group_rows; ++r) {
     wide_apply<k_compact>(g + L::group_jacobian + L::jacobian_lanes * r,
                           g + L::group_response + L::response_lanes * r, linear,
                           gather_lambda(lambda, batch, friction + r), v);
@@ -900,10 +986,27 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     largest = idle ? Lanes{} : changed;
   }
 
-  // A body that does not move is not stored after the runs, and visit_group reads it afresh (the
-  // runs added zero times its response, which may have turned a -0 to +0).
+  // A body that does not move is not stored after the runs, and visit_group or a lone row's visit
+  // reads it afresh (the runs added zero times its response, which may have turned a -0 to +0).
   restore_still(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   restore_still(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
+  // The velocities stored, the largest change, and `alone` the sweeps to visit the batch unit by
+  // unit; `left`, the units whose group is to be visited alone.
+  const auto finish = [&](const Lanes& changes, std::uint8_t alone, unsigned left) {
+    scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
+    scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
+    Real largest_change = 0;
+    for (std::size_t k = 0; k < k_lanes; ++k)
+      largest_change = std::max(largest_change, changes[k]);
+    if (!visited_in_lanes_.load(std::memory_order_relaxed))
+      visited_in_lanes_.store(true, std::memory_order_relaxed);
+    if (alone_sweeps_[index] != alone) alone_sweeps_[index] = alone;
+    return BatchVisit{largest_change, std::uint8_t(left)};
+  };
+  if (batch.shape.lone_row) {
+    const Lanes change = visit_lone_rows<k_compact>(batch, g, linear, relax, before[0], v, lambda);
+    return finish(k_changes ? lane_max(largest, change) : Lanes{}, 0, 0);
+  }
   // The groups (visit_group): the all-rows solve with its refinement, kept where every row or
   // none pushed before the visit and every row pushes now; where some rows pushed and the others
   // carried nothing, the guess that those rows push (solve_active). The others are visited
@@ -997,17 +1100,9 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     if constexpr (k_changes) largest = lane_max(largest, settled ? lane_abs(delta) : Lanes{});
   }
   if (!all_settled) keep_lanes(~settled, kept, 12, v);
-  scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
-  scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
-  Real largest_change = 0;
-  for (std::size_t k = 0; k < k_lanes; ++k)
-    largest_change = std::max(largest_change, largest[k]);
-  if (!visited_in_lanes_.load(std::memory_order_relaxed))
-    visited_in_lanes_.store(true, std::memory_order_relaxed);
   const unsigned units = (1u << batch.units) - 1;  // not a padding lane
   const std::uint8_t alone = std::popcount(lane_bits(~settled) & units) >= 2 ? k_alone_sweeps : 0;
-  if (alone_sweeps_[index] != alone) alone_sweeps_[index] = alone;
-  return {largest_change, std::uint8_t(lane_bits(~idle & ~settled) & units)};
+  return finish(largest, alone, lane_bits(~idle & ~settled) & units);
 }
 
 }  // namespace impulse

@@ -43,12 +43,14 @@ struct SweepStep {
   std::uint32_t batch;
 };
 
-/// What the units of a batch share: a friction run, then a group of normal rows that bound it, all
-/// between the same two bodies.
+/// What the units of a batch share: a friction run, then a group of normal rows that bound it, or
+/// a lone normal row that does (a one-point manifold's: row_visit::fixed_bounds), all between the
+/// same two bodies.
 struct UnitShape {
   static constexpr std::size_t k_max_friction_rows = 12;
-  std::uint8_t friction_rows = 0, group_rows = 0;
+  std::uint8_t friction_rows = 0, group_rows = 0;  // group_rows 1 for a lone row
   std::uint8_t normal_count = 0;  // of every friction row (row_visit::normal_count)
+  bool lone_row = false;          // the normal row is alone, visited with its bounds
   // Per friction row: its first normal row, counted from the group's first row.
   std::array<std::uint8_t, k_max_friction_rows> normal_of{};
   /// A unit's rows: its friction run's, then its group's.
@@ -60,7 +62,7 @@ struct UnitShape {
 struct UnitBatch {
   static constexpr std::size_t k_units = 4;
   std::array<std::uint32_t, k_units> first;   // each unit's first row (its friction run's)
-  std::array<std::uint32_t, k_units> group;   // each unit's RowGroup
+  std::array<std::uint32_t, k_units> group;   // each unit's RowGroup (none for a lone row)
   std::array<std::uint32_t, k_units> body_a;  // each unit's bodies (every row's)
   std::array<std::uint32_t, k_units> body_b;
   std::array<std::uint8_t, k_units> moves;  // each unit's row_visit a_moves and b_moves bits
@@ -154,7 +156,8 @@ class UnitBatches {
   /// Whether the batches' lanes settle too few of their groups to pay for their packing: at their
   /// last visits in lanes, more than a third of their units' groups were left to be solved one at a
   /// time (their rows pushing unevenly: solve_active lane by lane, or visit_group afterwards), so
-  /// their sweeps cost about what the units' visits alone do (docs/performance.md).
+  /// their sweeps cost about what the units' visits alone do (docs/performance.md). A lone row
+  /// always settles in lanes: its unit counts as settled.
   bool settle_too_few() const;
   /// Whether the last build keeps the rows' B without its linear parts, which a visit finds from
   /// J and the bodies' inverse masses (the same bits): a fifth less memory, for batches whose lanes
@@ -175,9 +178,10 @@ class UnitBatches {
   void warm_start(std::size_t k, Lanes* velocity, Real* lambda) const;
   /// Visits batch k's units: their friction runs, then their groups (those settled by the guess
   /// of the rows that pushed before, where only some did, or else by the all-rows solve;
-  /// BatchVisit::groups_left names the others). BatchVisit::largest is the largest impulse change
-  /// where `changes` asks for it, else 0 (a solve that neither measures nor has an equality
-  /// block reads no change: the maxima cost about 2% of the pyramid's step).
+  /// BatchVisit::groups_left names the others) or their lone rows (visit_bounded_row's arithmetic).
+  /// BatchVisit::largest is the largest impulse change where `changes` asks for it, else 0 (a solve
+  /// that neither measures nor has an equality block reads no change: the maxima cost about 2% of
+  /// the pyramid's step).
   BatchVisit visit(std::size_t k, Lanes* velocity, Real* lambda, Real sor, bool changes);
 
  private:
@@ -221,9 +225,10 @@ class UnitBatches {
   template <bool k_compact>
   void warm_start_in(std::size_t k, Lanes* velocity, Real* lambda) const;
   static std::size_t default_compact_above();
-  // A friction row's lanes and a group's in the lanes' form.
+  // A friction row's lanes, and the lanes of a shape's normal rows (a group's or a lone row's), in
+  // the lanes' form.
   std::size_t friction_row_lanes() const;
-  std::size_t group_lanes() const;
+  std::size_t normal_lanes(const UnitShape& shape) const;
   /// fill(batch, its friction rows' lanes, its group's lanes) for every batch of chunk `chunk`.
   template <class Fill>
   void fill_chunk(std::size_t chunk, const Fill& fill);

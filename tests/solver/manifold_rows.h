@@ -11,10 +11,11 @@
 
 namespace impulse::testing {
 
-// The rows of a manifold between bodies a and b with `points` contact points (2 or 4, the
+// The rows of a manifold between bodies a and b with `points` contact points (1, 2 or 4, the
 // corners of a unit box's face), written as the contact writer writes them: a block of friction
 // rows (per point, two each bounded by the point's normal row; or the patch model's two tangents
-// and a twist, bounded by all the normal rows), then the normal rows, whose targets `bias` scales.
+// and a twist, bounded by all the normal rows), then the normal rows, whose targets `bias` scales
+// (one point's normal row is a row alone, the others a group).
 inline void add_manifold(RowProblem& p, std::uint32_t a, std::uint32_t b, int points, bool patch,
                          Real bias) {
   const Vec3 n = Vec3::unit_y();
@@ -71,8 +72,10 @@ inline void add_manifold(RowProblem& p, std::uint32_t a, std::uint32_t b, int po
 // four rows); every fifth box flies up off its support (an idle manifold); the others fall, slide
 // and spin at different speeds, so some groups lift a corner (the all-rows solve fails and the
 // group is visited alone). `bias` scales the normal rows' targets (a second solve on the same
-// layout with other numbers).
-inline RowProblem columns(int width, int height, bool patch, Real bias = 1) {
+// layout with other numbers). With one_point_every n > 0, every nth column's boxes but those on
+// edges stand on a corner (one point: a lone normal row).
+inline RowProblem columns(int width, int height, bool patch, Real bias = 1,
+                          int one_point_every = 0) {
   RowProblem p;
   p.add_body(0);
   for (int k = 0; k < width * height; ++k) {
@@ -82,9 +85,13 @@ inline RowProblem columns(int width, int height, bool patch, Real bias = 1) {
     p.velocities.back().angular = {Real(k % 2) * Real(0.9), 0, Real(k % 3) * Real(-0.6)};
   }
   const auto box = [&](int x, int y) { return std::uint32_t(1 + y * width + x); };
+  const auto points = [&](int x) {
+    if (x % 3 == 2) return 2;
+    return one_point_every > 0 && x % one_point_every == one_point_every - 1 ? 1 : 4;
+  };
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x)
-      add_manifold(p, box(x, y), y == 0 ? 0 : box(x, y - 1), x % 3 == 2 ? 2 : 4, patch, bias);
+      add_manifold(p, box(x, y), y == 0 ? 0 : box(x, y - 1), points(x), patch, bias);
   }
   p.rows.prepare(p.masses);
   return p;

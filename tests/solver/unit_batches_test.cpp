@@ -37,7 +37,7 @@ std::pair<RowProblem, RowProblem> held_and_fresh(PgsSolver& batched, RowProblem 
   return {std::move(second), std::move(reference)};
 }
 
-// Manifolds of 2 or 4 points between random pairs of 200 bodies (body 0 and every eleventh
+// Manifolds of 1, 2 or 4 points between random pairs of 200 bodies (body 0 and every eleventh
 // static), in random order: units that share a body lie anywhere in the stored order, so the
 // levels move units both back and forth across others.
 RowProblem random_manifolds(unsigned seed, bool patch, Real bias = 1) {
@@ -56,7 +56,8 @@ RowProblem random_manifolds(unsigned seed, bool patch, Real bias = 1) {
     const auto a = std::uint32_t(1 + random() % (k_bodies - 1));
     auto b = std::uint32_t(random() % k_bodies);
     if (b == a) b = 0;
-    add_manifold(p, a, b, random() % 3 == 0 ? 2 : 4, patch, bias);
+    const int points[] = {1, 2, 2, 4, 4, 4};
+    add_manifold(p, a, b, points[random() % 6], patch, bias);
   }
   p.rows.prepare(p.masses);
   return p;
@@ -246,6 +247,72 @@ TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesToTheStoreWhat
       // The plane held the body: its contacts' impulses moved it only within the plane.
       if (odd == Odd::plane) {
         EXPECT_EQ(again.velocities[k_held].linear.z, 0);
+      }
+    }
+  }
+}
+
+// A one-point manifold's normal row is a row alone (row_visit::fixed_bounds), not a group; such
+// units are batched too, by their own shape, and their lanes give the bits of the solve unit by
+// unit: per-point and patch friction, whole and compact lanes, one thread and two, over-relaxed,
+// soft normal rows, every row warm started, a lone row that moves nothing (J = 0, zero inverse
+// effective mass) dropping its impulse; a solve and its relax solve, with their residuals.
+TEST(UnitBatches, OnePointManifoldsAreBatchedWithTheBitsOfOneUnitAtATime) {
+  for (const bool patch : {false, true}) {
+    for (const bool compact : {false, true}) {
+      for (const int threads : {1, 2}) {
+        TaskPool pool(threads);
+        SolverSettings settings = testing::iterations(20);
+        settings.sor = Real(1.2);
+        settings.record_residuals = true;
+        std::size_t inert = 0;  // the first lone row, made inert
+        const auto problem = [&](Real bias) {
+          RowProblem p = columns(48, 6, patch, bias, 4);
+          RowStore& rows = p.rows;
+          const auto normal = [&](std::size_t i) {
+            return i < rows.size() && rows.normal_row[i] < 0;
+          };
+          for (std::size_t i = 0; i < rows.size(); ++i) {
+            rows.lambda[i] = Real(0.01) * bias * Real(1 + i % 7);
+            if (normal(i)) rows.softness[i] = Real(0.002);
+          }
+          for (inert = 1; !(normal(inert) && !normal(inert - 1) && !normal(inert + 1)); ++inert) {
+          }
+          rows.coefficients[inert].jacobian = {};
+          rows.prepare(p.masses);
+          return p;
+        };
+        SolveStats stats, batched_stats;
+        const auto solve = [&](PgsSolver& solver, RowProblem& p) {
+          solver.set_compact_batches_above(compact ? 0 : std::size_t(1) << 30);
+          solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
+          for (std::size_t i = 0; i < p.rows.size(); ++i)
+            p.rows.bias[i] *= Real(0.5);
+          solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, stats, false);
+        };
+        PgsSolver batched;
+        batched.set_drop_unsettled_batches(false);
+        RowProblem first = problem(1);
+        solve(batched, first);
+        RowProblem again = problem(2), reference = problem(2);
+        solve(batched, again);
+        batched_stats = stats;
+        PgsSolver unit_by_unit;
+        unit_by_unit.set_batched(false);
+        solve(unit_by_unit, reference);
+        const UnitBatches& batches = batched.batches();
+        ASSERT_TRUE(batches.built());
+        EXPECT_EQ(batches.compact(), compact);
+        EXPECT_TRUE(batches.visited_in_lanes());
+        // Eight columns of one-point manifolds in each of six levels: two batches a level.
+        std::size_t lone = 0;
+        for (std::size_t k = 0; k < batches.batch_count(); ++k)
+          lone += batches.batch(k).shape.lone_row ? batches.batch(k).units : 0;
+        EXPECT_GE(lone, 40u) << patch << compact << threads;
+        EXPECT_EQ(again.rows.inv_eff_mass[inert], 0);
+        EXPECT_EQ(again.rows.lambda[inert], 0);
+        EXPECT_TRUE(testing::same_solution(reference, again)) << patch << compact << threads;
+        EXPECT_EQ(batched_stats.residuals, stats.residuals);
       }
     }
   }
