@@ -910,7 +910,7 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
       continue;
     }
     const UnitBatch& batch = batches.batch(step.batch);
-    if (!batches.in_lanes(step.batch)) {
+    if (batches.from_store(step.batch)) {
       batches.unpack(step.batch, rows, groups, couplings, packed);
       for (std::size_t k = 0; k < batch.units; ++k)
         alone(batch.first[k], batch.first[k] + batch.shape.rows());

@@ -440,7 +440,6 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   unpacked_.assign(batches_.size(), 0);
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
-  alone_sweeps_.assign(batches_.size(), 0);
   unsettled_.assign(batches_.size(), 0);
   units_ = 0;
   for (const UnitBatch& batch : batches_)
@@ -470,7 +469,6 @@ void UnitBatches::reserve(std::size_t rows, std::size_t units, std::size_t bodie
   room(open_, k_no_kind);
   room(level_of_body_, bodies);
   room(holds_row_, rows);
-  room(alone_sweeps_, full);
   room(unsettled_, full);
   room(from_store_, full);
   room(unpacked_, full);
@@ -990,9 +988,9 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
   // reads it afresh (the runs added zero times its response, which may have turned a -0 to +0).
   restore_still(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
   restore_still(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
-  // The velocities stored, the largest change, and `alone` the sweeps to visit the batch unit by
-  // unit; `left`, the units whose group is to be visited alone.
-  const auto finish = [&](const Lanes& changes, std::uint8_t alone, unsigned left) {
+  // The velocities stored, and the largest change and `left`, the units whose group is to be
+  // visited alone, returned.
+  const auto finish = [&](const Lanes& changes, unsigned left) {
     scatter_side(velocity, batch.body_a, batch.moves, row_visit::a_moves, v);
     scatter_side(velocity, batch.body_b, batch.moves, row_visit::b_moves, v + 6);
     Real largest_change = 0;
@@ -1000,12 +998,11 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
       largest_change = std::max(largest_change, changes[k]);
     if (!visited_in_lanes_.load(std::memory_order_relaxed))
       visited_in_lanes_.store(true, std::memory_order_relaxed);
-    if (alone_sweeps_[index] != alone) alone_sweeps_[index] = alone;
     return BatchVisit{largest_change, std::uint8_t(left)};
   };
   if (batch.shape.lone_row) {
     const Lanes change = visit_lone_rows<k_compact>(batch, g, linear, relax, before[0], v, lambda);
-    return finish(k_changes ? lane_max(largest, change) : Lanes{}, 0, 0);
+    return finish(k_changes ? lane_max(largest, change) : Lanes{}, 0);
   }
   // The groups (visit_group): the all-rows solve with its refinement, kept where every row or
   // none pushed before the visit and every row pushes now; where some rows pushed and the others
@@ -1101,8 +1098,7 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
   }
   if (!all_settled) keep_lanes(~settled, kept, 12, v);
   const unsigned units = (1u << batch.units) - 1;  // not a padding lane
-  const std::uint8_t alone = std::popcount(lane_bits(~settled) & units) >= 2 ? k_alone_sweeps : 0;
-  return finish(largest, alone, lane_bits(~idle & ~settled) & units);
+  return finish(largest, lane_bits(~idle & ~settled) & units);
 }
 
 }  // namespace impulse

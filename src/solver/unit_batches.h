@@ -83,7 +83,6 @@ struct BatchVisit {
 
 class UnitBatches {
  public:
-  static constexpr std::uint8_t k_alone_sweeps = 4;
   /// The steps of each part's interior and of each boundary colour. visits: per row, row_visit's
   /// byte; group_of: per row, its RowGroup or none. merge_parts: one thread visits every part, so
   /// the parts' interiors, which share no moving body, are ordered and batched together as part 0's
@@ -143,16 +142,6 @@ class UnitBatches {
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
   /// the relax solve changes them. A solve packs its chunks with its rows (PgsSolver).
   void pack_biases(std::size_t chunk, const Real* bias);
-  /// Whether batch k is to be visited in lanes this sweep: a batch two or more of whose groups
-  /// were not settled in lanes at its last visit there (idle, or left to be visited alone) is
-  /// visited unit by unit for the next k_alone_sweeps sweeps (the same bits either way), and one
-  /// its lanes cannot hold always (from_store).
-  bool in_lanes(std::size_t k) {
-    if (from_store_[k] != 0) return false;
-    if (alone_sweeps_[k] == 0) return true;
-    --alone_sweeps_[k];
-    return false;
-  }
   /// Whether the batches' lanes settle too few of their groups to pay for their packing: at their
   /// last visits in lanes, more than a third of their units' groups were left to be solved one at a
   /// time (their rows pushing unevenly: solve_active lane by lane, or visit_group afterwards), so
@@ -251,12 +240,9 @@ class UnitBatches {
   std::vector<Lanes> lanes_;
   bool compact_ = false;
   std::size_t compact_above_ = default_compact_above();
-  // Per batch: sweeps still to visit it unit by unit. The threads visit batches next to each
-  // other's at once, so a visit writes its byte only when it changes: a write at every visit took
-  // the line from the other core each time (docs/performance.md).
-  std::vector<std::uint8_t> alone_sweeps_;
-  // Per batch: its units whose group its last visit in lanes did not settle there (written only
-  // when it changes, as alone_sweeps_).
+  // Per batch: its units whose group its last visit in lanes did not settle there. The threads
+  // visit batches next to each other's at once, so a visit writes its byte only when it changes: a
+  // write at every visit took the line from the other core each time (docs/performance.md).
   std::vector<std::uint8_t> unsettled_;
   std::vector<std::uint8_t> from_store_;        // per batch: from_store
   std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)

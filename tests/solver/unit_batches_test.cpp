@@ -449,11 +449,11 @@ TEST(UnitBatches, UnitsWaitALevelToFillABatch) {
   EXPECT_TRUE(testing::same_solution(reference, again));
 }
 
-// Eight boxes on the ground, two batches of four: in each, the first two boxes fly up (idle
-// manifolds) and the other two press down, so the batch's first visit in lanes leaves two groups
-// unsettled and its next sweeps visit its units one at a time, from the solver's own packed rows,
-// couplings and groups, which it unpacks from the lanes. Unmeasured, and with soft normal rows
-// in the second problem (other numbers in every packed field): a fresh solver's bits.
+// Eight boxes on the ground, two batches of four in compact lanes: the first box is held to a
+// plane, which the compact form cannot hold, so its batch is visited unit by unit from the
+// solver's own packed rows, couplings and groups, which it unpacks from the lanes; in the other
+// batch two boxes fly up (idle manifolds) and two press down. Unmeasured, and with soft normal
+// rows in the second problem (other numbers in every packed field): a fresh solver's bits.
 TEST(UnitBatches, ABatchVisitedUnitByUnitUnpacksItsRows) {
   const auto boxes = [](Real softness) {
     RowProblem p;
@@ -463,6 +463,8 @@ TEST(UnitBatches, ABatchVisitedUnitByUnitUnpacksItsRows) {
                  {Real(0.1) * Real(k % 3), k % 4 < 2 ? Real(3) : Real(-1), Real(0)});
       p.velocities.back().angular = {Real(0.3) * Real(k % 2), 0, Real(-0.2)};
     }
+    p.masses[1].plane_normal = Vec3::unit_z();
+    p.velocities[1].linear.z = 0;
     for (std::uint32_t k = 0; k < 8; ++k)
       add_manifold(p, 1 + k, 0, 4, false, Real(2));
     for (std::size_t i = 0; i < p.rows.size(); ++i)
@@ -474,15 +476,19 @@ TEST(UnitBatches, ABatchVisitedUnitByUnitUnpacksItsRows) {
   settings.measure_residuals = false;  // a measure would unpack every batch at the start
   SolveStats stats;
   PgsSolver batched, fresh;
+  batched.set_compact_batches_above(0);
   fresh.set_batched(false);
   RowProblem first = boxes(0);
   batched.solve(first.rows, {first.velocities, first.masses, nullptr}, settings, stats);
   RowProblem again = boxes(Real(0.002)), reference = boxes(Real(0.002));
   batched.solve(again.rows, {again.velocities, again.masses, nullptr}, settings, stats);
   fresh.solve(reference.rows, {reference.velocities, reference.masses, nullptr}, settings, stats);
-  ASSERT_TRUE(batched.batches().built());
-  ASSERT_EQ(batched.batches().batch_count(), 2u);
-  EXPECT_TRUE(batched.batches().visited_in_lanes());
+  const UnitBatches& batches = batched.batches();
+  ASSERT_TRUE(batches.built());
+  ASSERT_EQ(batches.batch_count(), 2u);
+  EXPECT_TRUE(batches.from_store(0));
+  EXPECT_FALSE(batches.from_store(1));
+  EXPECT_TRUE(batches.visited_in_lanes());
   EXPECT_FALSE(fresh.batches().built());
   EXPECT_TRUE(testing::same_solution(reference, again));
 }
