@@ -23,7 +23,6 @@ void BM_BatchedSweeps(benchmark::State& state) {
   const RowProblem problem = impulse::testing::columns(48, 10, patch);
   PgsSolver solver;
   solver.set_compact_batches_above(compact ? 0 : std::numeric_limits<std::size_t>::max());
-  solver.set_drop_unsettled_batches(false);  // the batches timed however many groups they settle
   SolverSettings settings;
   settings.iterations = 10;
   SolveStats stats;

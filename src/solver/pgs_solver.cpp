@@ -529,9 +529,6 @@ constexpr std::size_t k_items_per_member = 2;
 // visits) costs less on one thread than the phase every member waits out: the ragdolls' nine
 // colours of 4 to 12 units took 3% of their step on two threads (docs/performance.md).
 constexpr std::size_t k_min_units_per_shared_colour = 16;
-// The most solves in a row without batches once batches settled too few groups in lanes (about
-// a second of 60 Hz steps): a scene whose contacts come to push evenly gets them back within it.
-constexpr std::uint32_t k_max_unbatched_solves = 64;
 // The equality block's runs are shared out in at most this many slices.
 constexpr std::size_t k_block_items = 64;
 static_assert(k_items_per_member * SweepSchedule::k_max_parts <= 64 && k_prepare_chunks <= 64 &&
@@ -546,21 +543,6 @@ Real pgs_visit_row(RowStore& rows, std::size_t i, std::span<BodyVelocity> v, Rea
 
 bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool,
                         bool in_order) {
-  // Batches whose lanes settled too few groups in the last solve cost more to pack than their
-  // sweeps save (the peers' ragdolls, whose limbs load the boxes under them unevenly: 3.5% of
-  // their step): they are dropped, and none built for the next 1, 2, 4... solves, up to
-  // k_max_unbatched_solves, until batches built again settle enough. A pyramid's first solves,
-  // before its warm start has spread its load, settle too few too.
-  if (unbatched_solves_ > 0) --unbatched_solves_;
-  if (drop_unsettled_batches_ && batches_.built() && batches_.visited_in_lanes()) {
-    if (batches_.settle_too_few()) {
-      batches_.clear();
-      unbatched_solves_ = std::min(std::uint32_t(1) << batch_drops_, k_max_unbatched_solves);
-      batch_drops_ += unbatched_solves_ < k_max_unbatched_solves ? 1 : 0;
-    } else {
-      batch_drops_ = 0;
-    }
-  }
   const bool same_layout = layout_.update(rows, masses, pool);
   const bool direct = equalities_.prepare(rows, layout_, same_layout, pool);
   if (!same_layout || direct != direct_) {
@@ -569,12 +551,13 @@ bool PgsSolver::prepare(RowStore& rows, std::span<const SolverBodyMass> masses, 
   }
   // Batches for every structure, the one found in this solve too: a tower still settling changes
   // its layout at every step of its first hundred, and its sweeps in lanes take a quarter less
-  // time than unit by unit ones from the layout's first solve; where batches do not pay (a pile's
-  // uneven loads) the rule above drops them for a while. A shuffled solve never visits them.
+  // time than unit by unit ones from the layout's first solve. Groups the lanes leave unsettled
+  // (uneven loads: a pile's, the ragdolls') are visited alone after their batch; batches pay
+  // even there (docs/performance.md). A shuffled solve never visits them.
   // One member visits every part: their interiors are batched together (UnitBatches::build).
   const bool one_member = members_for(pool) == 1;
   if (batches_.built() && (batches_.parts_merged() != one_member || !batching_)) batches_.clear();
-  if (in_order && batching_ && !batches_.built() && unbatched_solves_ == 0)
+  if (in_order && batching_ && !batches_.built())
     batches_.build(rows, schedule_, visits_, group_of_, groups_, layout_.bodies(), one_member);
   batched_ = in_order && batches_.built();
   if (direct_) {

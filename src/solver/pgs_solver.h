@@ -35,9 +35,6 @@ class PgsSolver final : public Solver {
   /// Above how many bytes the batches keep their rows compact (UnitBatches::set_compact_above;
   /// the same bits either way): for tests and measurements.
   void set_compact_batches_above(std::size_t bytes) { batches_.set_compact_above(bytes); }
-  /// Whether batches that settle too few of their groups in lanes are dropped for a while (the
-  /// default; UnitBatches::settle_too_few, the same bits either way): for tests and measurements.
-  void set_drop_unsettled_batches(bool drop) { drop_unsettled_batches_ = drop; }
   /// Whether sweeps in stored order visit units in batches (the default; UnitBatches, the same bits
   /// either way): false visits every unit alone, for tests and measurements.
   void set_batched(bool batched) { batching_ = batched; }
@@ -141,11 +138,7 @@ class PgsSolver final : public Solver {
   bool direct_ = false;
   bool exact_ = false;               // last_solve_exact
   std::vector<double> block_delta_;  // per row of the equality block: -w, then the change
-  // Batches that settle too few groups are dropped for a while (prepare).
-  bool drop_unsettled_batches_ = true;
-  bool batching_ = true;                // set_batched
-  std::uint32_t unbatched_solves_ = 0;  // solves still to come without batches
-  std::uint32_t batch_drops_ = 0;       // batches dropped since some last settled enough
+  bool batching_ = true;             // set_batched
 };
 
 }  // namespace impulse

@@ -440,7 +440,6 @@ void UnitBatches::build(const RowStore& rows, const SweepSchedule& schedule,
   unpacked_.assign(batches_.size(), 0);
   built_ = true;
   visited_in_lanes_.store(false, std::memory_order_relaxed);
-  unsettled_.assign(batches_.size(), 0);
   units_ = 0;
   for (const UnitBatch& batch : batches_)
     units_ += batch.units;
@@ -469,7 +468,6 @@ void UnitBatches::reserve(std::size_t rows, std::size_t units, std::size_t bodie
   room(open_, k_no_kind);
   room(level_of_body_, bodies);
   room(holds_row_, rows);
-  room(unsettled_, full);
   room(from_store_, full);
   room(unpacked_, full);
   room(lanes_, rows / UnitBatch::k_min_units * FullLayout::friction_row + full * FullLayout::group);
@@ -515,13 +513,6 @@ void UnitBatches::delay_into_batches(std::span<const RowUnit> units, std::uint32
     for_moving(units[u], shapes_[u].has_value(),
                [&](std::uint32_t body) { level_of_body_[body] = level; });
   }
-}
-
-bool UnitBatches::settle_too_few() const {
-  std::uint32_t unsettled = 0;
-  for (const std::uint8_t units : unsettled_)
-    unsettled += units;
-  return 3 * std::size_t(unsettled) > units_;
 }
 
 std::size_t UnitBatches::default_compact_above() {
@@ -1053,10 +1044,6 @@ BatchVisit UnitBatches::visit_in(std::size_t index, Lanes* velocity, Real* lambd
     target[r] = before[r] + (change[r] + refined[r]);
     solved &= target[r] >= Lanes{};
   }
-  // The groups the lanes' solve left, to be solved one at a time (settle_too_few).
-  const auto unsettled =
-      std::uint8_t(std::popcount(lane_bits(~solved & ~idle) & ((1u << batch.units) - 1)));
-  if (unsettled_[index] != unsettled) unsettled_[index] = unsettled;
   // The guess of the rows that pushed, on each such lane's group as visit_group holds it (the
   // same function, the same bits); a lane whose guess fails is left to visit_group, which tries
   // the all-rows solve next. Each lane's matrix, impulses and errors come by transposes (lane k

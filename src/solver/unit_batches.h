@@ -93,8 +93,8 @@ class UnitBatches {
              std::span<const RowGroup> groups, std::size_t bodies, bool merge_parts);
   /// Room for a build on a structure of this many rows, units and bodies, so that a build on it
   /// allocates nothing: a solver finds each layout's structure, but builds batches not for all
-  /// (none for a while after batches that settle too few: PgsSolver::prepare), and a warmed-up
-  /// step must not allocate for a layout larger than any batched before.
+  /// (none in a shuffled solve: PgsSolver::prepare), and a warmed-up step must not allocate for a
+  /// layout larger than any batched before.
   void reserve(std::size_t rows, std::size_t units, std::size_t bodies);
   /// Forgets the steps (a new structure), until the next build.
   void clear() {
@@ -142,12 +142,6 @@ class UnitBatches {
   /// The biases of chunk `chunk`'s batches (of k_pack_chunks), from the rows' (RowStore::bias):
   /// the relax solve changes them. A solve packs its chunks with its rows (PgsSolver).
   void pack_biases(std::size_t chunk, const Real* bias);
-  /// Whether the batches' lanes settle too few of their groups to pay for their packing: at their
-  /// last visits in lanes, more than a third of their units' groups were left to be solved one at a
-  /// time (their rows pushing unevenly: solve_active lane by lane, or visit_group afterwards), so
-  /// their sweeps cost about what the units' visits alone do (docs/performance.md). A lone row
-  /// always settles in lanes: its unit counts as settled.
-  bool settle_too_few() const;
   /// Whether the last build keeps the rows' B without its linear parts, which a visit finds from
   /// J and the bodies' inverse masses (the same bits): a fifth less memory, for batches whose lanes
   /// would not stay in a core's cache from one sweep to the next (more than compact_above
@@ -240,14 +234,12 @@ class UnitBatches {
   std::vector<Lanes> lanes_;
   bool compact_ = false;
   std::size_t compact_above_ = default_compact_above();
-  // Per batch: its units whose group its last visit in lanes did not settle there. The threads
-  // visit batches next to each other's at once, so a visit writes its byte only when it changes: a
-  // write at every visit took the line from the other core each time (docs/performance.md).
-  std::vector<std::uint8_t> unsettled_;
-  std::vector<std::uint8_t> from_store_;        // per batch: from_store
-  std::atomic<bool> visited_in_lanes_ = false;  // set once (a write at every visit, likewise)
-  std::vector<std::uint8_t> holds_row_;         // per row: a batch's
-  std::vector<std::uint8_t> unpacked_;          // per batch: unpack since forget_unpacked
+  std::vector<std::uint8_t> from_store_;  // per batch: from_store
+  // Set once: the threads visit batches next to each other's at once, and a write at every visit
+  // took the line from the other core each time (docs/performance.md).
+  std::atomic<bool> visited_in_lanes_ = false;
+  std::vector<std::uint8_t> holds_row_;  // per row: a batch's
+  std::vector<std::uint8_t> unpacked_;   // per batch: unpack since forget_unpacked
   // Scratch, kept so a warmed-up solver allocates nothing.
   // Per body: the last level that moves it, + 1 (build); then the level of the first later unit
   // that moves it (delay_into_batches).

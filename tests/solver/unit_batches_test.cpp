@@ -291,7 +291,6 @@ TEST(UnitBatches, OnePointManifoldsAreBatchedWithTheBitsOfOneUnitAtATime) {
           solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, stats, false);
         };
         PgsSolver batched;
-        batched.set_drop_unsettled_batches(false);
         RowProblem first = problem(1);
         solve(batched, first);
         RowProblem again = problem(2), reference = problem(2);
@@ -343,11 +342,10 @@ TEST(UnitBatches, ASolveThatReadsNoChangeGivesTheBitsOfOneThatDoes) {
 
 // A solve reports whether its layout changed (the structure found anew, and batches built for it)
 // and how many units its batches hold; the relax solve on the same rows the same. A solver
-// without batches reports none. (Batches kept whether or not they settle their groups.)
+// without batches reports none.
 TEST(UnitBatches, ASolveReportsWhetherItsLayoutChangedAndTheUnitsItBatched) {
   const SolverSettings settings = testing::iterations(10);
   PgsSolver solver;
-  solver.set_drop_unsettled_batches(false);
   SolveStats stats;
   const auto expect_batched = [&](const char* what) {
     ASSERT_TRUE(solver.batches().built()) << what;
@@ -509,10 +507,7 @@ TEST(UnitBatches, LevelsKeepTheBitsOfTheStoredOrderOnRandomGraphs) {
           SolveStats stats;
           solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
         };
-        // The first solve's batches, on impulses from zero, settle too few of the groups to be
-        // kept: kept here, to visit in lanes at the second.
         PgsSolver batched, unit_by_unit;
-        batched.set_drop_unsettled_batches(false);
         unit_by_unit.set_batched(false);
         RowProblem first = random_manifolds(seed, patch);
         solve(batched, first);
@@ -614,50 +609,6 @@ TEST(UnitBatches, AShuffledSolveAgainAfterBatchesReadsEveryRowAfresh) {
   in_order_then_shuffled(fresh, reference);
   EXPECT_FALSE(fresh.batches().built());
   EXPECT_TRUE(testing::same_solution(reference, again));
-}
-
-// `count` boxes on the ground (body 0), falling at 1 m/s and turning about x at `spin` rad/s:
-// from 2 rad/s on, two corners of each leave the ground as the other two hit it, so only some of
-// a group's rows push.
-RowProblem boxes_on_ground(int count, Real spin) {
-  RowProblem p;
-  p.add_body(0);
-  for (int k = 0; k < count; ++k) {
-    p.add_body(1, {0, -1, 0});
-    p.velocities.back().angular = {spin, 0, 0};
-    add_manifold(p, std::uint32_t(k + 1), 0, 4, false, 1);
-  }
-  p.rows.prepare(p.masses);
-  return p;
-}
-
-// Batches whose lanes leave most groups to be solved one at a time (tipping boxes) are dropped at
-// the next solve and tried again after 1, then 2 solves without; batches that settle their
-// groups (boxes landing flat) stay. Either way every solve gives the bits of a solver that keeps
-// its batches.
-TEST(UnitBatches, BatchesThatSettleTooFewGroupsAreDroppedAndTriedAgainLater) {
-  const SolverSettings settings = testing::iterations(10);
-  for (const Real spin : {Real(0), Real(4)}) {
-    PgsSolver solver, keeping;
-    keeping.set_drop_unsettled_batches(false);
-    std::vector<bool> batched;
-    for (int solve = 0; solve < 8; ++solve) {
-      RowProblem p = boxes_on_ground(24, spin), reference = p;
-      SolveStats stats, reference_stats;
-      solver.solve(p.rows, p.bodies(), settings, stats);
-      keeping.solve(reference.rows, reference.bodies(), settings, reference_stats);
-      EXPECT_TRUE(testing::same_solution(reference, p)) << "solve " << solve;
-      EXPECT_EQ(reference_stats.units_batched, 24u);  // six batches of four
-      batched.push_back(stats.units_batched > 0);
-      if (solve == 0) {
-        EXPECT_EQ(solver.batches().settle_too_few(), spin > 0);
-      }
-    }
-    const std::vector<bool> expected =
-        spin > 0 ? std::vector<bool>{true, false, true, false, false, true, false, false}
-                 : std::vector<bool>{true, true, true, true, true, true, true, true};
-    EXPECT_EQ(batched, expected) << "spin " << spin;
-  }
 }
 
 }  // namespace
