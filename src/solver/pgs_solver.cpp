@@ -902,10 +902,10 @@ Real sweep_steps(RowStore& rows, const PackedAccess& access, UnitBatches& batche
     const BatchVisit visit =
         batches.visit(step.batch, access.velocity, access.lambdas, sor, k_changes);
     largest = std::max(largest, visit.largest);
-    if (visit.groups_left != 0) batches.unpack(step.batch, rows, groups, couplings, packed);
-    for (std::size_t k = 0; k < UnitBatch::k_units; ++k) {
-      if (visit.groups_left & (1u << k))
-        largest = std::max(largest, visit_group<k_changes>(access, groups[batch.group[k]], sor));
+    for (std::size_t k = 0; visit.groups_left != 0 && k < UnitBatch::k_units; ++k) {
+      if (!(visit.groups_left & (1u << k))) continue;
+      batches.unpack_group(step.batch, k, rows, groups, packed);
+      largest = std::max(largest, visit_group<k_changes>(access, groups[batch.group[k]], sor));
     }
   }
   return largest;

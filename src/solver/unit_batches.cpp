@@ -775,12 +775,13 @@ template <bool k_compact>
 void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
                             std::span<RunCoupling> couplings, std::span<PackedRow> packed) {
   using L = LaneLayout<k_compact>;
-  if (unpacked_[k] != 0) return;
-  unpacked_[k] = 1;
+  if (unpacked_[k] & k_unpacked_whole) return;
+  const std::uint8_t groups_unpacked = unpacked_[k];
+  unpacked_[k] = k_unpacked_whole | ((1u << k_lanes) - 1);
   const UnitBatch& batch = batches_[k];
   // The biases too, this solve's (PgsSolver::pack_solve_chunk leaves a batch's to its unpack).
   for (std::size_t u = 0; u < batch.units; ++u) {
-    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.rows(); ++i) {
+    for (std::uint32_t i = batch.first[u]; i < batch.first[u] + batch.shape.friction_rows; ++i) {
       pack_row(rows, i, packed[i]);
       packed[i].bias = rows.bias[i];
     }
@@ -790,30 +791,48 @@ void UnitBatches::unpack_in(std::size_t k, const RowStore& rows, std::span<RowGr
     for (std::size_t u = 0; u < batch.units; ++u)
       couplings[batch.first[u] + f] = {row[L::coupling_last][u], row[L::coupling_before_last][u]};
   }
+  for (std::size_t u = 0; u < batch.units; ++u) {
+    if (!(groups_unpacked & (1u << u))) unpack_group_in<k_compact>(batch, u, rows, groups, packed);
+  }
+}
+
+void UnitBatches::unpack_group(std::size_t k, std::size_t u, const RowStore& rows,
+                               std::span<RowGroup> groups, std::span<PackedRow> packed) {
+  if (unpacked_[k] & (1u << u)) return;
+  unpacked_[k] |= std::uint8_t(1u << u);
+  if (compact_)
+    unpack_group_in<true>(batches_[k], u, rows, groups, packed);
+  else
+    unpack_group_in<false>(batches_[k], u, rows, groups, packed);
+}
+
+template <bool k_compact>
+void UnitBatches::unpack_group_in(const UnitBatch& batch, std::size_t u, const RowStore& rows,
+                                  std::span<RowGroup> groups, std::span<PackedRow> packed) const {
+  using L = LaneLayout<k_compact>;
+  const std::uint32_t head = batch.first[u] + batch.shape.friction_rows;
+  for (std::uint32_t i = head; i < head + batch.shape.group_rows; ++i) {
+    pack_row(rows, i, packed[i]);
+    packed[i].bias = rows.bias[i];
+  }
   if (batch.shape.lone_row) return;  // its packed row is all a lone row's visit reads
   const Lanes* group_in =
       lanes_.data() + batch.lanes_begin + batch.shape.friction_rows * L::friction_row;
-  // A RowGroup's field runs over its rows, the batch's lanes over its units: each is the other
-  // transposed.
-  const auto by_units = [&](std::size_t at, std::size_t stride, const auto& field) {
-    const std::array<Lanes, k_lanes> t = transposed(
-        group_in[at], group_in[at + stride], group_in[at + 2 * stride], group_in[at + 3 * stride]);
-    for (std::size_t u = 0; u < batch.units; ++u)
-      field(groups[batch.group[u]]) = t[u];
+  // A RowGroup's field runs over its rows, the batch's lanes over its units: lane u of four
+  // entries from `at` on.
+  const auto of_unit = [&](std::size_t at) {
+    return Lanes{group_in[at][u], group_in[at + 1][u], group_in[at + 2][u], group_in[at + 3][u]};
   };
-  for (std::size_t u = 0; u < batch.units; ++u)
-    assemble_jacobian(rows, groups[batch.group[u]]);
+  RowGroup& group = groups[batch.group[u]];
+  assemble_jacobian(rows, group);
   for (std::size_t c = 0; c < k_g; ++c) {
-    by_units(L::matrix + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.a[c]; });
-    by_units(L::inverse + 4 * c, 1, [&](RowGroup& g) -> Lanes& { return g.inverse[c]; });
+    group.a[c] = of_unit(L::matrix + 4 * c);
+    group.inverse[c] = of_unit(L::inverse + 4 * c);
   }
-  by_units(L::softness, 1, [](RowGroup& g) -> Lanes& { return g.softness; });
-  for (std::size_t u = 0; u < batch.units; ++u) {
-    RowGroup& group = groups[batch.group[u]];
-    group.regularisation = group_regularisation(group.a);
-    group.factored = group_in[L::factored][u] > 0;
-    group.bias = biases_of(group.first, group.count, rows.bias.data());
-  }
+  group.softness = of_unit(L::softness);
+  group.regularisation = group_regularisation(group.a);
+  group.factored = group_in[L::factored][u] > 0;
+  group.bias = biases_of(group.first, group.count, rows.bias.data());
 }
 
 void UnitBatches::pack_biases(std::size_t chunk, const Real* bias) {

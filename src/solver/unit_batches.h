@@ -134,6 +134,10 @@ class UnitBatches {
   /// one at a time (the same bits as in lanes), a residual or a shuffled solve.
   void unpack(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
               std::span<RunCoupling> couplings, std::span<PackedRow> packed);
+  /// Unit u's group of batch k, and its rows' packed rows, into the solver's own, once a solve:
+  /// all a group left by the lanes needs for its visit alone (unpack gives every unit's and more).
+  void unpack_group(std::size_t k, std::size_t u, const RowStore& rows, std::span<RowGroup> groups,
+                    std::span<PackedRow> packed);
   /// Every batch to be unpacked again when asked: a new solve (a new step's rows, which the
   /// solver's preparation leaves a batch's out of).
   void forget_unpacked() { std::fill(unpacked_.begin(), unpacked_.end(), 0); }
@@ -202,6 +206,9 @@ class UnitBatches {
   void unpack_in(std::size_t k, const RowStore& rows, std::span<RowGroup> groups,
                  std::span<RunCoupling> couplings, std::span<PackedRow> packed);
   template <bool k_compact>
+  void unpack_group_in(const UnitBatch& batch, std::size_t u, const RowStore& rows,
+                       std::span<RowGroup> groups, std::span<PackedRow> packed) const;
+  template <bool k_compact>
   void pack_biases_in(std::size_t chunk, const Real* bias);
   template <bool k_compact, bool k_changes>
   BatchVisit visit_in(std::size_t k, Lanes* velocity, Real* lambda, Real sor);
@@ -239,7 +246,9 @@ class UnitBatches {
   // took the line from the other core each time (docs/performance.md).
   std::atomic<bool> visited_in_lanes_ = false;
   std::vector<std::uint8_t> holds_row_;  // per row: a batch's
-  std::vector<std::uint8_t> unpacked_;   // per batch: unpack since forget_unpacked
+  // Per batch since forget_unpacked: bit u, unit u's group unpacked; k_unpacked_whole, the batch.
+  std::vector<std::uint8_t> unpacked_;
+  static constexpr std::uint8_t k_unpacked_whole = 1u << UnitBatch::k_units;
   // Scratch, kept so a warmed-up solver allocates nothing.
   // Per body: the last level that moves it, + 1 (build); then the level of the first later unit
   // that moves it (delay_into_batches).
