@@ -265,7 +265,7 @@ class UnitBatches {
   static constexpr std::size_t k_reserved_kinds = 8;
   std::vector<UnitShape> kinds_;           // the shapes met (delay_into_batches)
   std::vector<std::uint8_t> kind_of_;      // per unit: its shape's index in kinds_, or k_no_kind
-  std::vector<std::uint32_t> kind_count_;  // per level and shape: the units placed there so far
+  std::vector<std::uint32_t> kind_count_;  // per shape and level: the units placed there so far
   std::vector<std::uint32_t> level_end_;   // per level: its end in by_level_
   std::vector<std::uint32_t> by_level_;    // the units by level (a colour's: in order)
   struct OpenBatch {
