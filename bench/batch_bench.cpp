@@ -26,7 +26,7 @@ void BM_BatchedSweeps(benchmark::State& state) {
   SolverSettings settings;
   settings.iterations = 10;
   SolveStats stats;
-  // The first solve finds the structure; the second, on the layout kept, builds the batches.
+  // The first solve finds the structure and builds the batches; the second keeps them.
   for (int k = 0; k < 2; ++k) {
     RowProblem p = problem;
     solver.solve(p.rows, p.bodies(), settings, stats);

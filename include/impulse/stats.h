@@ -39,8 +39,8 @@ struct SolveStats {
   /// solvers, which keep no structure.
   bool layout_changed = false;
   /// pgs: the units (a manifold's rows) in the batches the solve visits four at a time in lanes,
-  /// built for each layout (none for a while after batches that settled too few of their groups;
-  /// a batch whose groups do not settle in lanes is visited unit by unit for a few sweeps).
+  /// built in the solve that finds a layout (in-order solves only); a group the lanes leave
+  /// unsettled is visited alone right after its batch.
   std::size_t units_batched = 0;
   /// pgs: the threads that shared its sweeps (a small island's stay on one; World::set_threads).
   std::size_t threads = 1;

@@ -6,7 +6,6 @@
 #include "solver/visit_arithmetic.h"
 
 #include <algorithm>
-#include <bit>
 #include <optional>
 
 #include <unistd.h>

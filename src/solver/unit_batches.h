@@ -106,7 +106,8 @@ class UnitBatches {
   /// Whether the last build merged the parts, and how many it was given.
   bool parts_merged() const { return parts_merged_; }
   std::size_t parts() const { return parts_; }
-  /// Whether a solve since the last build visited a batch in lanes.
+  /// Whether a solve since the last build visited a batch in lanes (what the tests read to know
+  /// that the lanes, not the store, gave their bits).
   bool visited_in_lanes() const { return visited_in_lanes_.load(std::memory_order_relaxed); }
   /// Part p's steps, in an order that gives the bits of its units in stored order.
   std::span<const SweepStep> part(std::size_t p) const { return segment(p); }
@@ -124,7 +125,8 @@ class UnitBatches {
   void pack(const RowStore& rows, std::span<const SolverBodyMass> masses, TaskPool* pool);
   /// Whether row i is a batch's (and so the group it belongs to): pack finds its packed row and
   /// couplings and its group's matrices (pack_biases their biases), which the solver's own
-  /// (PackedRow, RunCoupling, RowGroup) have only once unpack gives them.
+  /// (PackedRow, RunCoupling, RowGroup) have only once unpack (the whole batch's) or unpack_group
+  /// (one unit's group or lone row) gives them.
   bool holds_row(std::size_t i) const { return holds_row_[i] != 0; }
   /// Whether rows [i, i + k_flag_bytes) are all batches' (one load for a pass over the rows to
   /// skip them).

@@ -37,6 +37,26 @@ std::pair<RowProblem, RowProblem> held_and_fresh(PgsSolver& batched, RowProblem 
   return {std::move(second), std::move(reference)};
 }
 
+// Makes row i move nothing (J zero: zero inverse effective mass) in a form the compact lanes keep:
+// body a's linear part -0, minus body b's bit for bit, as a contact row's.
+void make_inert(RowStore& rows, std::size_t i) {
+  std::array<Lanes, 4>& jacobian = rows.coefficients[i].jacobian;
+  jacobian = {};
+  jacobian[0] = -jacobian[2];
+}
+
+// Whether row i is in a batch that the solve visits in lanes (not from the store).
+bool visited_in_lanes(const UnitBatches& batches, std::size_t i) {
+  for (std::size_t k = 0; k < batches.batch_count(); ++k) {
+    const UnitBatch& batch = batches.batch(k);
+    for (std::size_t u = 0; u < batch.units; ++u) {
+      if (i >= batch.first[u] && i < batch.first[u] + batch.shape.rows())
+        return !batches.from_store(k);
+    }
+  }
+  return false;
+}
+
 // Manifolds of 1, 2 or 4 points between random pairs of 200 bodies (body 0 and every eleventh
 // static), in random order: units that share a body lie anywhere in the stored order, so the
 // levels move units both back and forth across others.
@@ -163,7 +183,8 @@ TEST(UnitBatches, ARelaxSolveOnFewerThreadsThanItsSolveVisitsEveryPartsBatches) 
 // the same order: per-point friction, whole and compact lanes, one thread and two (parts warm
 // started part by part), every row starting from an impulse; a row that moves nothing (the first
 // friction row of every third manifold, J = 0, zero inverse effective mass) has its impulse
-// dropped and adds nothing in either.
+// dropped and adds nothing in either. The zero J's linear part on body a is -0, minus body b's bit
+// for bit as a contact's, so that the compact lanes keep its batch too.
 TEST(UnitBatches, ABatchWarmStartsInLanesWithTheBitsOfOneUnitAtATime) {
   for (const bool compact : {false, true}) {
     for (const int threads : {1, 2}) {
@@ -174,7 +195,7 @@ TEST(UnitBatches, ABatchWarmStartsInLanesWithTheBitsOfOneUnitAtATime) {
         const std::size_t rows_per_manifold = 12;  // 4 points: 8 friction rows, 4 normal
         for (std::size_t i = 0; i < p.rows.size(); ++i) {
           p.rows.lambda[i] = Real(0.01) * bias * Real(1 + i % 7);
-          if (i % (3 * rows_per_manifold) == 0) p.rows.coefficients[i].jacobian = {};
+          if (i % (3 * rows_per_manifold) == 0) make_inert(p.rows, i);
         }
         p.rows.prepare(p.masses);
         return p;
@@ -190,6 +211,7 @@ TEST(UnitBatches, ABatchWarmStartsInLanesWithTheBitsOfOneUnitAtATime) {
       ASSERT_GE(batched.batches().parts(), 2u);
       EXPECT_EQ(batched.batches().compact(), compact);
       EXPECT_TRUE(batched.batches().visited_in_lanes());
+      EXPECT_TRUE(visited_in_lanes(batched.batches(), 0));
       EXPECT_EQ(again.rows.inv_eff_mass[0], 0);
       EXPECT_TRUE(testing::same_solution(reference, again)) << compact << " " << threads;
     }
@@ -256,7 +278,8 @@ TEST(UnitBatches, TheCompactFormGivesTheBitsOfTheWholeOneAndLeavesToTheStoreWhat
 // units are batched too, by their own shape, and their lanes give the bits of the solve unit by
 // unit: per-point and patch friction, whole and compact lanes, one thread and two, over-relaxed,
 // soft normal rows, every row warm started, a lone row that moves nothing (J = 0, zero inverse
-// effective mass) dropping its impulse; a solve and its relax solve, with their residuals.
+// effective mass, kept in lanes) dropping its impulse; a solve and its relax solve, with their
+// residuals.
 TEST(UnitBatches, OnePointManifoldsAreBatchedWithTheBitsOfOneUnitAtATime) {
   for (const bool patch : {false, true}) {
     for (const bool compact : {false, true}) {
@@ -278,17 +301,17 @@ TEST(UnitBatches, OnePointManifoldsAreBatchedWithTheBitsOfOneUnitAtATime) {
           }
           for (inert = 1; !(normal(inert) && !normal(inert - 1) && !normal(inert + 1)); ++inert) {
           }
-          rows.coefficients[inert].jacobian = {};
+          make_inert(rows, inert);
           rows.prepare(p.masses);
           return p;
         };
-        SolveStats stats, batched_stats;
+        SolveStats stats, relax_stats, batched_stats, batched_relax_stats;
         const auto solve = [&](PgsSolver& solver, RowProblem& p) {
           solver.set_compact_batches_above(compact ? 0 : std::size_t(1) << 30);
           solver.solve(p.rows, {p.velocities, p.masses, &pool}, settings, stats);
           for (std::size_t i = 0; i < p.rows.size(); ++i)
             p.rows.bias[i] *= Real(0.5);
-          solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, stats, false);
+          solver.solve_again(p.rows, {p.velocities, p.masses, &pool}, settings, relax_stats, false);
         };
         PgsSolver batched;
         RowProblem first = problem(1);
@@ -296,6 +319,7 @@ TEST(UnitBatches, OnePointManifoldsAreBatchedWithTheBitsOfOneUnitAtATime) {
         RowProblem again = problem(2), reference = problem(2);
         solve(batched, again);
         batched_stats = stats;
+        batched_relax_stats = relax_stats;
         PgsSolver unit_by_unit;
         unit_by_unit.set_batched(false);
         solve(unit_by_unit, reference);
@@ -303,15 +327,20 @@ TEST(UnitBatches, OnePointManifoldsAreBatchedWithTheBitsOfOneUnitAtATime) {
         ASSERT_TRUE(batches.built());
         EXPECT_EQ(batches.compact(), compact);
         EXPECT_TRUE(batches.visited_in_lanes());
-        // Eight columns of one-point manifolds in each of six levels: two batches a level.
+        // Eight columns of one-point manifolds in each of six levels: two batches a level, each
+        // visited in lanes.
         std::size_t lone = 0;
-        for (std::size_t k = 0; k < batches.batch_count(); ++k)
-          lone += batches.batch(k).shape.lone_row ? batches.batch(k).units : 0;
+        for (std::size_t k = 0; k < batches.batch_count(); ++k) {
+          const bool in_lanes = batches.batch(k).shape.lone_row && !batches.from_store(k);
+          lone += in_lanes ? batches.batch(k).units : 0;
+        }
         EXPECT_GE(lone, 40u) << patch << compact << threads;
+        EXPECT_TRUE(visited_in_lanes(batches, inert));
         EXPECT_EQ(again.rows.inv_eff_mass[inert], 0);
         EXPECT_EQ(again.rows.lambda[inert], 0);
         EXPECT_TRUE(testing::same_solution(reference, again)) << patch << compact << threads;
         EXPECT_EQ(batched_stats.residuals, stats.residuals);
+        EXPECT_EQ(batched_relax_stats.residuals, relax_stats.residuals);
       }
     }
   }
