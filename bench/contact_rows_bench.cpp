@@ -68,7 +68,7 @@ void write_rows(benchmark::State& state, FrictionModel model) {
   Stack s = stack();
   SolverSettings solver;
   solver.friction_model = model;
-  const ContactRowSettings settings{Real(1.0 / 60), 1, Real(9.81), &solver};
+  const ContactRowSettings settings{Real(1.0 / 60), 1, Real(9.81), &solver, {}};
   RowStore rows;
   std::vector<ManifoldRows> where;
   for (auto _ : state) {

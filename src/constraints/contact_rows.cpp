@@ -107,9 +107,11 @@ Real push_out_velocity(Real depth, const ContactRowSettings& settings) {
 
 // The normal row's target velocity: push out what exceeds the slop (Baumgarte, capped), let a
 // speculative contact close its gap within the step and no more, and reflect an approach faster
-// than the threshold by the restitution when the contact closes this step.
+// than the threshold by the restitution when the contact closes this step (the approach the
+// bodies met with: approach_before_forces, called only for a bouncy pair).
+template <class MetWith>
 Real normal_target_velocity(Real depth, Real approach_velocity, Real restitution,
-                            const ContactRowSettings& settings) {
+                            const MetWith& met_with, const ContactRowSettings& settings) {
   const SolverSettings& s = *settings.solver;
   Real target = 0;
   if (depth > s.slop)
@@ -117,12 +119,22 @@ Real normal_target_velocity(Real depth, Real approach_velocity, Real restitution
   else if (depth < 0)
     target = depth / settings.dt;
   const bool closes = approach_velocity * settings.dt <= depth;
-  if (restitution > 0 && approach_velocity < -s.restitution_threshold && closes)
-    target = std::max(target, -restitution * approach_velocity);
+  if (restitution > 0 && closes) {
+    const Real met = met_with();
+    if (met < -s.restitution_threshold) target = std::max(target, -restitution * met);
+  }
   return target;
 }
 
 }  // namespace
+
+Real approach_before_forces(Real approach, const Vec3& n, std::uint32_t body_a, const Vec3& ra,
+                            std::uint32_t body_b, const Vec3& rb,
+                            const ContactRowSettings& settings) {
+  if (settings.force_changes.empty()) return approach;
+  const std::span<const BodyVelocity> added = settings.force_changes;
+  return approach - dot(n, relative_velocity_at(added[body_a], ra, added[body_b], rb));
+}
 
 ContactMaterial combine_materials(const ContactMaterial& a, const ContactMaterial& b) {
   return {std::sqrt(a.friction * b.friction), std::max(a.restitution, b.restitution)};
@@ -316,7 +328,14 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   for (int k = 0; k < count; ++k) {
     const ContactState& c = manifold.points[std::size_t(k)];
     const Lever& l = levers[std::size_t(k)];
-    spec.bias = normal_target_velocity(c.point.depth, dot(l.dv, n), material.restitution, settings);
+    const Real approach = dot(l.dv, n);
+    spec.bias = normal_target_velocity(
+        c.point.depth, approach, material.restitution,
+        [&] {
+          return approach_before_forces(approach, n, manifold.body_a, to_vec3(l.ra),
+                                        manifold.body_b, to_vec3(l.rb), settings);
+        },
+        settings);
     const bool pushes_out = c.point.depth > settings.solver->slop &&
                             spec.bias == push_out_velocity(c.point.depth, settings);
     spec.position_bias = pushes_out ? spec.bias : 0;

@@ -40,7 +40,18 @@ struct ContactRowSettings {
   Real warm_scale = 1;  // this dt over the last step's: impulses scale with the step
   Real gravity = 0;     // m/s^2, its magnitude (the constant friction model)
   const SolverSettings* solver = nullptr;
+  // Per body: what this step's forces (gravity, applied forces, damping) added to its velocity,
+  // for restitution (approach_before_forces); empty where no body bounces.
+  std::span<const BodyVelocity> force_changes;
 };
+
+/// The normal speed `approach` (negative closing) at a point of bodies a and b, levers ra and rb,
+/// less what this step's forces added to it: the speed the bodies met with, which restitution
+/// reflects. Reflecting the speed after gravity's pull gave a bouncing ball g dt more at each
+/// bounce, and a ball of restitution 1 climbed 1.7% a bounce at 60 Hz.
+Real approach_before_forces(Real approach, const Vec3& n, std::uint32_t body_a, const Vec3& ra,
+                            std::uint32_t body_b, const Vec3& rb,
+                            const ContactRowSettings& settings);
 
 /// A manifold's rows: where they start (its friction rows, a pair per point or the patch's, then
 /// the normal rows of its points), and the directions its friction rows push along, in their

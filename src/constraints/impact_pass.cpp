@@ -33,15 +33,17 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const BodyMotion& 
     p.ra = at - a.center;
     p.rb = at - b.center;
     const Real approach = normal_speed(p);
-    // As the contact rows judge it: fast enough, and touching within this step.
-    if (approach >= -settings.solver->restitution_threshold || approach * settings.dt > c.depth)
-      continue;
+    // As the contact rows judge it: touching within this step, and met fast enough.
+    if (approach * settings.dt > c.depth) continue;
+    const Real met =
+        approach_before_forces(approach, n, manifold.body_a, p.ra, manifold.body_b, p.rb, settings);
+    if (met >= -settings.solver->restitution_threshold) continue;
     const Vec3 ra_n = cross(p.ra, n), rb_n = cross(p.rb, n);
     const Real k_n = dot(n, mass_a.linear_response(n)) + dot(n, mass_b.linear_response(n)) +
                      dot(ra_n, mass_a.inv_inertia * ra_n) + dot(rb_n, mass_b.inv_inertia * rb_n);
     if (!(k_n > 0)) continue;
     p.inv_k = 1 / k_n;
-    p.target = -restitution * approach;
+    p.target = -restitution * met;
     ++count;
   }
   if (count == 0) return false;

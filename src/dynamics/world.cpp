@@ -567,11 +567,24 @@ void substep(World::Impl& w, Real dt) {
   // The guards and the forces in one pass over the awake bodies (guards.h).
   begin_remembering_poses(w);
   std::array<bool, World::Impl::k_body_chunks> faulty{};
+  const bool bouncy = w.bouncy_bodies > 0;
+  if (bouncy) w.force_changes.assign(w.velocities.size(), BodyVelocity{});
   w.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
     remember_chunk_poses(w, slots);
     clamp_chunk(w, chunk, slots);
+    if (bouncy) {
+      for (const std::uint32_t slot : slots)
+        w.force_changes[slot] = w.velocities[slot];
+    }
     integrate_velocities(slots, w.motions, w.velocities,
                          {w.settings.gravity, dt, w.settings.gyroscopic});
+    if (bouncy) {
+      for (const std::uint32_t slot : slots) {
+        const BodyVelocity& now = w.velocities[slot];
+        BodyVelocity& added = w.force_changes[slot];
+        added = {now.linear - added.linear, now.angular - added.angular};
+      }
+    }
     faulty[chunk] = any_faulty(w, slots);
   });
   report_clamped(w, StepStage::velocities);

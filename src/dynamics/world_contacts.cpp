@@ -16,7 +16,9 @@ bool is_dynamic(const World::Impl& impl, std::uint32_t slot) {
 
 ContactRowSettings row_settings(const World::Impl& impl, Real dt) {
   return {dt, impl.last_dt > 0 ? dt / impl.last_dt : Real(1), length(impl.settings.gravity),
-          &impl.settings.solver};
+          &impl.settings.solver,
+          impl.bouncy_bodies > 0 ? std::span<const BodyVelocity>(impl.force_changes)
+                                 : std::span<const BodyVelocity>()};
 }
 
 bool pair_is_awake(const World::Impl& impl, const ContactManifold& m) {  // a sleeping pair rests

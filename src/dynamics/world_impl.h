@@ -35,6 +35,9 @@ struct World::Impl {
   std::vector<BodyMotion> motions;
   std::vector<BodyVelocity> velocities;
   std::vector<BodyVelocity> free_velocities;  // before the solve, for the relax solve
+  // What this sub-step's forces added to each body's velocity, while any body bounces
+  // (ContactRowSettings::force_changes); zero for a body not stepped.
+  std::vector<BodyVelocity> force_changes;
   SolveStats relax_stats;
   std::vector<BodySleep> sleep;
   // Each body's friction and restitution as its settings give them, apart from the records (some

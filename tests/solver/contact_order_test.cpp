@@ -121,7 +121,7 @@ TEST(ContactOrder, TheWriterPlacesEachManifoldsRowsInTheOrderGivenAndStoresThemB
   }
   SolverSettings solver;
   solver.friction_model = FrictionModel::coulomb;
-  const ContactRowSettings settings{k_dt, 1, Real(9.81), &solver};
+  const ContactRowSettings settings{k_dt, 1, Real(9.81), &solver, {}};
   const std::vector<std::uint32_t> order{1, 0};
   std::vector<ManifoldRows> where;
   write_contact_rows(

@@ -50,7 +50,7 @@ std::array<Vec3, N> first_directions(const std::array<Contact, N>& contacts, con
   }
   SolverSettings solver;
   solver.friction_model = FrictionModel::coulomb;
-  const ContactRowSettings settings{Real(1) / 60, 1, Real(9.81), &solver};
+  const ContactRowSettings settings{Real(1) / 60, 1, Real(9.81), &solver, {}};
   std::vector<ContactManifold> manifolds{manifold};
   std::vector<ManifoldRows> where(1);
   testing::write_contact_rows_with(Real(0.5), manifolds, motions, p.masses, p.velocities, settings,

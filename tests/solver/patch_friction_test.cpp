@@ -38,7 +38,7 @@ struct PatchBox {
 // The patch rows of a 1 kg cube on static ground (body 0), falling at g dt, sliding at `speed`
 // along x and turning at `spin` about y, its warm start from the manifold's points.
 void write_rows(PatchBox& s, const SolverSettings& solver) {
-  const ContactRowSettings row_settings{k_dt, 1, Real(9.81), &solver};
+  const ContactRowSettings row_settings{k_dt, 1, Real(9.81), &solver, {}};
   s.p.rows.clear();
   std::vector<BodyMotion> motions(2);
   motions[1].center = {0, k_half, 0};
