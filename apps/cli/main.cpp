@@ -90,7 +90,10 @@ int run(const RunOptions& options) {
   world.set_threads(options.threads);
   if (options.every_step_on_threads) world.set_thread_use(impulse::ThreadUse::always);
 
-  impulse::cli::RunResult result{&scene, &world, options.steps, {}, {}, {}};
+  impulse::cli::RunResult result;
+  result.scene = &scene;
+  result.world = &world;
+  result.steps = options.steps;
   result.step_ms.reserve(std::size_t(options.steps));
   std::optional<impulse::cli::TraceWriter> trace;
   if (!options.trace_file.empty()) trace.emplace(options.trace_file);
@@ -112,6 +115,7 @@ int run(const RunOptions& options) {
     if (replay) replay->write(i + 1, world);
     for (const impulse::JointBreakEvent& event : world.joint_events())
       result.joint_breaks.push_back({i + 1, event});
+    result.add_reports(i + 1, world.diagnostics());
   }
   if (options.json) {
     std::cout << impulse::cli::summary_json(result).dump(2) << "\n";

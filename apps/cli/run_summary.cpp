@@ -51,6 +51,15 @@ std::string name_or_index(const std::string& name, std::size_t index) {
 
 }  // namespace
 
+void RunResult::add_reports(int step, const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics) {
+    auto it = std::find_if(reports.begin(), reports.end(),
+                           [&](const Reports& r) { return r.kind == d.kind; });
+    if (it == reports.end()) it = reports.insert(reports.end(), {d.kind, 0, step, d.message});
+    ++it->count;
+  }
+}
+
 nlohmann::ordered_json summary_json(const RunResult& run) {
   const World& world = *run.world;
   const Timing timing = timing_of(run.step_ms);
@@ -126,6 +135,14 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                       {"torque", vec(b.event.torque)}});
   }
   out["events"] = std::move(events);
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  for (const RunResult::Reports& r : run.reports) {
+    reports.push_back({{"kind", diagnostic_kind_name(r.kind)},
+                       {"count", r.count},
+                       {"first_step", r.first_step},
+                       {"first_message", r.first_message}});
+  }
+  out["diagnostics"] = std::move(reports);
   out["state_hash"] = hex(world.state_hash());
   return out;
 }
@@ -163,6 +180,10 @@ std::string summary_text(const RunResult& run) {
         << ", " << p.z << ")  velocity (" << v.x << ", " << v.y << ", " << v.z << ")\n";
   }
   if (ids.size() > k_listed) out << "  ... " << ids.size() - k_listed << " more\n";
+  for (const RunResult::Reports& r : run.reports) {
+    out << "reported    " << diagnostic_kind_name(r.kind) << " " << r.count
+        << " times, first at step " << r.first_step << ": " << r.first_message << "\n";
+  }
   out << "state_hash  " << hex(world.state_hash()) << "\n";
   return out.str();
 }

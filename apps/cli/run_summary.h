@@ -1,6 +1,7 @@
 #pragma once
 // What `impulse run` reports: the contract's --json summary and the human-readable one.
 
+#include <impulse/diagnostics.h>
 #include <impulse/scene.h>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,17 @@ struct RunResult {
     JointBreakEvent event;
   };
   std::vector<JointBreak> joint_breaks;  // every joint break of the run, in order
+  // The world's reports (World::diagnostics), by kind in the order first seen: how many over the
+  // run, and the first one's step and message.
+  struct Reports {
+    DiagnosticKind kind = DiagnosticKind::non_finite_body;
+    int count = 0;
+    int first_step = 0;  // 1-based
+    std::string first_message;
+  };
+  std::vector<Reports> reports;
+  /// Adds a step's diagnostics.
+  void add_reports(int step, const std::vector<Diagnostic>& diagnostics);
   // The steps whose solve found its structure anew (SolveStats::layout_changed).
   int layout_changes = 0;
   // The steps that ran on more than one thread (StepStats::threads).

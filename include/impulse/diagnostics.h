@@ -34,6 +34,10 @@ enum class DiagnosticKind : std::uint8_t {
   degenerate_row,
   /// remove_body removed a joint that held the body.
   joint_removed,
+  /// The world's solver refused the step's rows (a global or pivoting solver's size limit, or
+  /// non-finite data: SolveStats::diagnostic) and pgs solved them instead, so that the contacts
+  /// and joints still held; the step's SolveStats are pgs's.
+  solve_refused,
 };
 
 /// "non_finite_body", "velocity_clamped", ...; "velocities", "solve", ...

@@ -12,8 +12,9 @@
 namespace impulse {
 
 enum class SolveStatus : std::uint8_t {
-  ok,             ///< ran to its iteration budget or tolerance
-  refused,        ///< beyond what the solver takes (size, non-finite data): no impulse applied
+  ok,       ///< ran to its iteration budget or tolerance
+  refused,  ///< beyond what the solver takes (size, non-finite data): no impulse applied (a World
+            ///< then solves the rows with pgs: DiagnosticKind::solve_refused)
   not_converged,  ///< a direct solve gave up (pivot limit): its best iterate was applied
 };
 

@@ -34,11 +34,12 @@ constexpr NameTable<JointType, 8> k_joint_names{{{JointType::ball, "ball"},
                                                  {JointType::prismatic, "prismatic"},
                                                  {JointType::cone_twist, "cone_twist"},
                                                  {JointType::six_dof, "six_dof"}}};
-constexpr NameTable<DiagnosticKind, 4> k_diagnostic_names{
+constexpr NameTable<DiagnosticKind, 5> k_diagnostic_names{
     {{DiagnosticKind::non_finite_body, "non_finite_body"},
      {DiagnosticKind::velocity_clamped, "velocity_clamped"},
      {DiagnosticKind::degenerate_row, "degenerate_row"},
-     {DiagnosticKind::joint_removed, "joint_removed"}}};
+     {DiagnosticKind::joint_removed, "joint_removed"},
+     {DiagnosticKind::solve_refused, "solve_refused"}}};
 constexpr NameTable<StepStage, 4> k_stage_names{{{StepStage::velocities, "velocities"},
                                                  {StepStage::solve, "solve"},
                                                  {StepStage::positions, "positions"},

@@ -231,6 +231,16 @@ void report_degenerate_rows(World::Impl& impl) {
   }
 }
 
+void report_refused_solve(World::Impl& impl, const SolveStats& refused) {
+  Diagnostic d;
+  d.kind = DiagnosticKind::solve_refused;
+  d.stage = StepStage::solve;
+  d.message = stage_prefix(StepStage::solve) + "the " +
+              solver_type_name(impl.settings.solver.type) + " solver refused the step's rows (" +
+              refused.diagnostic + "); pgs solved them instead";
+  impl.diagnostics.push_back(std::move(d));
+}
+
 void report_joint_removed(World::Impl& impl, std::uint32_t joint, std::uint32_t body) {
   Diagnostic d;
   d.kind = DiagnosticKind::joint_removed;

@@ -49,6 +49,10 @@ void hold_frozen_bodies(World::Impl& impl);
 /// Reports every row the prepared store leaves inert (RowStore::prepare), with its constraint.
 void report_degenerate_rows(World::Impl& impl);
 
+/// Reports that the world's solver refused the step's rows (its SolveStats `refused`) and pgs
+/// solved them.
+void report_refused_solve(World::Impl& impl, const SolveStats& refused);
+
 /// Reports that remove_body removed a joint holding the body.
 void report_joint_removed(World::Impl& impl, std::uint32_t joint, std::uint32_t body);
 

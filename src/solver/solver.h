@@ -74,6 +74,7 @@ class SolverInstance {
   SolverInstance& operator=(SolverInstance&&) noexcept = default;
   ~SolverInstance() = default;
   Solver* operator->() const { return solver_.get(); }
+  Solver& operator*() const { return *solver_; }
 
  private:
   std::unique_ptr<Solver> solver_;

@@ -354,6 +354,34 @@ TEST(Guards, ACustomRowOnASleepingBodyIsNoFault) {
 
 // Removing the middle of a hanging chain of three removes the two joints that held it, each
 // reported with its name; the top link still hangs, the bottom one falls freely.
+// A solver that refuses the step's rows (beyond its size limit) applies nothing; the world then
+// solves them with pgs and reports it, so a grid of boxes resting on the ground stays there
+// (before, every box fell through the ground from the first step).
+TEST(Guards, RowsASolverRefusesAreSolvedByPgsAndReported) {
+  for (const auto& [type, side] :
+       {std::pair{SolverType::pivoting, 10}, {SolverType::global_dense, 19}}) {
+    WorldSettings settings = awake();
+    settings.solver.type = type;
+    World world(settings);
+    world.create_body(ground_box());
+    std::vector<BodyId> boxes;
+    for (int i = 0; i < side * side; ++i) {
+      const Vec3 at{Real(1.5) * Real(i % side), Real(0.5), Real(1.5) * Real(i / side)};
+      boxes.push_back(world.create_body(body_of(Box{}, at)));
+    }
+    for (int step = 0; step < 60; ++step)
+      world.step(k_dt);
+    for (const BodyId id : boxes)
+      ASSERT_NEAR(world.position(id).y, 0.5, 0.01) << solver_type_name(type);
+    ASSERT_EQ(count_of(world, DiagnosticKind::solve_refused), 1u) << solver_type_name(type);
+    const std::string& message = world.diagnostics().front().message;
+    EXPECT_TRUE(contains(message, solver_type_name(type))) << message;
+    EXPECT_TRUE(contains(message, "exceed")) << message;
+    EXPECT_TRUE(contains(message, "pgs solved them")) << message;
+    EXPECT_EQ(world.last_step_stats().solve.status, SolveStatus::ok) << solver_type_name(type);
+  }
+}
+
 TEST(Guards, RemovingABodyUnderJointsReportsEachJointAndTheRestSimulatesOn) {
   World world(awake());
   const Vec3 half{Real(0.1), Real(0.4), Real(0.1)};
