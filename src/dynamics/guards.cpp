@@ -1,12 +1,13 @@
 #include "dynamics/guards.h"
 
+#include "core/number_text.h"
+
 #include "dynamics/integrator.h"
 #include "dynamics/sleep.h"
 #include "dynamics/world_contacts.h"
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 
 namespace impulse {
 namespace {
@@ -23,12 +24,6 @@ BodyId body_id(const World::Impl& impl, std::uint32_t slot) {
 
 std::string stage_prefix(StepStage stage) {
   return std::string("step (") + step_stage_name(stage) + "): ";
-}
-
-std::string number(Real value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", double(value));
-  return text;
 }
 
 // Whose row i is: a joint's, a custom constraint's, or else a contact's (contacts write first).
@@ -152,8 +147,8 @@ void report_clamped(World::Impl& impl, StepStage stage) {
     d.body = body_id(impl, slot);
     d.message = stage_prefix(stage) + describe_body(impl, slot) +
                 " moved faster than the world's limits (max_linear_speed " +
-                number(impl.settings.max_linear_speed) + " m/s, max_angular_speed " +
-                number(impl.settings.max_angular_speed) + " rad/s) and was slowed to them";
+                number_text(impl.settings.max_linear_speed) + " m/s, max_angular_speed " +
+                number_text(impl.settings.max_angular_speed) + " rad/s) and was slowed to them";
     impl.diagnostics.push_back(std::move(d));
   }
 }

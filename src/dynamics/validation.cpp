@@ -1,5 +1,7 @@
 #include "dynamics/validation.h"
 
+#include "core/number_text.h"
+
 #include <impulse/error.h>
 
 #include <cmath>
@@ -41,7 +43,11 @@ std::optional<SettingsProblem> check_finite(const Vec3& v, const char* path) {
 
 std::optional<SettingsProblem> check_orientation(const Quat& q, const char* path) {
   if (!is_finite(q)) return problem(path, "must hold finite numbers");
-  if (length(q) < k_min_quat_length) return problem(path, "quaternion of length 0 is no rotation");
+  if (length(q) < k_min_quat_length) {
+    return problem(path, "a quaternion of length " + number_text(length(q)) +
+                             " is no rotation (its length must be at least " +
+                             number_text(k_min_quat_length) + ")");
+  }
   return std::nullopt;
 }
 

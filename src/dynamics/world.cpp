@@ -146,7 +146,11 @@ BodyId World::create_body(const BodySettings& settings) {
   motion.type = settings.type;
   if (settings.type == BodyType::dynamic_body) {
     mass = cooked_mass_properties(settings.shapes, cooked, settings.density);
-    if (!(mass.mass > 0) || !is_finite(mass.inertia))
+    if (!is_finite(mass.mass) || !is_finite(mass.inertia))
+      throw InvalidArgument(
+          "body settings: /density: the shapes' mass or inertia at this density overflows single "
+          "precision");
+    if (!(mass.mass > 0))
       throw InvalidArgument("body settings: /shapes: the shapes enclose no volume");
     if (settings.mass) {
       mass.inertia *= *settings.mass / mass.mass;

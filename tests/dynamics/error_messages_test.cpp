@@ -35,6 +35,17 @@ TEST(ErrorMessages, NameTheEntryTheFieldAndTheProblem) {
   dust.mass = Real(1e-30);
   EXPECT_EQ(message_of<InvalidArgument>([&] { world.create_body(dust); }),
             "body settings: /mass: the inertia or its inverse overflows single precision");
+  BodySettings dense;  // 8e30 m^3 at 3e38 kg/m^3: the mass overflows, the volume is there
+  dense.shapes[0].geometry = Box{Vec3::splat(Real(1e10))};
+  dense.density = Real(3e38);
+  EXPECT_EQ(message_of<InvalidArgument>([&] { world.create_body(dense); }),
+            "body settings: /density: the shapes' mass or inertia at this density overflows "
+            "single precision");
+  BodySettings unturned;
+  unturned.orientation = Quat{Real(1e-7), 0, 0, 0};
+  EXPECT_EQ(message_of<InvalidArgument>([&] { world.create_body(unturned); }),
+            "body settings: /orientation: a quaternion of length 1e-07 is no rotation (its length "
+            "must be at least 1e-06)");
   EXPECT_EQ(message_of<InvalidArgument>([&] { world.step(0); }),
             "step: dt must be a finite number > 0");
   for (int i = 0; i < 3; ++i)
