@@ -74,17 +74,23 @@ void AabbTree::destroy_proxy(std::int32_t proxy_id) {
   --proxy_count_;
 }
 
-bool AabbTree::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement) {
-  if (nodes_[proxy_id].aabb.contains(tight)) return false;
-  AABB fat = tight.expanded(margin_);
-  // Stretch toward the motion so a steadily moving body stays inside for several steps (Box2D).
+AABB AabbTree::stretched(AABB box, const Vec3& displacement) {
   for (int i = 0; i < 3; ++i) {
     if (displacement[i] < 0) {
-      fat.lower[i] += displacement[i];
+      box.lower[i] += displacement[i];
     } else {
-      fat.upper[i] += displacement[i];
+      box.upper[i] += displacement[i];
     }
   }
+  return box;
+}
+
+bool AabbTree::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement) {
+  // The box over the whole step's motion: a fast body whose fat box still held where it is, but
+  // not where it goes, found no pair with a wall in its way and passed through it.
+  if (nodes_[proxy_id].aabb.contains(stretched(tight, displacement))) return false;
+  // Stretched toward the motion, so a steadily moving body stays inside for several steps (Box2D).
+  const AABB fat = stretched(tight.expanded(margin_), displacement);
   // A move within the box of the leaf's ancestor k_refit_levels up changes no structure: the leaf
   // takes its new box and the boxes above are refitted, up to the first that does not change.
   std::int32_t holder = proxy_id;

@@ -89,8 +89,11 @@ bool ContactManager::place_shape(std::uint32_t shape, const Transform& pose,
   record.sweep = length(displacement);
   record.placed = shape_bounds(record.shape, pose);
   record.displacement = displacement;
-  // Within its fat box the proxy stays as it is (AabbTree::move_proxy would change nothing).
-  record.moves = !broadphase_.tree().fat_aabb(record.proxy).contains(record.placed);
+  // Within its fat box over the step's motion the proxy stays as it is (AabbTree::move_proxy
+  // would change nothing).
+  record.moves = !broadphase_.tree()
+                      .fat_aabb(record.proxy)
+                      .contains(AabbTree::stretched(record.placed, displacement));
   return record.moves;
 }
 
