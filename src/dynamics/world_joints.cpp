@@ -22,7 +22,10 @@ JointBodyPose pose_of(const World::Impl& impl, std::uint32_t slot) {
 }
 
 JointGeometry geometry_of(const World::Impl& impl, const World::Impl::JointRecord& joint) {
-  return joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
+  JointGeometry g =
+      joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
+  g.still_axes = impl.motions[joint.body_b].type == BodyType::static_body;
+  return g;
 }
 
 // Bitwise: the same rows follow from the same bits, where +0 and -0 could round differently.

@@ -35,6 +35,9 @@ struct JointGeometry {
   Vec3 r_a, r_b;          ///< anchors from each centre of mass, world axes
   Vec3 p_a, p_b;          ///< anchors, world
   Quat frame_a, frame_b;  ///< each body's copy of the joint frame, world
+  /// b never turns (the world, a static body): the point rows go along its axes, which stay put
+  /// (add_point_rows).
+  bool still_axes = false;
   /// The rotation of b's frame relative to a's, in a's frame axes (identity at creation).
   Quat relative() const { return conjugate(frame_a) * frame_b; }
 };

@@ -14,8 +14,8 @@ JointRow linear_axis_row(const JointGeometry& g, const Vec3& n);
 /// The row for a rotation about the unit world axis u: J = [0, -u, 0, u], so J v = (w_b - w_a) . u.
 JointRow angular_axis_row(const Vec3& u);
 
-/// Three rows holding the anchors together (C = p_b - p_a along body a's joint axes), slots
-/// first..first + 2.
+/// Three rows holding the anchors together (C = p_b - p_a along body a's joint axes, or b's
+/// where JointGeometry::still_axes), slots first..first + 2.
 void add_point_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSink& rows);
 
 /// Three rows holding b's frame at a's: C the rotation vector of b's frame relative to a's
