@@ -107,11 +107,10 @@ Real push_out_velocity(Real depth, const ContactRowSettings& settings) {
 
 // The normal row's target velocity: push out what exceeds the slop (Baumgarte, capped), let a
 // speculative contact close its gap within the step and no more, and reflect an approach faster
-// than the threshold by the restitution when the contact closes this step (the approach the
-// bodies met with: approach_before_forces, called only for a bouncy pair).
-template <class MetWith>
-Real normal_target_velocity(Real depth, Real approach_velocity, Real restitution,
-                            const MetWith& met_with, const ContactRowSettings& settings) {
+// than the threshold by the restitution when the contact closes this step (`met`, the approach
+// the bodies met with: approach_before_forces).
+Real normal_target_velocity(Real depth, Real approach_velocity, Real met, Real restitution,
+                            const ContactRowSettings& settings) {
   const SolverSettings& s = *settings.solver;
   Real target = 0;
   if (depth > s.slop)
@@ -119,10 +118,8 @@ Real normal_target_velocity(Real depth, Real approach_velocity, Real restitution
   else if (depth < 0)
     target = depth / settings.dt;
   const bool closes = approach_velocity * settings.dt <= depth;
-  if (restitution > 0 && closes) {
-    const Real met = met_with();
-    if (met < -s.restitution_threshold) target = std::max(target, -restitution * met);
-  }
+  if (restitution > 0 && closes && met < -s.restitution_threshold)
+    target = std::max(target, -restitution * met);
   return target;
 }
 
@@ -329,13 +326,12 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     const ContactState& c = manifold.points[std::size_t(k)];
     const Lever& l = levers[std::size_t(k)];
     const Real approach = dot(l.dv, n);
-    spec.bias = normal_target_velocity(
-        c.point.depth, approach, material.restitution,
-        [&] {
-          return approach_before_forces(approach, n, manifold.body_a, to_vec3(l.ra),
-                                        manifold.body_b, to_vec3(l.rb), settings);
-        },
-        settings);
+    const Real met = material.restitution > 0
+                         ? approach_before_forces(approach, n, manifold.body_a, to_vec3(l.ra),
+                                                  manifold.body_b, to_vec3(l.rb), settings)
+                         : approach;
+    spec.bias =
+        normal_target_velocity(c.point.depth, approach, met, material.restitution, settings);
     const bool pushes_out = c.point.depth > settings.solver->slop &&
                             spec.bias == push_out_velocity(c.point.depth, settings);
     spec.position_bias = pushes_out ? spec.bias : 0;

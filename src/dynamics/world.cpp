@@ -529,15 +529,15 @@ SolverSettings relax_settings(const SolverSettings& solve) {
 // It continues from the velocities the solve left where the solver can and nothing has changed
 // them since (a speed limit's clamp, or a guard's freeze: solve_untouched false); else it starts
 // again from the free velocities, kept before the solve, and warm starts.
-void move_and_relax(World::Impl& w, Real dt, bool solve_untouched) {
+void move_and_relax(World::Impl& w, Solver& solver, Real dt, bool solve_untouched) {
   clamp_and_move(w, StepStage::solve, dt);
   const SolverSettings settings = relax_settings(w.settings.solver);
   const bool continues = solve_untouched && w.clamped_slots.empty() &&
-                         w.active_solver().continues_from_solved_velocities(settings);
+                         solver.continues_from_solved_velocities(settings);
   if (!continues) w.velocities = w.free_velocities;
   w.rows.drop_position_bias(&w.step_pool());
-  w.active_solver().solve_again(w.rows, {w.velocities, w.solver_masses, &w.step_pool()}, settings,
-                                w.relax_stats, continues);
+  solver.solve_again(w.rows, {w.velocities, w.solver_masses, &w.step_pool()}, settings,
+                     w.relax_stats, continues);
   guard_bodies(w, StepStage::solve);
 }
 
@@ -624,20 +624,21 @@ void substep(World::Impl& w, Real dt) {
     w.solver->solve(w.rows, {w.velocities, w.solver_masses, &w.step_pool()}, w.settings.solver,
                     stats.solve);
     // A refused solve applied nothing: left so, every contact and joint would let go.
-    w.refused = stats.solve.status == SolveStatus::refused;
-    if (w.refused) {
+    const bool refused = stats.solve.status == SolveStatus::refused;
+    Solver& solver = refused ? *w.fallback_solver : *w.solver;
+    if (refused) {
       report_refused_solve(w, stats.solve);
-      w.fallback_solver->solve(w.rows, {w.velocities, w.solver_masses, &w.step_pool()},
-                               w.settings.solver, stats.solve);
+      solver.solve(w.rows, {w.velocities, w.solver_masses, &w.step_pool()}, w.settings.solver,
+                   stats.solve);
     }
     const bool froze = guard_bodies(w, StepStage::solve);
     end_part(stats.solver_ms);
     // Nothing to relax: no row pushes a penetration out, and the solve solved every row directly
     // (joints' equality rows and springs only), so solving again from its impulses would give its
     // velocities again.
-    if (relax && w.active_solver().last_solve_exact() && !w.rows.has_position_bias()) relax = false;
+    if (relax && solver.last_solve_exact() && !w.rows.has_position_bias()) relax = false;
     if (relax) {
-      move_and_relax(w, dt, !froze);
+      move_and_relax(w, solver, dt, !froze);
       end_part(stats.relax_ms);
     }
     store_contact_impulses(w);

@@ -80,11 +80,8 @@ struct World::Impl {
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;
   SolverInstance solver;
-  // Solves what `solver` refuses (DiagnosticKind::solve_refused); `refused` tells which solved
-  // this sub-step's rows, for its relax solve.
+  // Solves what `solver` refuses (DiagnosticKind::solve_refused), and then its relax solve.
   SolverInstance fallback_solver{SolverType::pgs};
-  bool refused = false;
-  Solver& active_solver() const { return refused ? *fallback_solver : *solver; }
   TaskPoolInstance pool;  // the world's threads (World::set_threads)
   // One thread, for the steps that ThreadUse::measured keeps off the team (TeamChoice).
   TaskPoolInstance alone;

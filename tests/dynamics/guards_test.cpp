@@ -352,8 +352,6 @@ TEST(Guards, ACustomRowOnASleepingBodyIsNoFault) {
   }
 }
 
-// Removing the middle of a hanging chain of three removes the two joints that held it, each
-// reported with its name; the top link still hangs, the bottom one falls freely.
 // A solver that refuses the step's rows (beyond its size limit) applies nothing; the world then
 // solves them with pgs and reports it, so a grid of boxes resting on the ground stays there
 // (before, every box fell through the ground from the first step).
@@ -382,6 +380,8 @@ TEST(Guards, RowsASolverRefusesAreSolvedByPgsAndReported) {
   }
 }
 
+// Removing the middle of a hanging chain of three removes the two joints that held it, each
+// reported with its name; the top link still hangs, the bottom one falls freely.
 TEST(Guards, RemovingABodyUnderJointsReportsEachJointAndTheRestSimulatesOn) {
   World world(awake());
   const Vec3 half{Real(0.1), Real(0.4), Real(0.1)};

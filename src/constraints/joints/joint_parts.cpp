@@ -4,13 +4,13 @@
 
 namespace impulse {
 
-JointRow linear_axis_row(const JointGeometry& g, const Vec3& n) {
+JointRow linear_axis_row(const JointGeometry& g, const Vec3& n, bool in_b_frame) {
   const Vec3 d = g.p_b - g.p_a;
   JointRow row;
   row.lin_a = -n;
-  row.ang_a = -cross(g.r_a + d, n);
+  row.ang_a = -cross(in_b_frame ? g.r_a : g.r_a + d, n);
   row.lin_b = n;
-  row.ang_b = cross(g.r_b, n);
+  row.ang_b = cross(in_b_frame ? g.r_b - d : g.r_b, n);
   row.error = dot(n, d);
   return row;
 }
@@ -28,21 +28,11 @@ void add_point_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSin
   // spinning more than about 0.6 rad a step about its anchor grows that error every step
   // (docs/joints.md, "Two row blocks"): a hinge's rotor driven at 60 rad/s flew off. Along b's
   // axes where b never turns (still_axes), the term that turns with the axes vanishes.
-  const Vec3 d = g.p_b - g.p_a;
   for (std::uint8_t k = 0; k < 3; ++k) {
     Vec3 axis;
     axis[k] = 1;
-    JointRow row;
-    if (g.still_axes) {
-      const Vec3 n = rotate(g.frame_b, axis);
-      row.lin_a = -n;
-      row.ang_a = -cross(g.r_a, n);
-      row.lin_b = n;
-      row.ang_b = cross(g.r_b - d, n);
-      row.error = dot(n, d);
-    } else {
-      row = linear_axis_row(g, rotate(g.frame_a, axis));
-    }
+    JointRow row =
+        linear_axis_row(g, rotate(g.still_axes ? g.frame_b : g.frame_a, axis), g.still_axes);
     row.slot = std::uint8_t(first_slot + k);
     rows.add(row);
   }

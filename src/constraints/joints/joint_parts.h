@@ -8,8 +8,9 @@ namespace impulse {
 
 /// The row for the coordinate s = n . (p_b - p_a) along a unit axis n fixed in body a's frame:
 /// ds/dt = n . (v_b + w_b x r_b - v_a - w_a x r_a) + (p_b - p_a) . (w_a x n), so
-/// J = [-n, -(r_a + d) x n, n, r_b x n] with d = p_b - p_a. error holds s.
-JointRow linear_axis_row(const JointGeometry& g, const Vec3& n);
+/// J = [-n, -(r_a + d) x n, n, r_b x n] with d = p_b - p_a; with n fixed in b's frame
+/// (in_b_frame) the axis turns with b instead, J = [-n, -r_a x n, n, (r_b - d) x n]. error holds s.
+JointRow linear_axis_row(const JointGeometry& g, const Vec3& n, bool in_b_frame = false);
 
 /// The row for a rotation about the unit world axis u: J = [0, -u, 0, u], so J v = (w_b - w_a) . u.
 JointRow angular_axis_row(const Vec3& u);
