@@ -500,6 +500,21 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
 
 namespace {
 
+// Moves the bodies among `slots` that an impact struck after the step's start back by their lag,
+// as moving them with -lag would (impact_pass.h): integrate_positions moved them with all of its
+// velocity change.
+void move_back_by_lags(std::span<const std::uint32_t> slots, std::span<BodyMotion> motions,
+                       std::span<const BodyVelocity> lags, Real dt) {
+  for (const std::uint32_t i : slots) {
+    const BodyVelocity& lag = lags[i];
+    if (lag.linear == Vec3::zero() && lag.angular == Vec3::zero()) continue;
+    BodyMotion& m = motions[i];
+    m.center -= dt * lag.linear;
+    m.orientation = integrate(m.orientation, -lag.angular, dt);
+    m.refresh_world_inertia();
+  }
+}
+
 // Holds the awake bodies to the speed limits and moves them (clamp_and_report, then
 // integrate_positions): one pass over them on the pool; after a solve shared by threads, from
 // fewer bodies than the other passes (k_parallel_moves: those threads hold the velocities).
@@ -508,6 +523,7 @@ void clamp_and_move(World::Impl& w, StepStage stage, Real dt) {
       [&](std::size_t chunk, std::span<const std::uint32_t> slots) {
         clamp_chunk(w, chunk, slots);
         integrate_positions(slots, w.motions, w.velocities, dt);
+        if (w.bouncy_bodies > 0) move_back_by_lags(slots, w.motions, w.impact_lags, dt);
       },
       w.stats.solve.threads > 1 ? World::Impl::k_parallel_moves : World::Impl::k_parallel_bodies);
   report_clamped(w, stage);
@@ -572,7 +588,11 @@ void substep(World::Impl& w, Real dt) {
   begin_remembering_poses(w);
   std::array<bool, World::Impl::k_body_chunks> faulty{};
   const bool bouncy = w.bouncy_bodies > 0;
-  if (bouncy) w.force_changes.assign(w.velocities.size(), BodyVelocity{});
+  if (bouncy) {
+    w.force_changes.assign(w.velocities.size(), BodyVelocity{});
+    w.impact_lags.assign(w.velocities.size(), BodyVelocity{});
+    w.impact_times.assign(w.velocities.size(), 0);
+  }
   w.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
     remember_chunk_poses(w, slots);
     clamp_chunk(w, chunk, slots);

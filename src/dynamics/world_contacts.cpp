@@ -100,6 +100,7 @@ void resolve_contact_impacts(World::Impl& impl, Real dt) {
   if (impl.bouncy_bodies == 0) return;  // every pair's restitution is 0: a pass over them all
   resolve_impacts(
       impl.contacts.manifolds(), impl.motions, impl.velocities,
+      {impl.impact_lags, impl.impact_times},
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](const ContactManifold& m) {
         return combine_materials(impl.materials[m.body_a], impl.materials[m.body_b]).restitution;

@@ -38,6 +38,9 @@ struct World::Impl {
   // What this sub-step's forces added to each body's velocity, while any body bounces
   // (ContactRowSettings::force_changes); zero for a body not stepped.
   std::vector<BodyVelocity> force_changes;
+  // When this sub-step's impacts struck each body, while any body bounces (impact_pass.h).
+  std::vector<BodyVelocity> impact_lags;
+  std::vector<Real> impact_times;
   SolveStats relax_stats;
   std::vector<BodySleep> sleep;
   // Each body's friction and restitution as its settings give them, apart from the records (some
