@@ -292,6 +292,35 @@ TEST(Joints, ARotorSpinningARadianAStepAboutItsAnchorStaysOnIt) {
   }
 }
 
+// A wheel driven at 60 rad/s (a radian a step) on a hinge to a free chassis stays on its axle when
+// it is the hinge's body_b: the point rows go along the chassis's axes, which barely turn. (As
+// body_a its turning axes would grow the anchor error 1.3 times a step: docs/joints.md.)
+TEST(Joints, AWheelSpinningOnAFreeChassisAsBodyBStaysOnItsAxle) {
+  WorldSettings settings = no_sleep();
+  settings.gravity = Vec3::zero();
+  World world(settings);
+  const BodyId chassis = world.create_body(box({0, 2, 0}, {1, Real(0.2), Real(0.5)}, 10));
+  const BodyId wheel =
+      world.create_body(box({0, Real(2.5), 0}, {1, Real(0.05), Real(0.05)}, Real(0.5)));
+  JointSettings axle =
+      joint_of(JointType::hinge, chassis, wheel, {0, Real(2.5), 0}, Vec3::unit_y());
+  axle.motor = Motor{60, Real(1e6)};
+  world.create_joint(axle);
+  for (int i = 0; i < 600; ++i) {
+    world.step(Real(1.0 / 60));
+    ASSERT_LT(world.last_step_stats().max_joint_error, Real(1e-5)) << "step " << i;
+  }
+  const Real relative = world.angular_velocity(wheel).y - world.angular_velocity(chassis).y;
+  EXPECT_NEAR(relative, 60, 0.1);
+  // No torque reaches the pair from outside: their angular momentum about y stays zero, so the
+  // chassis turns back against the wheel by the ratio of their inertias.
+  const Real wheel_inertia = Real(0.5) * (1 + Real(0.0025)) / 3;
+  const Real chassis_inertia = 10 * (1 + Real(0.25)) / 3;
+  EXPECT_NEAR(wheel_inertia * world.angular_velocity(wheel).y +
+                  chassis_inertia * world.angular_velocity(chassis).y,
+              0, 1e-3);
+}
+
 TEST(Joints, HingeMotorStallsAtItsMaxTorqueUnderAHeavierLoad) {
   // An arm of 1 kg with its centre 0.5 m out needs m g 0.5 cos(theta) = 4.9 cos(theta) N m; a
   // motor of 2 N m cannot lift it level, so it sinks (damped) to where cos(theta) = 2 / 4.9 and
