@@ -13,8 +13,7 @@ constexpr int k_point_sweeps = 4;
 // A point's impact inside the step, along its normal.
 struct Strike {
   Real target = 0;  // the normal speed to leave with, as the step's velocity
-  Real lag = 0;     // the share of the velocity change the positions do not move with
-  Real time = 0;    // the fraction of the step before it strikes
+  Real time = 0;    // the share of the step before it strikes
 };
 
 // The separation s of a point a gap g >= 0 apart, closing with the speed `met` before this step's
@@ -22,9 +21,10 @@ struct Strike {
 // forces' acceleration (approach - met) / dt and s0 = met + a dt / 2, the speed at the step's
 // start: the integrator moves a body with its velocity after the forces, the speed at mid-step
 // (x += dt v after v += dt a retraces that parabola exactly). It strikes when s(tc) = 0, at speed
-// sc = s0 + a tc, and leaves at -e sc; on from there, the step ends at s1 = -e sc (dt - tc) +
-// a (dt - tc)^2 / 2 with the mid-step speed -e sc + a (dt / 2 - tc). The velocity takes that speed
-// (`target`); the positions move the body by s1 - g, its share of the change `lag` (the rest).
+// sc = s0 + a tc, and leaves at -e sc with the mid-step speed -e sc + a (dt / 2 - tc) (`target`).
+// On from there the step ends at s1 = -e sc (dt - tc) + a (dt - tc)^2 / 2, which is where moving
+// with the target less tc / dt of the change (target - approach) puts it: the positions miss the
+// change for the share of the step before the strike.
 Strike strike_within_step(Real gap, Real met, Real approach, Real restitution, Real dt) {
   const Real a = (approach - met) / dt;
   const Real s0 = met + a * dt / 2;
@@ -33,14 +33,7 @@ Strike strike_within_step(Real gap, Real met, Real approach, Real restitution, R
   const Real root = std::sqrt(std::max(s0 * s0 - 2 * a * gap, Real(0)));
   const Real tc = gap > 0 && root - s0 > 0 ? std::min(2 * gap / (root - s0), dt) : Real(0);
   const Real sc = s0 + a * tc;
-  Strike strike;
-  strike.target = -restitution * sc + a * (dt / 2 - tc);
-  const Real end = -restitution * sc * (dt - tc) + a * (dt - tc) * (dt - tc) / 2;
-  const Real change = strike.target - approach;
-  if (change > 0)
-    strike.lag = std::clamp((strike.target - (end - gap) / dt) / change, Real(0), Real(1));
-  strike.time = tc / dt;
-  return strike;
+  return {-restitution * sc + a * (dt / 2 - tc), tc / dt};
 }
 
 }  // namespace
@@ -62,7 +55,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
   const auto normal_speed = [&](const Point& p) {
     return dot(n, relative_velocity_at(va, p.ra, vb, p.rb));
   };
-  Strike first{.time = 1};  // the strike of the point that closes first
+  Real strikes = 1;  // the share of the step before its first point strikes
   for (int k = 0; k < manifold.count; ++k) {
     const ContactPoint& c = manifold.points[std::size_t(k)].point;
     Point& p = points[std::size_t(count)];
@@ -83,7 +76,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     const Strike strike =
         strike_within_step(std::max(-c.depth, Real(0)), met, approach, restitution, settings.dt);
     p.target = strike.target;
-    if (strike.time <= first.time) first = strike;
+    strikes = std::min(strikes, strike.time);
     ++count;
   }
   if (count == 0) return false;
@@ -100,14 +93,10 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
       vb.angular += b.mass.inv_inertia * cross(p.rb, impulse);
     }
   }
-  // Struck no earlier than either body was last struck: the cradle's impact runs down its balls.
-  const Real time = std::max(
-      {first.lag, a.mass.movable() ? a.time : Real(0), b.mass.movable() ? b.time : Real(0)});
   for (const auto& [body, before] : {std::pair{&a, va_before}, std::pair{&b, vb_before}}) {
-    if (!body->mass.movable()) continue;
-    body->lag.linear += time * (body->velocity.linear - before.linear);
-    body->lag.angular += time * (body->velocity.angular - before.angular);
-    body->time = time;
+    if (body->lag == nullptr) continue;
+    body->lag->linear += strikes * (body->velocity.linear - before.linear);
+    body->lag->angular += strikes * (body->velocity.angular - before.angular);
   }
   return true;
 }

@@ -501,8 +501,8 @@ void World::set_user_data(BodyId id, std::uint64_t data) {
 namespace {
 
 // Moves the bodies among `slots` that an impact struck after the step's start back by their lag,
-// as moving them with -lag would (impact_pass.h): integrate_positions moved them with all of its
-// velocity change.
+// as moving them with -lag would (impact_pass.h; a turn after a turn, the same to second order):
+// integrate_positions moved them with all of its velocity change.
 void move_back_by_lags(std::span<const std::uint32_t> slots, std::span<BodyMotion> motions,
                        std::span<const BodyVelocity> lags, Real dt) {
   for (const std::uint32_t i : slots) {
@@ -591,7 +591,6 @@ void substep(World::Impl& w, Real dt) {
   if (bouncy) {
     w.force_changes.assign(w.velocities.size(), BodyVelocity{});
     w.impact_lags.assign(w.velocities.size(), BodyVelocity{});
-    w.impact_times.assign(w.velocities.size(), 0);
   }
   w.for_awake_chunks([&](std::size_t chunk, std::span<const std::uint32_t> slots) {
     remember_chunk_poses(w, slots);

@@ -98,14 +98,30 @@ void find_contacts(World::Impl& impl) {
 
 void resolve_contact_impacts(World::Impl& impl, Real dt) {
   if (impl.bouncy_bodies == 0) return;  // every pair's restitution is 0: a pass over them all
+  // The bodies the solve may move together with another: their impacts' lags stay zero. Custom
+  // constraints name their bodies only as they write their rows: any live one shares them all.
+  std::vector<std::uint8_t>& shared = impl.impact_shared;
+  const bool custom = std::any_of(impl.custom_constraints.begin(), impl.custom_constraints.end(),
+                                  [](const auto& c) { return c.alive; });
+  shared.assign(impl.motions.size(), custom ? 1 : 0);
+  for (const ContactManifold& m : impl.contacts.manifolds()) {
+    if (pair_is_awake(impl, m) && impl.solver_mass(m.body_a).movable() &&
+        impl.solver_mass(m.body_b).movable())
+      shared[m.body_a] = shared[m.body_b] = 1;
+  }
+  for (const std::uint32_t j : impl.live_joints) {
+    const World::Impl::JointRecord& joint = impl.joints[j];
+    if (!joint.state.broken) shared[joint.body_a] = shared[joint.body_b] = 1;
+  }
   resolve_impacts(
       impl.contacts.manifolds(), impl.motions, impl.velocities,
-      {impl.impact_lags, impl.impact_times},
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](const ContactManifold& m) {
         return combine_materials(impl.materials[m.body_a], impl.materials[m.body_b]).restitution;
       },
-      [&](std::uint32_t slot) { return impl.solver_mass(slot); }, row_settings(impl, dt));
+      [&](std::uint32_t slot) { return impl.solver_mass(slot); },
+      [&](std::uint32_t slot) { return shared[slot] ? nullptr : &impl.impact_lags[slot]; },
+      row_settings(impl, dt));
 }
 
 void write_contact_rows(World::Impl& impl, Real dt) {

@@ -38,9 +38,11 @@ struct World::Impl {
   // What this sub-step's forces added to each body's velocity, while any body bounces
   // (ContactRowSettings::force_changes); zero for a body not stepped.
   std::vector<BodyVelocity> force_changes;
-  // When this sub-step's impacts struck each body, while any body bounces (impact_pass.h).
+  // While any body bounces: the velocity change of this sub-step's impacts that each body's
+  // move misses (impact_pass.h), and which bodies share their velocity with a joint or a movable
+  // contact partner this sub-step (they keep none).
   std::vector<BodyVelocity> impact_lags;
-  std::vector<Real> impact_times;
+  std::vector<std::uint8_t> impact_shared;
   SolveStats relax_stats;
   std::vector<BodySleep> sleep;
   // Each body's friction and restitution as its settings give them, apart from the records (some
