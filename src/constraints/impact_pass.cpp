@@ -56,6 +56,11 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     return dot(n, relative_velocity_at(va, p.ra, vb, p.rb));
   };
   Real strikes = 1;  // the share of the step before its first point strikes
+  // Struck within the step only where every movable side keeps a lag; else at the step's start,
+  // from where the step found it, leaving at e times the speed it met with (which keeps energy
+  // on that discrete path: the strike's speed without the lag's held-back move gained it).
+  const bool within_step =
+      (a.lag != nullptr || !a.mass.movable()) && (b.lag != nullptr || !b.mass.movable());
   for (int k = 0; k < manifold.count; ++k) {
     const ContactPoint& c = manifold.points[std::size_t(k)].point;
     Point& p = points[std::size_t(count)];
@@ -75,7 +80,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     p.inv_k = 1 / k_n;
     const Strike strike =
         strike_within_step(std::max(-c.depth, Real(0)), met, approach, restitution, settings.dt);
-    p.target = strike.target;
+    p.target = within_step ? strike.target : -restitution * met;
     strikes = std::min(strikes, strike.time);
     ++count;
   }
@@ -94,7 +99,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     }
   }
   for (const auto& [body, before] : {std::pair{&a, va_before}, std::pair{&b, vb_before}}) {
-    if (body->lag == nullptr) continue;
+    if (!within_step || body->lag == nullptr) continue;
     body->lag->linear += strikes * (body->velocity.linear - before.linear);
     body->lag->angular += strikes * (body->velocity.angular - before.angular);
   }

@@ -21,8 +21,9 @@
 // struck by immovable bodies alone, with no joint and no contact with another movable body. The
 // solve shares the others' velocity changes with the bodies they are joined to or touch (a box
 // under a bouncing ball is stopped again by the floor, a jointed partner moves with the struck
-// body), which the lag of the struck body alone would pull apart; they bounce from where the step
-// found them, as before.
+// body), which the lag of the struck body alone would pull apart. They bounce from where the step
+// found them, as before, leaving at e times the speed they met with: the strike's speed without
+// its held-back move gained energy (a restitution-1 ball on a slack rope climbed 5 to 6.8 m).
 
 #include <span>
 

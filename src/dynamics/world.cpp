@@ -523,7 +523,12 @@ void clamp_and_move(World::Impl& w, StepStage stage, Real dt) {
       [&](std::size_t chunk, std::span<const std::uint32_t> slots) {
         clamp_chunk(w, chunk, slots);
         integrate_positions(slots, w.motions, w.velocities, dt);
-        if (w.bouncy_bodies > 0) move_back_by_lags(slots, w.motions, w.impact_lags, dt);
+        if (w.bouncy_bodies > 0) {
+          // Slowed to the speed limits, a body moves with what is left from where it was.
+          for (const std::uint32_t slot : w.clamped_by_chunk[chunk])
+            w.impact_lags[slot] = BodyVelocity{};
+          move_back_by_lags(slots, w.motions, w.impact_lags, dt);
+        }
       },
       w.stats.solve.threads > 1 ? World::Impl::k_parallel_moves : World::Impl::k_parallel_bodies);
   report_clamped(w, stage);
