@@ -39,14 +39,16 @@ Strike strike_within_step(Real gap, Real met, Real approach, Real restitution, R
 }  // namespace
 
 bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& a,
-                             const ImpactBody& b, Real restitution,
+                             const ImpactBody& b, const ContactMaterial& material,
                              const ContactRowSettings& settings) {
   const Vec3 n = manifold.normal;
+  const Real restitution = material.restitution;
   struct Point {
     Vec3 ra, rb;
     Real inv_k = 0;   // 1 / (J M^-1 J^T) along n
     Real target = 0;  // the leaving speed (Strike::target)
     Real lambda = 0;
+    Vec3 friction;  // the tangential impulse, within friction times lambda
   };
   std::array<Point, Manifold::k_max_points> points;
   int count = 0;
@@ -54,6 +56,19 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
   BodyVelocity& vb = b.velocity;
   const auto normal_speed = [&](const Point& p) {
     return dot(n, relative_velocity_at(va, p.ra, vb, p.rb));
+  };
+  // J M^-1 J^T for an impulse along the unit direction u at the point.
+  const auto response = [&](const Point& p, const Vec3& u) {
+    const Vec3 ra_u = cross(p.ra, u), rb_u = cross(p.rb, u);
+    return dot(u, a.mass.linear_response(u)) + dot(u, b.mass.linear_response(u)) +
+           dot(ra_u, a.mass.inv_inertia * ra_u) + dot(rb_u, b.mass.inv_inertia * rb_u);
+  };
+  // An impulse j at the point pushes b along j and a against it.
+  const auto apply = [&](const Point& p, const Vec3& j) {
+    va.linear -= a.mass.linear_response(j);
+    va.angular -= a.mass.inv_inertia * cross(p.ra, j);
+    vb.linear += b.mass.linear_response(j);
+    vb.angular += b.mass.inv_inertia * cross(p.rb, j);
   };
   Real strikes = 1;  // the share of the step before its first point strikes
   // Struck within the step only where every movable side keeps a lag; else at the step's start,
@@ -73,9 +88,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     const Real met =
         approach_before_forces(approach, n, manifold.body_a, p.ra, manifold.body_b, p.rb, settings);
     if (met >= -settings.solver->restitution_threshold) continue;
-    const Vec3 ra_n = cross(p.ra, n), rb_n = cross(p.rb, n);
-    const Real k_n = dot(n, a.mass.linear_response(n)) + dot(n, b.mass.linear_response(n)) +
-                     dot(ra_n, a.mass.inv_inertia * ra_n) + dot(rb_n, b.mass.inv_inertia * rb_n);
+    const Real k_n = response(p, n);
     if (!(k_n > 0)) continue;
     p.inv_k = 1 / k_n;
     const Strike strike =
@@ -86,16 +99,42 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
   }
   if (count == 0) return false;
   const BodyVelocity va_before = va, vb_before = vb;
-  for (int sweep = 0; sweep < k_point_sweeps; ++sweep) {
+  const auto normal_sweep = [&] {
     for (int k = 0; k < count; ++k) {
       Point& p = points[std::size_t(k)];
       const Real lambda = std::max(p.lambda + (p.target - normal_speed(p)) * p.inv_k, Real(0));
-      const Vec3 impulse = n * (lambda - p.lambda);
+      apply(p, n * (lambda - p.lambda));
       p.lambda = lambda;
-      va.linear -= a.mass.linear_response(impulse);
-      va.angular -= a.mass.inv_inertia * cross(p.ra, impulse);
-      vb.linear += b.mass.linear_response(impulse);
-      vb.angular += b.mass.inv_inertia * cross(p.rb, impulse);
+    }
+  };
+  // Friction acts through the impact as Coulomb's law has it: the slip stopped by a tangential
+  // impulse within friction times the normal one (the contact solve that follows sees the points
+  // leave, a normal impulse of about zero, and so no friction). It follows the normal impulses'
+  // sweeps, whose passing turns (a box's corners struck one after another) are no slip to resist.
+  const auto friction_sweep = [&] {
+    for (int k = 0; k < count; ++k) {
+      Point& p = points[std::size_t(k)];
+      const Vec3 v = relative_velocity_at(va, p.ra, vb, p.rb);
+      const Vec3 slip = v - n * dot(n, v);
+      const Real slip_speed = length(slip);
+      const Real bound = material.friction * p.lambda;
+      if (!(slip_speed > 0) || !(bound > 0)) continue;
+      const Vec3 t = slip / slip_speed;
+      const Real k_t = response(p, t);
+      if (!(k_t > 0)) continue;
+      Vec3 friction = p.friction - t * (slip_speed / k_t);
+      const Real magnitude = length(friction);
+      if (magnitude > bound) friction *= bound / magnitude;
+      apply(p, friction - p.friction);
+      p.friction = friction;
+    }
+  };
+  for (int sweep = 0; sweep < k_point_sweeps; ++sweep)
+    normal_sweep();
+  if (material.friction > 0) {
+    for (int sweep = 0; sweep < k_point_sweeps; ++sweep) {
+      friction_sweep();
+      normal_sweep();
     }
   }
   for (const auto& [body, before] : {std::pair{&a, va_before}, std::pair{&b, vb_before}}) {

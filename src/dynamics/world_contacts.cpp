@@ -117,7 +117,7 @@ void resolve_contact_impacts(World::Impl& impl, Real dt) {
       impl.contacts.manifolds(), impl.motions, impl.velocities,
       [&](const ContactManifold& m) { return pair_is_awake(impl, m); },
       [&](const ContactManifold& m) {
-        return combine_materials(impl.materials[m.body_a], impl.materials[m.body_b]).restitution;
+        return combine_materials(impl.materials[m.body_a], impl.materials[m.body_b]);
       },
       [&](std::uint32_t slot) { return impl.solver_mass(slot); },
       [&](std::uint32_t slot) { return shared[slot] ? nullptr : &impl.impact_lags[slot]; },

@@ -363,6 +363,43 @@ TEST(Contacts, ABallSlowedToTheSpeedLimitByItsBounceStaysOutOfTheWall) {
   }
 }
 
+// A solid ball (I = 2/5 m r^2) of radius 0.2 m at (4, -4) m/s spinning 20 rad/s about z strikes a
+// floor without gravity, restitution 0.5. Coulomb's impact: the normal impulse 6 m; stopping the
+// contact point's slip u = vx + w r = 8 m/s takes m u / 3.5, within friction 0.5 of it, so the ball
+// leaves rolling: vx = 4 - 8 / 3.5, w = -vx / r. With friction 0.1 the slip is not stopped: the
+// tangential impulse is 0.6 m, vx = 3.4, w = 20 - 0.6 r / (0.4 r^2) = 12.5. (Restitution before the
+// contact solve once left friction nothing to act with: the ball kept 4 m/s and its spin.)
+TEST(Contacts, ASpinningBallBouncesWithCoulombFrictionAtTheImpact) {
+  const Real radius = Real(0.2), dt = Real(1) / 60;
+  for (const Real friction : {Real(0.5), Real(0.1)}) {
+    WorldSettings settings;
+    settings.gravity = Vec3::zero();
+    World world(settings);
+    BodySettings floor = ground_box();
+    floor.friction = friction;
+    world.create_body(floor);
+    // Touching at the start of the eleventh step: the lever is the radius.
+    BodySettings ball = body_of(Sphere{radius}, {0, radius + 40 * dt + Real(1e-4), 0});
+    ball.linear_velocity = {4, -4, 0};
+    ball.angular_velocity = {0, 0, 20};
+    ball.restitution = Real(0.5);
+    ball.friction = friction;
+    const BodyId id = world.create_body(ball);
+    for (int i = 0; i < 20; ++i)
+      world.step(dt);
+    const Vec3 v = world.linear_velocity(id);
+    const Real spin = world.angular_velocity(id).z;
+    EXPECT_NEAR(v.y, 2, Real(1e-3)) << friction;
+    if (friction == Real(0.5)) {
+      EXPECT_NEAR(v.x, 4 - 8 / Real(3.5), Real(2e-3));
+      EXPECT_NEAR(spin, -(4 - 8 / Real(3.5)) / radius, Real(1e-2));
+    } else {
+      EXPECT_NEAR(v.x, Real(3.4), Real(2e-3));
+      EXPECT_NEAR(spin, Real(12.5), Real(1e-2));
+    }
+  }
+}
+
 TEST(Contacts, DeadBallDoesNotBounce) {
   EXPECT_LT(rebound_height(0, Real(1) / 240), Real(0.005));
 }
