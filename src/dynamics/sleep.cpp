@@ -19,6 +19,23 @@ bool touching(const ContactManifold& m) {
   return false;
 }
 
+// Apart but closing the gap within the coming step at the bodies' speeds, gravity's pull over the
+// step allowed for: the speculative contact would stop the moving body at the sleeping one's
+// surface as at a static one's (a ball thrown at a sleeping box came back off it, the box never
+// woken), so the sleeping one wakes first.
+bool reached_this_step(const World::Impl& impl, const ContactManifold& m, Real dt) {
+  const Real pull = length(impl.settings.gravity) * dt;
+  const BodyVelocity& va = impl.velocities[m.body_a];
+  const BodyVelocity& vb = impl.velocities[m.body_b];
+  for (int k = 0; k < m.count; ++k) {
+    const ContactPoint& c = m.points[std::size_t(k)].point;
+    const Vec3 rel = relative_velocity_at(va, c.position - impl.motions[m.body_a].center, vb,
+                                          c.position - impl.motions[m.body_b].center);
+    if ((dot(m.normal, rel) - pull) * dt <= c.depth) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool is_moving(const World::Impl& impl, std::uint32_t slot) {
@@ -48,9 +65,9 @@ void wake_body(World::Impl& impl, std::uint32_t slot) {
   }
 }
 
-void wake_touched_islands(World::Impl& impl) {
+void wake_touched_islands(World::Impl& impl, Real dt) {
   for (const ContactManifold& m : impl.contacts.manifolds()) {
-    if (!touching(m)) continue;
+    if (!touching(m) && !reached_this_step(impl, m, dt)) continue;
     const bool a_asleep = impl.sleep[m.body_a].asleep, b_asleep = impl.sleep[m.body_b].asleep;
     if (a_asleep && is_moving(impl, m.body_b)) wake_body(impl, m.body_a);
     if (b_asleep && is_moving(impl, m.body_a)) wake_body(impl, m.body_b);

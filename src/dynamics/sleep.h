@@ -17,8 +17,9 @@ inline constexpr Real k_time_to_sleep = Real(0.5);
 /// Wakes the body and every body of the island it sleeps in.
 void wake_body(World::Impl& impl, std::uint32_t slot);
 
-/// Wakes sleeping bodies that an awake moving body touches (after the narrowphase).
-void wake_touched_islands(World::Impl& impl);
+/// Wakes sleeping bodies that an awake moving body touches, or reaches within the coming step of
+/// dt (after the narrowphase).
+void wake_touched_islands(World::Impl& impl, Real dt);
 
 /// Whether the body can push others this step: an awake dynamic body, or a kinematic one in
 /// motion.

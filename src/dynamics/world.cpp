@@ -574,7 +574,7 @@ void substep(World::Impl& w, Real dt) {
   find_contacts(w);
   // With every live body awake (awake_slots, collected above, lists them all) none is to wake.
   if (w.awake_slots.size() < w.live_slots.size()) {
-    wake_touched_islands(w);
+    wake_touched_islands(w, dt);
     wake_jointed_islands(w);
     collect_awake(w);
   }
