@@ -117,8 +117,8 @@ Real normal_target_velocity(Real depth, Real approach_velocity, Real met, Real r
     target = push_out_velocity(depth, settings);
   else if (depth < 0)
     target = depth / settings.dt;
-  const bool closes = approach_velocity * settings.dt <= depth;
-  if (restitution > 0 && closes && met < -s.restitution_threshold)
+  if (restitution > 0 && touches_within(depth, approach_velocity, settings.dt) &&
+      met < -s.restitution_threshold)
     target = std::max(target, -restitution * met);
   return target;
 }

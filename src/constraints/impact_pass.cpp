@@ -84,7 +84,7 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     p.rb = at - b.motion.center;
     const Real approach = normal_speed(p);
     // As the contact rows judge it: touching within this step, and met fast enough.
-    if (approach * settings.dt > c.depth) continue;
+    if (!touches_within(c.depth, approach, settings.dt)) continue;
     const Real met =
         approach_before_forces(approach, n, manifold.body_a, p.ra, manifold.body_b, p.rb, settings);
     if (met >= -settings.solver->restitution_threshold) continue;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "constraints/contact_rows.h"
+
 namespace impulse {
 namespace {
 
@@ -31,7 +33,7 @@ bool reached_this_step(const World::Impl& impl, const ContactManifold& m, Real d
     const ContactPoint& c = m.points[std::size_t(k)].point;
     const Vec3 rel = relative_velocity_at(va, c.position - impl.motions[m.body_a].center, vb,
                                           c.position - impl.motions[m.body_b].center);
-    if ((dot(m.normal, rel) - pull) * dt <= c.depth) return true;
+    if (touches_within(c.depth, dot(m.normal, rel) - pull, dt)) return true;
   }
   return false;
 }
