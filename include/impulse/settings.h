@@ -74,7 +74,8 @@ struct WorldSettings {
   Real timestep = Real(1.0 / 60.0);  ///< s, the step the fixed-step helper and the command use
   bool sleeping = true;              ///< whether resting islands may sleep
   bool gyroscopic = false;  ///< integrate the w x I w torque (implicitly) that seed 001 omits
-  /// m: shapes closer than this (plus how far they move in a step) get speculative contacts
+  /// m: shapes closer than this (plus how far their points may move in a step, by their bodies'
+  /// velocities and turns) get speculative contacts
   Real speculative_margin = Real(0.02);
   /// Rebuild a touching pair's contacts from its last narrowphase's, moved with the shapes, while
   /// the shapes have moved less than 0.5 mm and 0.5 degrees against each other since (Jolt's body

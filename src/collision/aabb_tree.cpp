@@ -85,12 +85,15 @@ AABB AabbTree::stretched(AABB box, const Vec3& displacement) {
   return box;
 }
 
-bool AabbTree::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement) {
+bool AabbTree::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement,
+                          Real turning) {
   // The box over the whole step's motion: a fast body whose fat box still held where it is, but
   // not where it goes, found no pair with a wall in its way and passed through it.
-  if (nodes_[proxy_id].aabb.contains(stretched(tight, displacement))) return false;
+  if (nodes_[proxy_id].aabb.contains(swept(tight, displacement, turning))) return false;
   // Stretched toward the motion, so a steadily moving body stays inside for several steps (Box2D).
-  const AABB fat = stretched(tight.expanded(margin_), displacement);
+  // The turn widens it only past the margin: widened by both, a tumbling pile's fat boxes met 9%
+  // more pairs and the step took 2.5% more instructions.
+  const AABB fat = swept(tight, displacement, std::max(margin_, turning));
   // A move within the box of the leaf's ancestor k_refit_levels up changes no structure: the leaf
   // takes its new box and the boxes above are refitted, up to the first that does not change.
   std::int32_t holder = proxy_id;

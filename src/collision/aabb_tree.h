@@ -46,15 +46,21 @@ class AabbTree {
   std::int32_t create_proxy(const AABB& tight, std::uint64_t user_data);
   /// Removes a leaf; its slot goes on the free list for reuse.
   void destroy_proxy(std::int32_t proxy_id);
-  /// When the box tight sweeps over displacement (m, the step's motion: stretched) leaves the
-  /// leaf's fat box, gives it a new one, tight expanded by the margin and stretched: in place when
-  /// that box lies within the leaf's ancestor k_refit_levels up (the boxes above refitted), else by
-  /// re-inserting the leaf. Returns whether the fat box changed.
-  bool move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement);
+  /// When the box that tight covers over the step (swept) leaves the leaf's fat box, gives it a
+  /// new one, tight expanded by the margin (or by `turning`, where that is more) and stretched: in
+  /// place when that box lies within the leaf's ancestor k_refit_levels up (the boxes above
+  /// refitted), else by re-inserting the leaf. Returns whether the fat box changed.
+  bool move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement,
+                  Real turning = 0);
 
   const AABB& fat_aabb(std::int32_t proxy_id) const { return nodes_[proxy_id].aabb; }
   /// `box` stretched along `displacement`: what it sweeps over that motion.
   static AABB stretched(AABB box, const Vec3& displacement);
+  /// What a shape whose box is `tight` may cover over a step in which it moves by `displacement`
+  /// (m) and its turn moves each of its points by at most `turning` (m).
+  static AABB swept(const AABB& tight, const Vec3& displacement, Real turning) {
+    return stretched(tight.expanded(turning), displacement);
+  }
   std::uint64_t user_data(std::int32_t proxy_id) const { return nodes_[proxy_id].user_data; }
   Real margin() const { return margin_; }
   int proxy_count() const { return proxy_count_; }

@@ -38,8 +38,9 @@ void Broadphase::destroy_proxy(std::int32_t proxy_id) {
   tree_.destroy_proxy(proxy_id);
 }
 
-void Broadphase::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement) {
-  if (tree_.move_proxy(proxy_id, tight, displacement)) mark_moved(proxy_id);
+void Broadphase::move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement,
+                            Real turning) {
+  if (tree_.move_proxy(proxy_id, tight, displacement, turning)) mark_moved(proxy_id);
 }
 
 void Broadphase::touch_proxy(std::int32_t proxy_id) {

@@ -22,7 +22,8 @@ class Broadphase {
   /// Removes a proxy; pairs with it are the caller's to drop.
   void destroy_proxy(std::int32_t proxy_id);
   /// Updates the proxy's box (see AabbTree::move_proxy); marks it moved when its fat box changed.
-  void move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement);
+  void move_proxy(std::int32_t proxy_id, const AABB& tight, const Vec3& displacement,
+                  Real turning = 0);
   /// Marks a proxy moved without changing its box, so its pairs are reported again.
   void touch_proxy(std::int32_t proxy_id);
 

@@ -72,6 +72,14 @@ enum class PairUpdate : std::uint8_t {
   ignore,   // no contacts (two bodies that cannot push each other)
 };
 
+/// How a shape's body will move during the coming step: its centre of mass (m, world) moves by
+/// `displacement` (m) and it turns about it by `turn` (rad).
+struct StepMotion {
+  Vec3 displacement;
+  Vec3 center;
+  Real turn = 0;
+};
+
 class ContactManager {
  public:
   /// margin: how far a fat box reaches past the shape (m), see AabbTree.
@@ -81,14 +89,15 @@ class ContactManager {
   std::uint32_t add_shape(CookedShape shape, std::uint32_t body, const Transform& pose);
   /// Removes a shape and every pair and contact it had.
   void remove_shape(std::uint32_t shape);
-  /// Moves a shape; displacement (m) is how far it will move during the coming step: it stretches
-  /// the fat box that way and widens the speculative margin of its pairs.
-  void move_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
+  /// Moves a shape; `motion` is how its body will move during the coming step: the fat box is
+  /// stretched that way and widened by what the turn moves, and so is the speculative margin of its
+  /// pairs.
+  void move_shape(std::uint32_t shape, const Transform& pose, const StepMotion& motion);
   /// move_shape in two halves, for many shapes: place_shape sets a shape's pose and sweep and may
   /// run for different shapes at once (it only reads the broadphase); it returns whether the
   /// shape's box left its fat box, and then move_placed makes the broadphase's part of the move,
   /// one shape at a time (in the order of the shapes, for the same tree).
-  bool place_shape(std::uint32_t shape, const Transform& pose, const Vec3& displacement);
+  bool place_shape(std::uint32_t shape, const Transform& pose, const StepMotion& motion);
   /// Does nothing for a shape whose last place_shape kept it within its fat box.
   void move_placed(std::uint32_t shape);
 
@@ -129,8 +138,10 @@ class ContactManager {
     Transform pose;
     std::uint32_t body = 0;
     std::int32_t proxy = AabbTree::k_null;
-    Real sweep = 0;     // m, length of the coming step's displacement
+    Real sweep = 0;     // m, how far a point of the shape may move in the coming step
+    Real turning = 0;   // m, of the sweep, how far the body's turn may move a point
     Real rounding = 0;  // m, rounding_radius(shape)
+    Real reach = 0;     // m, core_reach(shape)
     // The shape's box at `pose` (shape_bounds); and place_shape's displacement for move_placed,
     // while `moves`.
     AABB placed;

@@ -22,6 +22,26 @@ Real rounding_radius(const CookedShape& shape) {
   return 0;
 }
 
+Real core_reach(const CookedShape& shape) {
+  return std::visit(Overloaded{
+                        [](const Sphere&) { return Real(0); },
+                        [](const Box& box) { return length(box.half_extents); },
+                        [](const Capsule& capsule) { return capsule.half_height; },
+                        [](const std::shared_ptr<const HullData>& hull) {
+                          Real reach = 0;
+                          for (const Vec3& v : hull->vertices)
+                            reach = std::max(reach, length(v));
+                          return reach;
+                        },
+                        [](const Plane&) { return Real(0); },
+                        [](const std::shared_ptr<const MeshShape>& mesh) {
+                          const AABB box = mesh_bounds(*mesh);
+                          return length(max(abs(box.lower), abs(box.upper)));
+                        },
+                    },
+                    shape);
+}
+
 AABB shape_bounds(const CookedShape& shape, const Transform& pose) {
   return std::visit(
       Overloaded{

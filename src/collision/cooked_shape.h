@@ -35,6 +35,11 @@ MassProperties cooked_mass_properties(const std::vector<ShapeSettings>& shapes,
 /// moves over the surface as the body rolls, while its core point stays.
 Real rounding_radius(const CookedShape& shape);
 
+/// How far the shape's core reaches from its origin, m: the radius of the sphere about the origin
+/// that holds every point a turn about the origin can move (the rounding turns onto itself). 0 for
+/// a plane, whose turn has no bound (planes do not move).
+Real core_reach(const CookedShape& shape);
+
 /// The world box around the shape at pose.
 AABB shape_bounds(const CookedShape& shape, const Transform& pose);
 

@@ -102,7 +102,7 @@ void freeze(World::Impl& impl, std::uint32_t slot) {
   m.torque = Vec3::zero();
   impl.velocities[slot] = {};
   impl.sleep[slot] = BodySleep::frozen_state();
-  move_body_shapes(impl, slot, Vec3::zero());
+  move_body_shapes(impl, slot);
   impl.frozen_this_step.push_back(slot);
 }
 

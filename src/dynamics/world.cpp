@@ -398,7 +398,7 @@ void World::set_transform(BodyId id, const Transform& transform) {
                       : normalize(transform.orientation);
   m.center = transform.position + rotate(m.orientation, m.local_center);
   m.refresh_world_inertia();
-  move_body_shapes(*impl_, i, Vec3::zero());
+  move_body_shapes(*impl_, i);
   wake_body(*impl_, i);
 }
 

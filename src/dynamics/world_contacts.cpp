@@ -52,9 +52,9 @@ void remove_body_shapes(World::Impl& impl, std::uint32_t slot) {
   impl.records[slot].shapes.clear();
 }
 
-void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement) {
+void move_body_shapes(World::Impl& impl, std::uint32_t slot) {
   for_body_shapes(impl, slot, [&](std::uint32_t shape, const Transform& pose) {
-    impl.contacts.move_shape(shape, pose, displacement);
+    impl.contacts.move_shape(shape, pose, {});
   });
 }
 
@@ -66,9 +66,10 @@ void find_pairs(World::Impl& impl, Real dt) {
     bool moves = false;
     for (const std::uint32_t slot : slots) {
       if (impl.motions[slot].type == BodyType::static_body) continue;
-      const Vec3 displacement = impl.velocities[slot].linear * dt;
+      const BodyVelocity& v = impl.velocities[slot];
+      const StepMotion motion{v.linear * dt, impl.motions[slot].center, length(v.angular) * dt};
       for_body_shapes(impl, slot, [&](std::uint32_t shape, const Transform& pose) {
-        moves = impl.contacts.place_shape(shape, pose, displacement) || moves;
+        moves = impl.contacts.place_shape(shape, pose, motion) || moves;
       });
     }
     chunk_moves[chunk] = moves;

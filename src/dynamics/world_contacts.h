@@ -10,8 +10,9 @@ namespace impulse {
 void add_body_shapes(World::Impl& impl, std::uint32_t slot, std::vector<CookedShape> shapes);
 /// Takes a body's shapes out, with their pairs and contacts.
 void remove_body_shapes(World::Impl& impl, std::uint32_t slot);
-/// Moves a body's shapes to its pose; displacement (m) is its expected motion this step.
-void move_body_shapes(World::Impl& impl, std::uint32_t slot, const Vec3& displacement);
+/// Moves a body's shapes to its pose (set there, not moving: the step's broadphase places them
+/// again with its motion).
+void move_body_shapes(World::Impl& impl, std::uint32_t slot);
 
 /// The broadphase: moves every awake movable body's shapes and finds the new candidate pairs.
 void find_pairs(World::Impl& impl, Real dt);

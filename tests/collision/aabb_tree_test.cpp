@@ -228,6 +228,23 @@ TEST(AabbTree, DestroyCreateChurnStaysValidAndReusesNodeSlots) {
   EXPECT_EQ(tree.height(), -1);
 }
 
+// A turn that moves the shape's points by less than the margin keeps its fat box while its box
+// widened by the turn fits; one that moves them farther makes a fat box widened by the turn, not
+// by the turn and the margin (a tumbling pile's fat boxes would meet more pairs).
+TEST(AabbTree, ATurningProxysFatBoxHoldsWhereItsTurnMayTakeIt) {
+  AabbTree tree(Real(0.1));
+  const AABB box = AABB::from_center_half_extents(Vec3::zero(), Vec3::splat(Real(0.5)));
+  const std::int32_t id = tree.create_proxy(box, 1);
+  EXPECT_FALSE(tree.move_proxy(id, box, {}, Real(0.05)));
+  EXPECT_EQ(tree.fat_aabb(id), box.expanded(Real(0.1)));
+  const AABB shifted = translated(box, {Real(0.06), 0, 0});
+  EXPECT_TRUE(tree.move_proxy(id, shifted, {}, Real(0.05)));  // 0.06 + 0.05 > 0.1
+  EXPECT_EQ(tree.fat_aabb(id), shifted.expanded(Real(0.1)));
+  EXPECT_TRUE(tree.move_proxy(id, shifted, {}, Real(0.3)));
+  EXPECT_EQ(tree.fat_aabb(id), shifted.expanded(Real(0.3)));
+  EXPECT_NO_THROW(tree.validate());
+}
+
 TEST(AabbTree, SmallMoveStaysInFatBoxAndLargeMoveReinsertsStretchedAlongMotion) {
   AabbTree tree(Real(0.1));
   const AABB box = AABB::from_center_half_extents(Vec3::zero(), Vec3::splat(Real(0.5)));

@@ -33,9 +33,9 @@ struct TwoManagers {
       m->update(0, collide_all, pool);
     }
   }
-  void move(const Transform& pose, const Vec3& displacement = {}) {
+  void move(const Transform& pose, const StepMotion& motion = {}) {
     for (ContactManager* m : {&reusing, &fresh}) {
-      m->move_shape(box, pose, displacement);
+      m->move_shape(box, pose, motion);
       m->update(0, collide_all, pool);
     }
   }
@@ -147,7 +147,8 @@ TEST(ContactReuse, MovingPastTheLimitsSinceTheLastNarrowphaseRunsItAgain) {
   pair.move(at({Real(8e-4), Real(0.49), 0}, about({0, 1, 0}, Real(0.6))));
   EXPECT_EQ(contacts.counts().reused, 1u);  // not moved since
   // Not moved, but about to move 1 mm: the wider speculative margin needs the narrowphase.
-  pair.move(at({Real(8e-4), Real(0.49), 0}, about({0, 1, 0}, Real(0.6))), {0, Real(-1e-3), 0});
+  pair.move(at({Real(8e-4), Real(0.49), 0}, about({0, 1, 0}, Real(0.6))),
+            {{0, Real(-1e-3), 0}, {}, 0});
   EXPECT_EQ(contacts.counts().reused, 0u);
   // Both managers agree after every move (the last ran the narrowphase in both).
   testing::expect_vec_near(contacts.manifolds()[0].points[0].point.position,

@@ -129,17 +129,17 @@ TEST(ContactCache, APlacedShapeMovesInTheBroadphaseOnlyOutOfItsFatBox) {
   EXPECT_EQ(contacts.counts().pairs, 1u);
 }
 
-// The manifolds a manager lists for shapes a, at rest, and b, moved to its pose by
-// `displacement` this step (its fat box stretched that way, its speculative margin the world's
-// `margin` and the displacement's length).
+// The manifolds a manager lists for shapes a, at rest, and b, moved to its pose and moving by
+// `motion` this step (its fat box stretched that way, its speculative margin the world's `margin`
+// and the motion's sweep).
 std::span<const ContactManifold> listed_after_move(ContactManager& contacts, const CookedShape& a,
                                                    const Transform& pose_a, const CookedShape& b,
                                                    const Transform& pose_b,
-                                                   const Vec3& displacement, Real margin) {
+                                                   const StepMotion& motion, Real margin) {
   TaskPool pool;
   contacts.add_shape(a, 1, pose_a);
   const std::uint32_t moving = contacts.add_shape(b, 2, at({0, -10, 0}));
-  contacts.move_shape(moving, pose_b, displacement);
+  contacts.move_shape(moving, pose_b, motion);
   contacts.update(
       margin, [](std::uint32_t, std::uint32_t) { return PairUpdate::collide; }, pool);
   EXPECT_EQ(contacts.counts().pairs, 1u);
@@ -149,8 +149,7 @@ std::span<const ContactManifold> listed_after_move(ContactManager& contacts, con
 // Two boxes corner to corner, one moving 18 cm towards the other: its speculative margin is the
 // world's 2 cm and that sweep, 20 cm. Their world boxes are 21.7 cm apart on y, so the boxes are
 // farther apart than the margin, but the separating axes measure 18.5 cm (the gap lies along no
-// face normal or edge cross product), and the pair keeps that speculative point: it stands in for
-// the turn of a tumbling box, which the margin leaves out.
+// face normal or edge cross product), and the pair keeps that speculative point.
 TEST(ContactCache, FlatPairsKeepTheirSeparatingAxesSpeculativePoint) {
   const Real margin = Real(0.02), sweep = Real(0.18);
   const Transform a{{},
@@ -161,8 +160,8 @@ TEST(ContactCache, FlatPairsKeepTheirSeparatingAxesSpeculativePoint) {
                     normalize(Quat{Real(0.6667), Real(0.6548), Real(-0.2454), Real(0.2581)})};
   EXPECT_GT(shape_bounds(Box{}, a).lower.y - shape_bounds(Box{}, b).upper.y, Real(0.21));
   ContactManager contacts;
-  const auto listed =
-      listed_after_move(contacts, Box{}, a, Box{}, b, -normalize(centre_b) * sweep, margin);
+  const auto listed = listed_after_move(contacts, Box{}, a, Box{}, b,
+                                        {-normalize(centre_b) * sweep, centre_b, 0}, margin);
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_NEAR(listed[0].points[0].point.depth, Real(-0.185), Real(0.001));
 }
@@ -177,13 +176,36 @@ TEST(ContactCache, ARoundedPairGetsASpeculativePointOnlyWithinItsMargin) {
   for (const Real gap : {Real(0.15), Real(0.19), Real(0.21), Real(0.3)}) {
     ContactManager contacts;
     const Transform capsule = at({Real(0.5) + radius + gap, 0, 0});
-    const auto listed = listed_after_move(contacts, Box{}, at({}), Capsule{radius, Real(0.3)},
-                                          capsule, towards_box * sweep, margin);
+    const auto listed =
+        listed_after_move(contacts, Box{}, at({}), Capsule{radius, Real(0.3)}, capsule,
+                          {towards_box * sweep, capsule.position, 0}, margin);
     if (gap < margin + sweep) {
       ASSERT_EQ(listed.size(), 1u) << gap;
       EXPECT_NEAR(listed[0].points[0].point.depth, -gap, Real(1e-5));
     } else {
       EXPECT_TRUE(listed.empty()) << gap;
+    }
+  }
+}
+
+// A unit box 30 cm over the floor, turning about its centre: its corners, sqrt(3) / 2 m out, move
+// by at most that times the turn (in radians), which its margin holds. Turning 0.5 rad it may
+// reach 43 cm: the pair gets its speculative points; turning 0.3 rad it reaches 26 cm, and with
+// the world's 2 cm it stays short of the floor: none. Its fat box, 10 cm past its own, widens by
+// the turn too, or the broadphase would never have paired them.
+TEST(ContactCache, ATurningShapesMarginHoldsWhereItsTurnMayTakeIt) {
+  const Real margin = Real(0.02), gap = Real(0.3);
+  const Transform floor = at({0, Real(-0.5), 0});
+  const Transform box = at({0, Real(0.5) + gap, 0});
+  for (const Real turn : {Real(0.3), Real(0.5)}) {
+    ContactManager contacts;
+    const auto listed = listed_after_move(contacts, Box{{5, Real(0.5), 5}}, floor, Box{}, box,
+                                          {{}, box.position, turn}, margin);
+    if (turn * std::sqrt(Real(3)) / 2 + margin > gap) {
+      ASSERT_EQ(listed.size(), 1u) << turn;
+      EXPECT_NEAR(listed[0].points[0].point.depth, -gap, Real(1e-5));
+    } else {
+      EXPECT_TRUE(listed.empty()) << turn;
     }
   }
 }
