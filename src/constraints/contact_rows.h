@@ -48,7 +48,9 @@ struct ContactRowSettings {
 /// Whether a contact `depth` deep (m, negative apart) touches within a step of dt (s) at the
 /// normal speed `approach` (m/s, negative closing): its speculative row lets the gap close, and
 /// restitution, the impact pass and waking judge by it too.
-inline bool touches_within(Real depth, Real approach, Real dt) { return approach * dt <= depth; }
+inline bool touches_within(Real depth, Real approach, Real dt) {
+  return approach * dt <= depth;
+}
 
 /// The normal speed `approach` (negative closing) at a point of bodies a and b, levers ra and rb,
 /// less what this step's forces added to it: the speed the bodies met with, which restitution
