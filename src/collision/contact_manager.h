@@ -110,10 +110,11 @@ class ContactManager {
   /// Merges the candidate pairs the moved shapes' fat boxes found into the sorted pair list.
   void find_new_pairs();
   /// Drops the pairs whose fat boxes parted and treats every other as filter(body_a, body_b) says
-  /// (a PairUpdate). The narrowphase uses margin (m) plus both shapes' displacements as the
-  /// speculative margin; its points are matched to last step's. The narrowphase runs on the
-  /// pool's threads, in chunks of pairs gathered in pair order: the same contacts for any count.
-  /// The filter is called from those threads at once, so it may only read.
+  /// (a PairUpdate). The narrowphase uses margin (m) plus both shapes' sweeps (their bodies'
+  /// displacements and turns: place_shape) as the speculative margin; its points are matched to
+  /// last step's. The narrowphase runs on the pool's threads, in chunks of pairs gathered in pair
+  /// order: the same contacts for any count. The filter is called from those threads at once, so it
+  /// may only read.
   template <class Filter>
   void collide_pairs(Real margin, Filter&& filter, TaskPool& pool);
 
