@@ -219,5 +219,17 @@ TEST(AABB, TransformedBoxBoundsTheRotatedCorners) {
   expect_near(world.upper, corners.upper);
 }
 
+// A box as wide as the float range allows (its width past the largest float) keeps finite
+// bounds under a rigid motion: the zeros of an axis-aligned rotation times an overflowed half
+// extent were NaN, and a ball fell through such a floor.
+TEST(AABB, ABoxNearTheFloatRangeKeepsFiniteBounds) {
+  const Real half = Real(3e38);
+  const AABB local{{-half, Real(-0.5), -half}, {half, Real(0.5), half}};
+  const AABB world = transform_aabb(Transform{{0, -1, 0}, Quat::identity()}, local);
+  EXPECT_EQ(world.lower, (Vec3{-half, Real(-1.5), -half}));
+  EXPECT_EQ(world.upper, (Vec3{half, Real(-0.5), half}));
+  EXPECT_EQ(local.center(), Vec3::zero());
+}
+
 }  // namespace
 }  // namespace impulse

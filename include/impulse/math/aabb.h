@@ -16,8 +16,10 @@ struct AABB {
   constexpr bool is_empty() const {
     return lower.x > upper.x || lower.y > upper.y || lower.z > upper.z;
   }
-  constexpr Vec3 center() const { return Real(0.5) * (lower + upper); }
-  constexpr Vec3 half_extents() const { return Real(0.5) * (upper - lower); }
+  // Halved before they are summed: a box near the float range (half extents past 1.7e38, which
+  // the scene format takes) would otherwise overflow to inf, and a rotation's zeros make it NaN.
+  constexpr Vec3 center() const { return Real(0.5) * lower + Real(0.5) * upper; }
+  constexpr Vec3 half_extents() const { return Real(0.5) * upper - Real(0.5) * lower; }
   /// Half the surface area of the box, the cost used by tree builders.
   constexpr Real half_area() const {
     const Vec3 d = upper - lower;
