@@ -89,9 +89,11 @@ bool ContactManager::place_shape(std::uint32_t shape, const Transform& pose,
   record.pose = pose;
   // A turn by t moves a point at r from the centre by the chord 2 r sin(t / 2) <= r min(t, 2):
   // without it a box tumbling onto the floor found its corner only once it was in, 10 cm deep at
-  // 20 rad/s.
-  record.turning =
-      std::min(motion.turn, Real(2)) * (length(pose.position - motion.center) + record.reach);
+  // 20 rad/s. A shape that does not turn has no chord however far it reaches (a reach that
+  // overflows to inf would make it 0 * inf, NaN, and the shape would meet nothing).
+  record.turning = motion.turn > 0 ? std::min(motion.turn, Real(2)) *
+                                         (length(pose.position - motion.center) + record.reach)
+                                   : 0;
   record.sweep = length(motion.displacement) + record.turning;
   record.placed = shape_bounds(record.shape, pose);
   record.displacement = motion.displacement;
