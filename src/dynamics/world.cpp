@@ -4,6 +4,7 @@
 
 #include <impulse/error.h>
 
+#include "dynamics/body_preparation.h"
 #include "dynamics/custom_constraints.h"
 #include "dynamics/guards.h"
 #include "dynamics/integrator.h"
@@ -132,49 +133,8 @@ BodyId World::create_body(const BodySettings& settings) {
                           "' exists already");
 
   // Everything that can throw happens before the world changes.
-  std::vector<CookedShape> cooked;
-  cooked.reserve(settings.shapes.size());
-  for (std::size_t i = 0; i < settings.shapes.size(); ++i) {
-    try {
-      cooked.push_back(cook_shape(settings.shapes[i].geometry));
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument("body settings: /shapes/" + std::to_string(i) + ": " + e.what());
-    }
-  }
-  MassProperties mass;
-  BodyMotion motion;
-  motion.type = settings.type;
-  if (settings.type == BodyType::dynamic_body) {
-    mass = cooked_mass_properties(settings.shapes, cooked, settings.density);
-    if (!is_finite(mass.mass) || !is_finite(mass.inertia))
-      throw InvalidArgument(
-          "body settings: /density: the shapes' mass or inertia at this density overflows single "
-          "precision");
-    if (!(mass.mass > 0))
-      throw InvalidArgument("body settings: /shapes: the shapes enclose no volume");
-    if (settings.mass) {
-      mass.inertia *= *settings.mass / mass.mass;
-      mass.mass = *settings.mass;
-    }
-    motion.inv_mass = Real(1) / mass.mass;
-    motion.inertia_local = mass.inertia;
-    motion.inv_inertia_local = settings.particle ? Mat33::zero() : inverse_symmetric(mass.inertia);
-    motion.local_center = mass.center;
-    // Single precision: a mass or size far out of range overflows the inertia or its inverse.
-    // (An inertia whose determinant underflows inverts to zero: the body would never turn.)
-    const Mat33& inv = motion.inv_inertia_local;
-    const bool turns = settings.particle || (inv(0, 0) > 0 && inv(1, 1) > 0 && inv(2, 2) > 0);
-    if (!is_finite(motion.inv_mass) || !is_finite(motion.inertia_local) || !is_finite(inv) ||
-        !turns)
-      throw InvalidArgument(
-          "body settings: /mass: the inertia or its inverse overflows single precision");
-  }
-  motion.orientation = normalize(settings.orientation);
-  motion.center = settings.position + rotate(motion.orientation, motion.local_center);
-  motion.linear_damping = settings.linear_damping;
-  motion.angular_damping = settings.angular_damping;
-  motion.gravity_scale = settings.gravity_scale;
-  motion.refresh_world_inertia();
+  PreparedBody prepared = prepare_body(settings);
+  throw_if_problem(prepared.problem, "body settings");
   const BodyVelocity velocity =
       settings.type == BodyType::static_body
           ? BodyVelocity{}
@@ -197,14 +157,14 @@ BodyId World::create_body(const BodySettings& settings) {
   record.settings = settings;
   w.materials[index] = material_of(settings);
   if (settings.restitution > 0) ++w.bouncy_bodies;
-  record.mass = mass;
-  w.motions[index] = motion;
+  record.mass = prepared.mass;
+  w.motions[index] = prepared.motion;
   w.velocities[index] = velocity;
   hold_to_plane(w, index);
   w.sleep[index] = {};
   w.live_slots.push_back(index);
   if (!settings.name.empty()) w.names.emplace(settings.name, index);
-  add_body_shapes(w, index, std::move(cooked));
+  add_body_shapes(w, index, std::move(prepared.cooked));
   return {index, record.generation};
 }
 

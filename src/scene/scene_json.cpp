@@ -3,6 +3,7 @@
 #include <impulse/error.h>
 #include <impulse/scene.h>
 
+#include "dynamics/body_preparation.h"
 #include "dynamics/validation.h"
 #include "scene/json_reader.h"
 #include "scene/json_values.h"
@@ -426,7 +427,12 @@ BodySettings read_body(const JsonNode& node) {
   if (auto n = node.find("angular_damping")) body.angular_damping = n->real();
   if (auto n = node.find("gravity_scale")) body.gravity_scale = n->real();
   if (auto n = node.find("particle")) body.particle = n->boolean();
-  if (auto problem = find_problem(body)) {
+  // The world's own checks and its cooking (a hull's points spanning no volume, a mass that
+  // overflows), here so that the problem is named where the file has it: the shapes are cooked
+  // again when the world is built.
+  std::optional<SettingsProblem> problem = find_problem(body);
+  if (!problem) problem = prepare_body(body).problem;
+  if (problem) {
     // The checks speak of "/shapes/0/..."; a body written with "shape" has it at "/shape/...".
     std::string path = problem->path;
     constexpr std::string_view k_first_shape = "/shapes/0";
