@@ -478,10 +478,36 @@ TEST(Contacts, FastBodiesStopAtAThinWallFromAnyStart) {
   }
 }
 
-// A box, a capsule and a tetrahedron dropped at 2 m/s while tumbling at 5 to 40 rad/s, from 20
-// heights (each meets the floor at another phase of its turn): no point of their surfaces ever
-// sinks past the slop. A corner reaches the floor by the body's turn as well as by its fall, and
-// the speculative margin holds both; holding the fall alone, corners sank 14-165 mm.
+// A body of `shapes` dropped at 2 m/s while tumbling at `spin` rad/s, from 20 heights (each
+// meets the floor at another phase of its turn): the deepest any of its `core` points (body frame,
+// each rounded by `rounding`) sinks below the floor over `steps` steps.
+Real deepest_tumbling_sink(const std::vector<ShapeSettings>& shapes, const std::vector<Vec3>& core,
+                           Real rounding, Real spin, int steps) {
+  Real deepest = 0;
+  for (int phase = 0; phase < 20; ++phase) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    World world(settings);
+    world.create_body(ground_box());
+    BodySettings body = body_of(Sphere{}, {0, Real(1.5) + Real(0.013) * Real(phase), 0});
+    body.shapes = shapes;
+    body.angular_velocity = {Real(0.3), 0, spin};
+    body.linear_velocity = {0, -2, 0};
+    const BodyId id = world.create_body(body);
+    for (int i = 0; i < steps; ++i) {
+      world.step(Real(1) / 60);
+      const Transform pose = world.transform(id);
+      for (const Vec3& point : core)
+        deepest = std::max(deepest, rounding - apply(pose, point).y);
+    }
+  }
+  return deepest;
+}
+
+// A box, a capsule and a tetrahedron tumbling at 5 to 40 rad/s onto the floor: no point of their
+// surfaces ever sinks past the slop. A corner reaches the floor by the body's turn as well as by
+// its fall, and the speculative margin holds both; holding the fall alone, corners sank
+// 14-165 mm.
 TEST(Contacts, ATumblingBodyNeverSinksACornerIntoTheFloor) {
   struct Tumbler {
     const char* name;
@@ -501,60 +527,31 @@ TEST(Contacts, ATumblingBodyNeverSinksACornerIntoTheFloor) {
                                        {{0, Real(0.5), 0}, {0, Real(-0.5), 0}},
                                        Real(0.25)},
                                       {"tetrahedron", ConvexHull{tetrahedron}, tetrahedron, 0}};
-  const Real slop = WorldSettings{}.solver.slop;
   for (const Tumbler& tumbler : tumblers) {
     for (const Real spin : {Real(5), Real(10), Real(20), Real(40)}) {
-      Real deepest = 0;
-      for (int phase = 0; phase < 20; ++phase) {
-        WorldSettings settings;
-        settings.sleeping = false;
-        World world(settings);
-        world.create_body(ground_box());
-        BodySettings body = body_of(tumbler.shape, {0, Real(1.5) + Real(0.013) * Real(phase), 0});
-        body.angular_velocity = {Real(0.3), 0, spin};
-        body.linear_velocity = {0, -2, 0};
-        const BodyId id = world.create_body(body);
-        for (int i = 0; i < 120; ++i) {
-          world.step(Real(1) / 60);
-          const Transform pose = world.transform(id);
-          for (const Vec3& corner : tumbler.core)
-            deepest = std::max(deepest, tumbler.rounding - apply(pose, corner).y);
-        }
-      }
-      EXPECT_LT(deepest, slop) << tumbler.name << " at " << spin << " rad/s";
+      EXPECT_LT(deepest_tumbling_sink({ShapeSettings{tumbler.shape, {}}}, tumbler.core,
+                                      tumbler.rounding, spin, 120),
+                WorldSettings{}.solver.slop)
+          << tumbler.name << " at " << spin << " rad/s";
     }
   }
 }
 
-// A dumbbell, two balls 1.5 m apart, dropped at 2 m/s while tumbling at 5 to 40 rad/s from 20
-// heights: over its first second of strikes neither ball sinks past the slop. A ball has no reach
-// of its own; it is carried round the centre of mass, and its margin holds that arc (without it,
-// the balls sank 10-117 mm). Afterwards, pivoting on one ball at ~6 rad/s, the ball sits up to
-// 10 mm deep: the rows' velocity lines miss the ball centre's arc (docs/collision.md).
+// A dumbbell, two balls 1.5 m apart, tumbling at 5 to 40 rad/s onto the floor: over its first
+// second of strikes neither ball sinks past the slop. A ball has no reach of its own; it is
+// carried round the centre of mass, and its margin holds that arc (without it, the balls sank
+// 10-117 mm). Afterwards, pivoting on one ball at ~6 rad/s, the ball sits up to 10 mm deep: the
+// rows' velocity lines miss the ball centre's arc (docs/collision.md).
 TEST(Contacts, ABallCarriedRoundATumblingCompoundsCentreNeverSinks) {
   const Real radius = Real(0.25);
   const std::vector<Vec3> centres{{Real(-0.75), 0, 0}, {Real(0.75), 0, 0}};
-  const Real slop = WorldSettings{}.solver.slop;
+  const std::vector<ShapeSettings> dumbbell{
+      ShapeSettings{Sphere{radius}, Transform{centres[0], Quat::identity()}},
+      ShapeSettings{Sphere{radius}, Transform{centres[1], Quat::identity()}}};
   for (const Real spin : {Real(5), Real(10), Real(20), Real(40)}) {
-    Real deepest = 0;
-    for (int phase = 0; phase < 20; ++phase) {
-      WorldSettings settings;
-      settings.sleeping = false;
-      World world(settings);
-      world.create_body(ground_box());
-      BodySettings body = body_of(Sphere{radius}, {0, Real(1.5) + Real(0.013) * Real(phase), 0});
-      body.shapes = {ShapeSettings{Sphere{radius}, Transform{centres[0], Quat::identity()}},
-                     ShapeSettings{Sphere{radius}, Transform{centres[1], Quat::identity()}}};
-      body.angular_velocity = {Real(0.3), 0, spin};
-      body.linear_velocity = {0, -2, 0};
-      const BodyId id = world.create_body(body);
-      for (int i = 0; i < 60; ++i) {
-        world.step(Real(1) / 60);
-        for (const Vec3& centre : centres)
-          deepest = std::max(deepest, radius - apply(world.transform(id), centre).y);
-      }
-    }
-    EXPECT_LT(deepest, slop) << "at " << spin << " rad/s";
+    EXPECT_LT(deepest_tumbling_sink(dumbbell, centres, radius, spin, 60),
+              WorldSettings{}.solver.slop)
+        << "at " << spin << " rad/s";
   }
 }
 
