@@ -207,6 +207,8 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     m.normal = found.normal;
     m.local_normal = inverse_rotate(normal_frame(a, b).pose.orientation, found.normal);
     m.count = found.count;
+    m.rounding_a = a.rounding;
+    m.rounding_b = b.rounding;
     for (int k = 0; k < found.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
       state.point = found.points[std::size_t(k)];

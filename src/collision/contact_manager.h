@@ -40,6 +40,8 @@ struct ContactManifold {
   // shape_a is rounded (a rolling ball's frame turns under the contact; the ground's does not).
   Vec3 local_normal;
   int count = 0;
+  // m: how far each shape's surface lies out from its core (rounding_radius; 0 for flat shapes).
+  Real rounding_a = 0, rounding_b = 0;
   std::array<ContactState, Manifold::k_max_points> points;
 };
 
