@@ -433,12 +433,15 @@ BodySettings read_body(const JsonNode& node) {
   std::optional<SettingsProblem> problem = find_problem(body);
   if (!problem) problem = prepare_body(body).problem;
   if (problem) {
-    // The checks speak of "/shapes/0/..."; a body written with "shape" has it at "/shape/...".
+    // The checks speak of "/shapes/0/..." (or of "/shapes", all of them); a body written with
+    // "shape" has it at "/shape/...".
     std::string path = problem->path;
     constexpr std::string_view k_first_shape = "/shapes/0";
     if (shape && path.starts_with(k_first_shape) &&
         (path.size() == k_first_shape.size() || path[k_first_shape.size()] == '/'))
       path = "/shape" + path.substr(k_first_shape.size());
+    else if (shape && path == "/shapes")
+      path = "/shape";
     node.fail_at(path, problem->message);
   }
   return body;
