@@ -374,6 +374,7 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
     count = face_contact(a, ta, axis_a, dir_a, b, tb, true, margin, candidates);
   }
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)), normal, out);
+  out.normal_face = use_b ? NormalFace::b : NormalFace::a;
   return out.count > 0;
 }
 

@@ -209,6 +209,7 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
     m.count = found.count;
     m.rounding_a = a.rounding;
     m.rounding_b = b.rounding;
+    m.normal_face = found.normal_face;
     for (int k = 0; k < found.count; ++k) {
       ContactState& state = m.points[std::size_t(k)];
       state.point = found.points[std::size_t(k)];

@@ -42,6 +42,7 @@ struct ContactManifold {
   int count = 0;
   // m: how far each shape's surface lies out from its core (rounding_radius; 0 for flat shapes).
   Real rounding_a = 0, rounding_b = 0;
+  NormalFace normal_face = NormalFace::none;  // which shape's face the normal is (it turns with it)
   std::array<ContactState, Manifold::k_max_points> points;
 };
 

@@ -38,9 +38,15 @@ struct ContactPoint {
   FeatureId id;
 };
 
+/// Whose face a manifold's normal is, so which shape the normal turns with. An edge pair's normal,
+/// and the line from a rounded core to the nearest edge or corner, turn with both: none. Planes
+/// and meshes, which never turn, leave it none.
+enum class NormalFace : std::uint8_t { none, a, b };
+
 struct Manifold {
   static constexpr int k_max_points = 4;
   Vec3 normal;  // unit, world, from shape A to shape B
+  NormalFace normal_face = NormalFace::none;
   std::array<ContactPoint, k_max_points> points;
   int count = 0;
 

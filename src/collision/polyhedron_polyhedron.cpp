@@ -238,6 +238,7 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
   const Vec3 normal = rotate(tref.orientation, rf.normal);
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)),
                   ref_is_a ? normal : -normal, out);
+  out.normal_face = ref_is_a ? NormalFace::a : NormalFace::b;
   for (int k = 0; k < out.count; ++k) {
     FeatureId& id = out.points[std::size_t(k)].id;
     if (id.type_a == std::uint8_t(FeatureType::edge)) {

@@ -195,6 +195,7 @@ bool segment_on_face(const Capsule& a, const PolyhedronView& p, const Transform&
   if ((hi - lo) * len < k_min_overlap) return false;
 
   out.normal = rotate(tp.orientation, -face.normal);
+  out.normal_face = NormalFace::b;
   for (std::uint32_t end = 0; end < 2; ++end) {
     const Vec3 x = p0 + d * (end == 0 ? lo : hi);
     const Real h = dot(face.normal, x) - face.offset;
@@ -235,6 +236,7 @@ bool collide_sphere_polyhedron(const Sphere& a, const Transform& ta, const Polyh
     const Real depth = a.radius - dist;
     if (depth < -margin) return false;
     out.normal = rotate(tb.orientation, (s.point - c) / dist);
+    if (s.type == FeatureType::face) out.normal_face = NormalFace::b;
     out.add(
         {apply(tb, s.point), depth, make_id(FeatureType::vertex, 0, s.type, feature_index(b, s))});
     return true;
@@ -244,6 +246,7 @@ bool collide_sphere_polyhedron(const Sphere& a, const Transform& ta, const Polyh
   // moves away from a, against that face's outward normal.
   const PolyFace& face = b.faces[least_face];
   out.normal = rotate(tb.orientation, -face.normal);
+  out.normal_face = NormalFace::b;
   out.add({apply(tb, c - least * face.normal), a.radius - least,
            make_id(FeatureType::vertex, 0, FeatureType::face, least_face)});
   return true;
@@ -295,6 +298,8 @@ bool collide_capsule_polyhedron(const Capsule& a, const Transform& ta, const Pol
     std::uint32_t index_a;
     segment_feature(u, type_a, index_a);
     out.normal = rotate(tb.orientation, n);
+    // (segment_on_face may have named the face and then found both ends past the margin.)
+    out.normal_face = s.type == FeatureType::face ? NormalFace::b : NormalFace::none;
     out.add({apply(tb, s.point), depth, make_id(type_a, index_a, s.type, feature_index(b, s))});
     return true;
   }
@@ -322,6 +327,7 @@ bool collide_capsule_polyhedron(const Capsule& a, const Transform& ta, const Pol
     id = make_id(FeatureType::edge, 0, FeatureType::edge, axis.index);
   }
   out.normal = rotate(tb.orientation, axis.normal);
+  out.normal_face = axis.type == FeatureType::face ? NormalFace::b : NormalFace::none;
   out.add({apply(tb, on_b), a.radius - axis.separation, id});
   return true;
 }

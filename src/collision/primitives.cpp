@@ -312,6 +312,7 @@ bool collide_sphere_box(const Sphere& a, const Transform& ta, const Box& b, cons
     const FeatureId id =
         with_box_feature(make_id(FeatureType::vertex, 0, FeatureType::none, 0), centre, closest);
     out.normal = rotate(tb.orientation, delta / dist);
+    if (id.type_b == std::uint8_t(FeatureType::face)) out.normal_face = NormalFace::b;
     out.add({apply(tb, closest), depth, id});
     return true;
   }
@@ -333,6 +334,7 @@ bool collide_sphere_box(const Sphere& a, const Transform& ta, const Box& b, cons
   Vec3 on_face = centre;
   on_face[axis] = positive ? h[axis] : -h[axis];
   out.normal = rotate(tb.orientation, -outward);
+  out.normal_face = NormalFace::b;
   out.add({apply(tb, on_face), a.radius + least,
            make_id(FeatureType::vertex, 0, FeatureType::face, 2 * axis + (positive ? 0 : 1))});
   return true;
@@ -420,6 +422,7 @@ bool collide_capsule_box(const Capsule& a, const Transform& ta, const Box& b, co
       Vec3 outward = Vec3::zero();
       outward[k] = sign;
       out.normal = rotate(tb.orientation, -outward);
+      out.normal_face = NormalFace::b;
       for (int end = 0; end < 2; ++end) {
         const Real t = end == 0 ? lo : hi;
         const int side = end == 0 ? lo_side : hi_side;
@@ -443,6 +446,8 @@ bool collide_capsule_box(const Capsule& a, const Transform& ta, const Box& b, co
   }
 
   out.normal = rotate(tb.orientation, n);
+  // (The clip above may have named the face and then found both ends past the margin.)
+  out.normal_face = id.type_b == std::uint8_t(FeatureType::face) ? NormalFace::b : NormalFace::none;
   out.add({apply(tb, on_b), depth, id});
   return true;
 }

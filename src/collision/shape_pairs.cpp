@@ -98,6 +98,8 @@ void flip_manifold(Manifold& manifold) {
     p.id = p.id.flipped();
   }
   manifold.normal = -manifold.normal;
+  if (manifold.normal_face != NormalFace::none)
+    manifold.normal_face = manifold.normal_face == NormalFace::a ? NormalFace::b : NormalFace::a;
 }
 
 void collide_shapes(const CookedShape& a, const Transform& ta, const CookedShape& b,

@@ -62,6 +62,40 @@ TEST(ShapePairs, FlippedManifoldMovesPointsToTheOtherSurface) {
   EXPECT_EQ(m.points[0].id.type_b, std::uint8_t(FeatureType::face));
 }
 
+// A normal turns with the shape whose face it is (the contact rows reckon a point sliding over a
+// turning face by it): a box's top face under every convex shape, tipped onto a corner or an end,
+// in either order; nobody's where it joins two edges or a ball to a box's edge.
+TEST(ShapePairs, ANormalNamesTheShapeWhoseFaceItIs) {
+  const CookedShape ground = Box{{2, Real(0.5), 2}};
+  const Transform tg = at({0, 0, 0}, Quat::identity());
+  // Each a centimetre or two into the ground (the lowest points, tipped, reach 0.5, 0.51, 0.69,
+  // 0.49).
+  const std::vector<Real> heights{Real(0.48), Real(0.5), Real(0.68), Real(0.47)};
+  const std::vector<CookedShape> shapes = convex_shapes();
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    SCOPED_TRACE("shape " + std::to_string(shapes[i].index()));
+    const Transform ts = at({Real(0.3), Real(0.5) + heights[i], Real(-0.2)}, about({1, 0, 2}, 12));
+    std::vector<Manifold> on_ground, under;
+    collide_shapes(ground, tg, shapes[i], ts, 0, on_ground);
+    collide_shapes(shapes[i], ts, ground, tg, 0, under);
+    ASSERT_EQ(on_ground.size(), 1u);
+    ASSERT_EQ(under.size(), 1u);
+    EXPECT_EQ(on_ground[0].normal_face, NormalFace::a);
+    EXPECT_EQ(under[0].normal_face, NormalFace::b);
+  }
+  const CookedShape cube = Box{{Real(0.5), Real(0.5), Real(0.5)}};
+  std::vector<Manifold> edges;
+  collide_shapes(cube, at({0, 0, 0}, about({0, 0, 1}, 45)), cube,
+                 at({0, Real(1.4), 0}, about({1, 0, 0}, 45)), 0, edges);
+  ASSERT_EQ(edges.size(), 1u);
+  EXPECT_EQ(edges[0].normal_face, NormalFace::none);
+  std::vector<Manifold> ball_on_edge;
+  collide_shapes(Sphere{Real(0.5)}, at({Real(2.2), Real(0.7), 0}, Quat::identity()), ground, tg, 0,
+                 ball_on_edge);
+  ASSERT_EQ(ball_on_edge.size(), 1u);
+  EXPECT_EQ(ball_on_edge[0].normal_face, NormalFace::none);
+}
+
 TEST(ShapePairs, StaticOnlyShapesNeverMeetEachOther) {
   std::vector<Manifold> out;
   collide_shapes(Plane{}, {}, Plane{{0, -1, 0}, 1}, {}, 1, out);
