@@ -5,6 +5,7 @@
 
 #include <impulse/math.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -42,6 +43,20 @@ struct ContactPoint {
 /// and the line from a rounded core to the nearest edge or corner, turn with both: none. Planes
 /// and meshes, which never turn, leave it none.
 enum class NormalFace : std::uint8_t { none, a, b };
+
+/// An edge pair's axis, when a face clipped against another gives the pair's points rather than
+/// the edges' one point (a box or hull turning about that point would swing the face's corners
+/// into the other within a step): each point's gap is measured along the axis. Only for a face
+/// within about 20 degrees of the axis: edges that cross at a wider angle keep their one point.
+struct EdgeAxis {
+  static constexpr Real k_min_cosine = Real(0.94);
+
+  Vec3 direction;    // unit, in the reference face's shape frame, from that shape to the other
+  Real cosine = 1;   // with the reference face's outward normal, > 0
+  Real overlap = 0;  // m, the shapes' overlap along the axis: no point lies deeper
+  /// A point's gap along the axis, from its gap along the reference face's normal.
+  Real gap(Real face_gap) const { return std::max(face_gap / cosine, -overlap); }
+};
 
 struct Manifold {
   static constexpr int k_max_points = 4;

@@ -186,10 +186,11 @@ int clip_against_side(const ClipVertex* in, int n, const Outline& ref, std::uint
 
 // Face contact: face ref_face of ref (its normal towards the other polyhedron) against the face
 // of inc most anti-parallel to it, clipped to the reference face's sides; the points within
-// margin of the reference plane kept, reduced and written to out.
+// margin of the reference plane kept, reduced and written to out. With `along`, the gaps are
+// measured along that edge axis, which is the manifold's normal.
 void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_t ref_face,
                   const PolyhedronView& inc, const Transform& tinc, bool ref_is_a, Real margin,
-                  Manifold& out) {
+                  Manifold& out, const EdgeAxis* along = nullptr) {
   const PolyFace& rf = ref.faces[ref_face];
   const Transform inc_to_ref = inverse(tref) * tinc;
   const Vec3 m = inverse_rotate(inc_to_ref.orientation, rf.normal);  // in inc's frame
@@ -229,16 +230,19 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
   int count = 0;
   for (int k = 0; k < n; ++k) {
     const ClipVertex& cv = in[k];
-    const Real separation = dot(rf.normal, cv.p) - rf.offset;
+    const Real face_gap = dot(rf.normal, cv.p) - rf.offset;
+    const Real separation = along != nullptr ? along->gap(face_gap) : face_gap;
     if (separation > margin) continue;
     // a's clipped corner lies on b's face when b is the reference: project it there.
-    const Vec3 local = ref_is_a ? cv.p : cv.p - separation * rf.normal;
+    const Vec3 local = ref_is_a ? cv.p : cv.p - face_gap * rf.normal;
     candidates[count++] = {apply(tref, local), -separation, cv.id};
   }
-  const Vec3 normal = rotate(tref.orientation, rf.normal);
+  // The direction the gaps are measured along, from the reference towards the other.
+  const Vec3 normal = rotate(tref.orientation, along != nullptr ? along->direction : rf.normal);
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)),
                   ref_is_a ? normal : -normal, out);
-  out.normal_face = ref_is_a ? NormalFace::a : NormalFace::b;
+  out.normal_face =
+      along != nullptr ? NormalFace::none : (ref_is_a ? NormalFace::a : NormalFace::b);
   for (int k = 0; k < out.count; ++k) {
     FeatureId& id = out.points[std::size_t(k)].id;
     if (id.type_a == std::uint8_t(FeatureType::edge)) {
@@ -281,7 +285,33 @@ bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const Polyh
 
   const bool use_b = beats(face_b.separation, face_a.separation);
   if (beats(edge.separation, use_b ? face_b.separation : face_a.separation)) {
-    edge_contact(a, ta, b, b_to_a, edge, out);
+    // As collide_box_box: the face most nearly across the edge axis clipped, its gaps measured
+    // along the axis, where any lies within the margin; else the edges' one point.
+    const Vec3 normal_b = a_to_b.vector(edge.normal);  // from a to b, in b's frame
+    std::uint32_t ref_a = 0, ref_b = 0;
+    Real cosine_a = -k_infinity, cosine_b = -k_infinity;
+    for (std::uint32_t f = 0; f < a.faces.size(); ++f) {
+      const Real d = dot(a.faces[f].normal, edge.normal);
+      if (d > cosine_a) {
+        cosine_a = d;
+        ref_a = f;
+      }
+    }
+    for (std::uint32_t f = 0; f < b.faces.size(); ++f) {
+      const Real d = -dot(b.faces[f].normal, normal_b);
+      if (d > cosine_b) {
+        cosine_b = d;
+        ref_b = f;
+      }
+    }
+    if (cosine_a >= std::max(cosine_b, EdgeAxis::k_min_cosine)) {
+      const EdgeAxis along{edge.normal, cosine_a, -edge.separation};
+      face_contact(a, ta, ref_a, b, tb, true, margin, out, &along);
+    } else if (cosine_b >= std::max(cosine_a, EdgeAxis::k_min_cosine)) {
+      const EdgeAxis along{-normal_b, cosine_b, -edge.separation};
+      face_contact(b, tb, ref_b, a, ta, false, margin, out, &along);
+    }
+    if (out.count == 0) edge_contact(a, ta, b, b_to_a, edge, out);
     return true;
   }
   if (use_b) {

@@ -320,6 +320,35 @@ TEST(BoxBox, RandomPairsAgreeWithTheFifteenAxesByBruteForce) {
   EXPECT_GT(edge_separated, 10);
 }
 
+// A box tipped a few degrees over the edges of another's top face: an edge pair's axis beats the
+// faces' by the tolerance. Its one point would let the top box turn about it and swing its face's
+// corners into the other within a step (34 mm deep in a tumbling drum); the face most nearly
+// across the axis is clipped instead, its gaps measured along the axis: the deepest as deep as
+// the boxes' overlap along it, none deeper, every point on b's surface.
+TEST(BoxBox, AnEdgeAxisAcrossNearlyParallelFacesGivesTheClippedFace) {
+  const Transform ta = at({});
+  const Transform tb = at({Real(-0.5824), Real(1.013), Real(0.4889)},
+                          about({1, 0, 0}, Real(-2.323)) * about({0, 0, 1}, Real(3.579)) *
+                              about({0, 1, 0}, Real(23.287)));
+  Manifold m;
+  ASSERT_TRUE(collide_box_box(k_unit, ta, k_unit, tb, Real(0.02), m));
+  const Mat33 rb = to_matrix(tb.orientation);
+  for (const Vec3& face : {Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}, rb.c0, rb.c1, rb.c2})
+    EXPECT_LT(std::abs(dot(face, m.normal)), Real(0.9999));  // no face's normal: the edges'
+  EXPECT_EQ(m.normal_face, NormalFace::none);
+  EXPECT_GE(m.count, 2);
+  const Real overlap = projected_overlap(k_unit, ta, k_unit, tb, m.normal);
+  Real deepest = -k_infinity;
+  for (int k = 0; k < m.count; ++k) {
+    const ContactPoint& p = m.points[std::size_t(k)];
+    deepest = std::max(deepest, p.depth);
+    const Vec3 local = apply_inverse(tb, p.position);
+    const Real reach = std::max({std::abs(local.x), std::abs(local.y), std::abs(local.z)});
+    EXPECT_NEAR(reach, Real(0.5), k_tol) << "point " << k << " is not on b's surface";
+  }
+  EXPECT_NEAR(deepest, overlap, k_tol);
+}
+
 // The crossing edges of CrossingEdgesGiveOnePointAlongTheCrossProductOfTheEdges 1 cm apart: only
 // the edges' cross product separates them.
 TEST(BoxBox, EdgesOneCentimetreApartGiveNoPoints) {

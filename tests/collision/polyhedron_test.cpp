@@ -311,6 +311,26 @@ TEST(Polyhedra, NormalIsTheAxisOfLeastSeparationOnRandomHulls) {
   EXPECT_GT(edge_contacts, 10);
 }
 
+// BoxBox.AnEdgeAxisAcrossNearlyParallelFacesGivesTheClippedFace's pose: a hull clips the face
+// most nearly across the winning edge axis as collide_box_box does.
+TEST(Polyhedra, AnEdgeAxisAcrossNearlyParallelFacesGivesWhatCollideBoxBoxGives) {
+  const Transform ta = at({});
+  const Transform tb = at({Real(-0.5824), Real(1.013), Real(0.4889)},
+                          about({1, 0, 0}, Real(-2.323)) * about({0, 0, 1}, Real(3.579)) *
+                              about({0, 1, 0}, Real(23.287)));
+  Manifold expected, got;
+  ASSERT_TRUE(collide_box_box(k_unit, ta, k_unit, tb, k_margin, expected));
+  ASSERT_GE(expected.count, 2);
+  const HullData hull = build_convex_hull(box_corners(k_unit.half_extents));
+  ASSERT_TRUE(collide_polyhedra(hull.view(), ta, hull.view(), tb, k_margin, got));
+  ASSERT_EQ(got.count, expected.count);
+  expect_vec_near(got.normal, expected.normal);
+  EXPECT_EQ(got.normal_face, NormalFace::none);
+  const std::vector<Real> want = sorted_depths(expected), have = sorted_depths(got);
+  for (std::size_t k = 0; k < want.size(); ++k)
+    EXPECT_NEAR(have[k], want[k], k_tol);
+}
+
 TEST(Polyhedra, BoxesGiveWhatCollideBoxBoxGivesOnRandomPoses) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> size(Real(0.2), Real(1));
