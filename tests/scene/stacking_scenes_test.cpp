@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "scene/builtin/builtin_scenes.h"
 
@@ -151,6 +153,28 @@ TEST(StackingScenes, InclineHoldsWithHighFrictionAndSlidesAtTheCoulombRateWithLo
   EXPECT_NEAR(measured, expected, expected * Real(0.02));
   run(world, 180);  // 5 s in all
   EXPECT_LT(length(world.position(sticky) - held), Real(0.001));
+}
+
+// The drum turning at 2 rad/s for 20 s: its boxes, thrown against each other, tipped over each
+// other's edges and sliding over each other's turning faces, stay out of each other. Over steps
+// 120-1200, 139 of their contact points sank past 10 mm (the deepest 68 mm) when an edge pair's
+// axis gave one point and the rows did not reckon a face's turn; 11 now (the deepest 20 mm).
+TEST(StackingScenes, DrumKeepsItsTumblingBoxesOutOfEachOther) {
+  World world = world_of("drum");
+  std::vector<BodyId> boxes;
+  for (int i = 1; i < 40; i += 3)
+    boxes.push_back(*world.find_body("body" + std::to_string(i)));
+  const auto is_box = [&](BodyId id) {
+    return std::find(boxes.begin(), boxes.end(), id) != boxes.end();
+  };
+  run(world, 120);
+  int deep = 0;
+  for (int i = 0; i < 1080; ++i) {
+    world.step(world.settings().timestep);
+    for (const DebugContact& c : world.debug_contacts())
+      deep += is_box(c.body_a) && is_box(c.body_b) && c.depth > Real(0.01);
+  }
+  EXPECT_LE(deep, 40);
 }
 
 TEST(StackingScenes, RestingSceneNeverGainsEnergy) {
