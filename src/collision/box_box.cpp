@@ -372,10 +372,10 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
     }
     const Real cosine_a = dot(ra.col(face_a), normal_e), cosine_b = dot(rb.col(face_b), normal_e);
     if (std::abs(cosine_a) >= std::max(std::abs(cosine_b), EdgeAxis::k_min_cosine)) {
-      const EdgeAxis along{inverse_rotate(ta.orientation, normal_e), std::abs(cosine_a), -sep_e};
+      const EdgeAxis along{normal_e, std::abs(cosine_a), -sep_e};
       count = face_contact(a, ta, face_a, cosine_a > 0, b, tb, true, margin, candidates, &along);
     } else if (std::abs(cosine_b) >= std::max(std::abs(cosine_a), EdgeAxis::k_min_cosine)) {
-      const EdgeAxis along{inverse_rotate(tb.orientation, -normal_e), std::abs(cosine_b), -sep_e};
+      const EdgeAxis along{normal_e, std::abs(cosine_b), -sep_e};
       count = face_contact(b, tb, face_b, cosine_b < 0, a, ta, false, margin, candidates, &along);
     }
     if (count == 0) {

@@ -1,9 +1,9 @@
 #pragma once
-// Box-box narrowphase: the separating axis test on 15 axes, then face clipping or one edge-edge
-// point (seed 001 section 8.2). Feature numbering of a box, used in the FeatureIds it reports:
-// vertex v has bit k set when it lies on the + side of local axis k; face 2k + 0 is the +k face
-// and 2k + 1 the -k face; edge 4k + b1 + 2 b2 runs along axis k with b1, b2 the vertex bits of
-// axes (k + 1) % 3 and (k + 2) % 3.
+// Box-box narrowphase: the separating axis test on 15 axes, then face clipping (seed 001 section
+// 8.2); for an edge axis, the face most nearly across it clipped (EdgeAxis) or one edge-edge point.
+// Feature numbering of a box, used in the FeatureIds it reports: vertex v has bit k set when it
+// lies on the + side of local axis k; face 2k + 0 is the +k face and 2k + 1 the -k face; edge 4k +
+// b1 + 2 b2 runs along axis k with b1, b2 the vertex bits of axes (k + 1) % 3 and (k + 2) % 3.
 
 #include <impulse/shape.h>
 

@@ -51,7 +51,7 @@ enum class NormalFace : std::uint8_t { none, a, b };
 struct EdgeAxis {
   static constexpr Real k_min_cosine = Real(0.94);
 
-  Vec3 direction;    // unit, in the reference face's shape frame, from that shape to the other
+  Vec3 normal;       // unit, world, from shape A to shape B: the manifold's normal
   Real cosine = 1;   // with the reference face's outward normal, > 0
   Real overlap = 0;  // m, the shapes' overlap along the axis: no point lies deeper
   /// A point's gap along the axis, from its gap along the reference face's normal.

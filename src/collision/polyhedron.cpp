@@ -15,6 +15,19 @@ std::uint32_t PolyhedronView::support_index(const Vec3& direction) const {
   return best;
 }
 
+std::uint32_t PolyhedronView::face_along(const Vec3& direction) const {
+  std::uint32_t best = 0;
+  Real best_dot = dot(faces[0].normal, direction);
+  for (std::uint32_t f = 1; f < faces.size(); ++f) {
+    const Real d = dot(faces[f].normal, direction);
+    if (d > best_dot) {
+      best_dot = d;
+      best = f;
+    }
+  }
+  return best;
+}
+
 BoxPolyhedron::BoxPolyhedron(const Box& box) {
   const Vec3& h = box.half_extents;
   const auto bit = [](std::uint32_t vertex, int axis) { return (vertex >> axis) & 1; };

@@ -41,6 +41,8 @@ struct PolyhedronView {
   /// The index of a vertex farthest along direction (local frame).
   std::uint32_t support_index(const Vec3& direction) const;
   Vec3 support(const Vec3& direction) const { return vertices[support_index(direction)]; }
+  /// The index of a face whose outward normal lies most along direction (local frame).
+  std::uint32_t face_along(const Vec3& direction) const;
 };
 
 /// A box as a polyhedron, numbered as in box_box.h (vertices by sign bits, face 2k + 0 the +k
@@ -77,7 +79,8 @@ class TrianglePolyhedron {
 // returns whether out holds any point.
 
 /// SAT over both polyhedra's face normals and their edge pairs (Gauss-map pruned), then the
-/// incident face clipped against the reference face (seed 001 section 8.2) or one edge-edge point.
+/// incident face clipped against the reference face (seed 001 section 8.2); for an edge axis, the
+/// face most nearly across it clipped, gaps along the axis (EdgeAxis), or one edge-edge point.
 bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
                        const Transform& tb, Real margin, Manifold& out);
 

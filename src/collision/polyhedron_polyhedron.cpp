@@ -193,16 +193,8 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
                   Manifold& out, const EdgeAxis* along = nullptr) {
   const PolyFace& rf = ref.faces[ref_face];
   const Transform inc_to_ref = inverse(tref) * tinc;
-  const Vec3 m = inverse_rotate(inc_to_ref.orientation, rf.normal);  // in inc's frame
-  std::uint32_t inc_face = 0;
-  Real least = k_infinity;
-  for (std::uint32_t f = 0; f < inc.faces.size(); ++f) {
-    const Real d = dot(inc.faces[f].normal, m);
-    if (d < least) {
-      least = d;
-      inc_face = f;
-    }
-  }
+  // The incident face: inc's most anti-parallel to the reference normal.
+  const std::uint32_t inc_face = inc.face_along(-inverse_rotate(inc_to_ref.orientation, rf.normal));
 
   const Outline ref_outline(ref, rf);
   const Outline inc_outline(inc, inc.faces[inc_face]);
@@ -237,10 +229,9 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
     const Vec3 local = ref_is_a ? cv.p : cv.p - face_gap * rf.normal;
     candidates[count++] = {apply(tref, local), -separation, cv.id};
   }
-  // The direction the gaps are measured along, from the reference towards the other.
-  const Vec3 normal = rotate(tref.orientation, along != nullptr ? along->direction : rf.normal);
+  const Vec3 normal = rotate(tref.orientation, rf.normal);
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)),
-                  ref_is_a ? normal : -normal, out);
+                  along != nullptr ? along->normal : (ref_is_a ? normal : -normal), out);
   out.normal_face =
       along != nullptr ? NormalFace::none : (ref_is_a ? NormalFace::a : NormalFace::b);
   for (int k = 0; k < out.count; ++k) {
@@ -288,27 +279,15 @@ bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const Polyh
     // As collide_box_box: the face most nearly across the edge axis clipped, its gaps measured
     // along the axis, where any lies within the margin; else the edges' one point.
     const Vec3 normal_b = a_to_b.vector(edge.normal);  // from a to b, in b's frame
-    std::uint32_t ref_a = 0, ref_b = 0;
-    Real cosine_a = -k_infinity, cosine_b = -k_infinity;
-    for (std::uint32_t f = 0; f < a.faces.size(); ++f) {
-      const Real d = dot(a.faces[f].normal, edge.normal);
-      if (d > cosine_a) {
-        cosine_a = d;
-        ref_a = f;
-      }
-    }
-    for (std::uint32_t f = 0; f < b.faces.size(); ++f) {
-      const Real d = -dot(b.faces[f].normal, normal_b);
-      if (d > cosine_b) {
-        cosine_b = d;
-        ref_b = f;
-      }
-    }
+    const std::uint32_t ref_a = a.face_along(edge.normal), ref_b = b.face_along(-normal_b);
+    const Real cosine_a = dot(a.faces[ref_a].normal, edge.normal);
+    const Real cosine_b = -dot(b.faces[ref_b].normal, normal_b);
+    const Vec3 normal = rotate(ta.orientation, edge.normal);
     if (cosine_a >= std::max(cosine_b, EdgeAxis::k_min_cosine)) {
-      const EdgeAxis along{edge.normal, cosine_a, -edge.separation};
+      const EdgeAxis along{normal, cosine_a, -edge.separation};
       face_contact(a, ta, ref_a, b, tb, true, margin, out, &along);
     } else if (cosine_b >= std::max(cosine_a, EdgeAxis::k_min_cosine)) {
-      const EdgeAxis along{-normal_b, cosine_b, -edge.separation};
+      const EdgeAxis along{normal, cosine_b, -edge.separation};
       face_contact(b, tb, ref_b, a, ta, false, margin, out, &along);
     }
     if (out.count == 0) edge_contact(a, ta, b, b_to_a, edge, out);
