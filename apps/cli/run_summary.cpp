@@ -78,6 +78,8 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
                    {"complementarity_error", stats.solve.complementarity_error},
                    {"layout_changes", run.layout_changes},
                    {"units_batched", stats.solve.units_batched},
+                   {"ratio_islands_solved", stats.solve.ratio_islands_solved},
+                   {"ratio_islands_left", stats.solve.ratio_islands_left},
                    {"threads", stats.solve.threads}};
   out["timing"] = {{"ms_per_step_median", timing.median},
                    {"ms_per_step_mean", timing.mean},

@@ -188,6 +188,8 @@ void plots_panel(const History& history, const World& world) {
   ImGui::Text("rows' layout %s, %zu manifolds in lanes, sweeps on %zu thread%s",
               stats.solve.layout_changed ? "changed" : "held", stats.solve.units_batched,
               stats.solve.threads, stats.solve.threads == 1 ? "" : "s");
+  ImGui::Text("mass-ratio islands: %zu solved directly, %zu left to the sweeps",
+              stats.solve.ratio_islands_solved, stats.solve.ratio_islands_left);
   ImGui::End();
 }
 

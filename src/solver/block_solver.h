@@ -1,6 +1,6 @@
 #pragma once
 
-#include "solver/dense_mlcp.h"
+#include "solver/exact_block.h"
 #include "solver/solver.h"
 
 namespace impulse {
@@ -18,15 +18,11 @@ class BlockSolver final : public Solver {
              SolveStats& stats) override;
 
  private:
-  // A block's small problem: A, mu, the coupling and A's spectrum do not change during a solve,
-  // so they are assembled once per solve; a visit refills only b, the bounds and the guess.
-  struct Block {
-    MlcpProblem problem;
-    std::vector<int> disc_pairs;  // the block's disc pairs, as rows of the block
-    Eigen::VectorXd guess;
-  };
-  std::vector<Block> blocks_;  // per block of more than one row; kept between solves
-  std::vector<Real> before_;   // a block's impulses before its visit
+  // Per block of more than one row, assembled once per solve (a visit refills only b, the bounds
+  // and the guess); kept between solves.
+  std::vector<ExactBlock> blocks_;
+  std::vector<std::uint32_t> block_rows_;  // a block's rows, as the assembly takes them
+  std::vector<Real> before_;               // a block's impulses before its visit
 };
 
 }  // namespace impulse

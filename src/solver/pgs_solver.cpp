@@ -835,13 +835,23 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
                       SolveStats& stats) {
   const bool layout_changed = prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
   exact_ = direct_ && equalities_.rows().size() == rows.size() && settings.sor == 1;
+  ratio_islands_.find(rows, bodies.masses);
   iterate(rows, bodies, settings, stats);
   stats.layout_changed = layout_changed;
+  solve_ratio_islands(rows, bodies, stats);
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                             SolveStats& stats, bool impulses_applied) {
   iterate(rows, bodies, settings, stats, impulses_applied);
+  solve_ratio_islands(rows, bodies, stats);
+}
+
+void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats) {
+  if (ratio_islands_.size() + ratio_islands_.too_large() == 0) return;
+  stats.ratio_islands_solved = ratio_islands_.solve(rows, bodies.velocities);
+  stats.ratio_islands_left =
+      ratio_islands_.size() - stats.ratio_islands_solved + ratio_islands_.too_large();
 }
 
 bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {

@@ -4,6 +4,7 @@
 #include "core/phased_work.h"
 #include "solver/equality_block.h"
 #include "solver/pgs_rows.h"
+#include "solver/ratio_islands.h"
 #include "solver/row_layout.h"
 #include "solver/row_order.h"
 #include "solver/solver.h"
@@ -87,6 +88,9 @@ class PgsSolver final : public Solver {
   void pack_solve_chunk(const RowStore& rows, std::span<const BodyVelocity> v, std::size_t chunk);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
+  /// The mass-ratio islands solved exactly from the sweeps' result (RatioIslands), counted in
+  /// stats.
+  void solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats);
   /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed
   /// velocities.
   PackedAccess packed_access(RowStore& rows);
@@ -134,7 +138,8 @@ class PgsSolver final : public Solver {
   std::vector<MemberDelta> member_block_delta_;  // the same in the equality block's components
   std::vector<std::uint8_t> block_skipped_;      // per iteration: no block solve after its sweep
   PhasedWork work_;
-  EqualityBlock equalities_;  // solved after each sweep, when prepared
+  EqualityBlock equalities_;    // solved after each sweep, when prepared
+  RatioIslands ratio_islands_;  // solved after the sweeps (ratio_islands.h)
   bool direct_ = false;
   bool exact_ = false;               // last_solve_exact
   std::vector<double> block_delta_;  // per row of the equality block: -w, then the change

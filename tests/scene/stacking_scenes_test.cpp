@@ -93,13 +93,14 @@ bool two_stack_stands(Real density_ratio, bool light_at_bottom) {
          top.y - bottom.y > 95 && bottom.y > 45;
 }
 
-TEST(StackingScenes, Seed001HeavyOnLightStandsDownToThreePercent) {
-  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03)})
+// Seed 001 stood down to 3%; below 5% pgs solves the pair exactly (solver/ratio_islands.h).
+TEST(StackingScenes, Seed001HeavyOnLightStandsDownToATenthOfAPercent) {
+  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01), Real(0.001)})
     EXPECT_TRUE(two_stack_stands(ratio, true)) << "density ratio " << ratio;
 }
 
-TEST(StackingScenes, Seed001LightOnHeavyStandsDownToOnePercent) {
-  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01)})
+TEST(StackingScenes, Seed001LightOnHeavyStandsDownToATenthOfAPercent) {
+  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01), Real(0.001)})
     EXPECT_TRUE(two_stack_stands(ratio, false)) << "density ratio " << ratio;
 }
 

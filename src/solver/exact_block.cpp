@@ -1,0 +1,90 @@
+#include "solver/exact_block.h"
+
+#include "solver/disc_mlcp.h"
+#include "solver/residual.h"
+
+#include <algorithm>
+
+namespace impulse {
+
+void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> rows) {
+  rows_.assign(rows.begin(), rows.end());
+  const int k = int(rows_.size());
+  problem_.a.resize(k, k);
+  problem_.b.resize(k);
+  problem_.lo.resize(k);
+  problem_.hi.resize(k);
+  problem_.normal_index.assign(std::size_t(k), -1);
+  problem_.normal_count.assign(std::size_t(k), 1);
+  problem_.mu.setZero(k);
+  guess_.resize(k);
+  disc_pairs_.clear();
+  // Row n of the store as a row of the block, or -1 (the rows ascend).
+  const auto block_row = [&](std::int32_t n) {
+    const auto at = std::lower_bound(rows_.begin(), rows_.end(), std::uint32_t(n));
+    return at != rows_.end() && *at == std::uint32_t(n) ? int(at - rows_.begin()) : -1;
+  };
+  for (int r = 0; r < k; ++r) {
+    const std::size_t i = rows_[std::size_t(r)];
+    if (store.disc_first(i)) disc_pairs_.push_back(r);
+    for (int c = 0; c < k; ++c)
+      problem_.a(r, c) = store.coupling(i, rows_[std::size_t(c)]);
+    problem_.a(r, r) += store.softness[i];
+    const std::int32_t n = store.normal_row[i];
+    if (n < 0) continue;
+    // Coupled when its normal rows are the block's, consecutive in it as in the store.
+    const int first = block_row(n), count = store.normal_count[i];
+    if (first >= 0 && first + count <= k &&
+        rows_[std::size_t(first + count - 1)] == std::uint32_t(n + count - 1)) {
+      problem_.normal_index[std::size_t(r)] = first;
+      problem_.normal_count[std::size_t(r)] = count;
+      problem_.mu[r] = store.mu[i];
+    }
+  }
+  problem_.spectrum.reset();
+  // A block the solver will reject (a zero diagonal, non-finite entries) gets no spectrum; the
+  // solve reports why.
+  if (problem_.a.allFinite()) problem_.spectrum = mlcp_spectrum(problem_.a);
+}
+
+bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor) {
+  const int k = int(rows_.size());
+  for (int r = 0; r < k; ++r) {
+    const std::size_t i = rows_[std::size_t(r)];
+    guess_[r] = store.lambda[i];
+    // With the other rows fixed, w' = w + A (lambda' - lambda): an MLCP in lambda' with b = A
+    // lambda - w.
+    problem_.b[r] = -row_error<double>(store, i, v);
+    problem_.lo[r] = store.lower(i);
+    problem_.hi[r] = store.upper(i);
+  }
+  problem_.b.noalias() += problem_.a * guess_;
+  const MlcpResult result = solve_dense_mlcp_with_discs(problem_, disc_pairs_, &guess_);
+  if (!result.solved) return false;
+  const auto relaxed = [&](int r) {
+    const std::size_t i = rows_[std::size_t(r)];
+    return store.lambda[i] + sor * (Real(result.lambda[r]) - store.lambda[i]);
+  };
+  const auto set = [&](std::size_t i, Real lambda) {
+    apply_row_impulse(store, i, lambda - store.lambda[i], v);
+    store.lambda[i] = lambda;
+  };
+  // Friction rows last: their bounds follow their normal rows' new impulses (a manifold's friction
+  // rows come before its normal rows in the store).
+  for (const bool friction : {false, true}) {
+    for (int r = 0; r < k; ++r) {
+      const std::size_t i = rows_[std::size_t(r)];
+      if ((store.normal_row[i] >= 0) != friction || store.disc_second(i)) continue;
+      if (store.disc_first(i)) {  // the pair's second row is set with it
+        const TangentPair t = project_to_disc({relaxed(r), relaxed(r + 1)}, store.disc_radius(i));
+        set(i, t.t1);
+        set(i + 1, t.t2);
+        continue;
+      }
+      set(i, std::clamp(relaxed(r), store.lower(i), store.upper(i)));
+    }
+  }
+  return true;
+}
+
+}  // namespace impulse

@@ -1,0 +1,35 @@
+#pragma once
+// A set of rows solved together and exactly, the others held fixed: block Gauss-Seidel's visit
+// (seed 002), shared by the block solver's blocks and pgs's mass-ratio islands (ratio_islands.h).
+
+#include "constraints/rows.h"
+#include "dynamics/body_storage.h"
+#include "solver/dense_mlcp.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace impulse {
+
+class ExactBlock {
+ public:
+  /// Takes the rows (store indices, ascending) and assembles their fixed part: A + diag(softness),
+  /// the friction coupling among them, the disc pairs, A's spectrum. O(k^3) for k rows; none of it
+  /// changes between visits within a solve (nor in its relax solve).
+  void assemble(const RowStore& store, std::span<const std::uint32_t> rows);
+  /// The rows as assembled.
+  std::span<const std::uint32_t> rows() const { return rows_; }
+  /// Solves the rows' MLCP with every other row's impulse fixed (b, the bounds and the guess from
+  /// the store and the velocities) and applies the change, relaxed by sor and clamped to the
+  /// bounds (a disc pair to its disc); false when the small solve failed (nothing applied).
+  bool solve(RowStore& store, std::span<BodyVelocity> v, Real sor);
+
+ private:
+  std::vector<std::uint32_t> rows_;
+  MlcpProblem problem_;
+  std::vector<int> disc_pairs_;  // the disc pairs' first rows, as rows of the block
+  Eigen::VectorXd guess_;
+};
+
+}  // namespace impulse

@@ -1,0 +1,72 @@
+#include "solver/ratio_islands.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace impulse {
+namespace {
+
+constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
+
+}  // namespace
+
+void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> masses) {
+  count_ = too_large_ = 0;
+  inv_mass_.resize(masses.size());
+  moves_.resize(masses.size());
+  for (std::size_t k = 0; k < masses.size(); ++k) {
+    inv_mass_[k] = masses[k].inv_mass;
+    moves_[k] = masses[k].movable() ? 1 : 0;
+  }
+  const auto wide_ratio = [&](std::uint32_t i) {
+    const Real a = inv_mass_[rows.body_a[i]], b = inv_mass_[rows.body_b[i]];
+    return std::min(a, b) > 0 && std::max(a, b) > k_mass_ratio * std::min(a, b);
+  };
+  std::uint32_t first = 0;
+  const auto n = std::uint32_t(rows.size());
+  while (first < n && !wide_ratio(first))
+    ++first;
+  if (first == n) return;
+  sets_.reset(masses.size());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (moves_[rows.body_a[i]] && moves_[rows.body_b[i]])
+      sets_.join(rows.body_a[i], rows.body_b[i]);
+  }
+  island_of_.assign(masses.size(), k_none);
+  for (std::uint32_t i = first; i < n; ++i) {
+    if (!wide_ratio(i)) continue;
+    std::uint32_t& island = island_of_[sets_.find(rows.body_a[i])];
+    if (island != k_none) continue;
+    island = std::uint32_t(count_++);
+    if (island_rows_.size() < count_) island_rows_.resize(count_);
+    island_rows_[island].clear();
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t body = moves_[rows.body_a[i]] ? rows.body_a[i] : rows.body_b[i];
+    if (!moves_[body]) continue;
+    const std::uint32_t island = island_of_[sets_.find(body)];
+    // Past k_max_rows an island is counted, not kept.
+    if (island != k_none && island_rows_[island].size() <= k_max_rows)
+      island_rows_[island].push_back(i);
+  }
+  // The islands small enough, assembled, first.
+  if (islands_.size() < count_) islands_.resize(count_);
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < count_; ++k) {
+    if (island_rows_[k].size() > k_max_rows) {
+      ++too_large_;
+      continue;
+    }
+    islands_[kept++].assemble(rows, island_rows_[k]);
+  }
+  count_ = kept;
+}
+
+std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v) {
+  std::size_t solved = 0;
+  for (std::size_t k = 0; k < count_; ++k)
+    solved += islands_[k].solve(rows, v, 1) ? 1 : 0;
+  return solved;
+}
+
+}  // namespace impulse

@@ -1,0 +1,150 @@
+// Heavy bodies on light ones (solver/ratio_islands.h): pgs's sweeps pass a heavy body's load
+// through a light one too slowly, so an island with a mass ratio past twenty is solved exactly
+// after them. Each case below crushed or threw the light bodies with the sweeps alone
+// (docs/solvers.md, "Mass ratios").
+
+#include <impulse/world.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "support/bodies.h"
+
+namespace impulse {
+namespace {
+
+using testing::body_of;
+using testing::ground_box;
+
+constexpr Real k_dt = Real(1) / 60;
+constexpr Real k_g = Real(9.81);
+
+World world_without_sleep() {
+  WorldSettings settings;
+  settings.sleeping = false;
+  return World(settings);
+}
+
+BodyId add_box(World& world, const Vec3& half, const Vec3& position, Real mass,
+               const Vec3& velocity = Vec3::zero()) {
+  BodySettings box = body_of(Box{half}, position);
+  box.mass = mass;
+  box.linear_velocity = velocity;
+  return world.create_body(box);
+}
+
+BodyId add_unit_box(World& world, Real y, Real mass) {
+  return add_box(world, {Real(0.5), Real(0.5), Real(0.5)}, {0, y, 0}, mass);
+}
+
+void run(World& world, int steps) {
+  for (int i = 0; i < steps; ++i)
+    world.step(k_dt);
+}
+
+// The normal impulses of the last step's contacts between a and b (either way round).
+Real normal_impulse_between(const World& world, BodyId a, BodyId b) {
+  Real sum = 0;
+  for (const DebugContact& c : world.debug_contacts()) {
+    if ((c.body_a == a && c.body_b == b) || (c.body_a == b && c.body_b == a))
+      sum += c.normal_impulse;
+  }
+  return sum;
+}
+
+TEST(RatioIslands, AThousandKilogramBoxRestsOnAOneKilogramBox) {
+  World world = world_without_sleep();
+  const BodyId ground = world.create_body(ground_box());
+  const BodyId light = add_unit_box(world, Real(0.5), 1);
+  const BodyId heavy = add_unit_box(world, Real(1.5), 1000);
+  run(world, 600);
+  // The sweeps alone: the light box pressed 0.25 m into the ground, both thrown off.
+  EXPECT_NEAR(world.position(light).y, Real(0.5), Real(0.001));
+  EXPECT_NEAR(world.position(heavy).y, Real(1.5), Real(0.001));
+  EXPECT_NEAR(world.position(heavy).x, 0, Real(0.001));
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_left, 0u);
+  // Each contact carries the weight above it, a step's worth.
+  EXPECT_NEAR(normal_impulse_between(world, light, heavy), 1000 * k_g * k_dt, Real(0.2));
+  EXPECT_NEAR(normal_impulse_between(world, ground, light), 1001 * k_g * k_dt, Real(0.2));
+}
+
+TEST(RatioIslands, AColumnOfFourUnitBoxesHoldsOneThirtyTimesHeavier) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  std::vector<BodyId> column;
+  for (int i = 0; i < 4; ++i)
+    column.push_back(add_unit_box(world, Real(0.5) + Real(i), 1));
+  const BodyId heavy = add_unit_box(world, Real(4.5), 30);
+  run(world, 1200);
+  // The sweeps alone: the column fell.
+  for (std::size_t k = 0; k < column.size(); ++k) {
+    EXPECT_NEAR(world.position(column[k]).y, Real(0.5) + Real(k), Real(0.002)) << "box " << k;
+    EXPECT_NEAR(world.position(column[k]).x, 0, Real(0.002)) << "box " << k;
+  }
+  EXPECT_NEAR(world.position(heavy).y, Real(4.5), Real(0.002));
+}
+
+TEST(RatioIslands, AHeavyBoxSlidingOnALightSlabStopsAsCoulombSaysAndLeavesTheSlab) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  // The ground's friction on the slab can hold it (mu (1000 + 1) g against mu 1000 g).
+  const BodyId slab = add_box(world, {2, Real(0.5), 2}, {0, Real(0.5), 0}, 1);
+  const Real speed = 3;
+  const BodyId heavy = add_box(world, {Real(0.5), Real(0.5), Real(0.5)}, {Real(-1.5), Real(1.5), 0},
+                               1000, {speed, 0, 0});
+  run(world, 120);
+  // Sliding friction mu g stops it after v^2 / (2 mu g) (pair friction 0.5); the sweeps alone
+  // crushed the slab and flung it.
+  const Real stop = speed * speed / (2 * Real(0.5) * k_g);
+  EXPECT_NEAR(world.position(heavy).x, Real(-1.5) + stop, Real(0.05));
+  EXPECT_NEAR(world.position(heavy).y, Real(1.5), Real(0.001));
+  EXPECT_LT(length(world.position(slab) - Vec3{0, Real(0.5), 0}), Real(0.001));
+}
+
+TEST(RatioIslands, AHeavyBoxDroppedOnALightOneStopsOnIt) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  const BodyId light = add_unit_box(world, Real(0.5), 1);
+  BodySettings drop = body_of(Box{}, {Real(0.3), Real(2.6), Real(0.1)});
+  drop.mass = 1000;
+  drop.orientation = Quat::from_axis_angle({0, 1, 0}, Real(0.3));
+  const BodyId heavy = world.create_body(drop);
+  Real deepest = 0;
+  for (int i = 0; i < 120; ++i) {
+    world.step(k_dt);
+    deepest = std::max(deepest, world.last_step_stats().max_penetration);
+  }
+  // The sweeps alone: 85 mm deep as it struck, both thrown apart.
+  EXPECT_LT(deepest, Real(0.01));
+  EXPECT_NEAR(world.position(light).y, Real(0.5), Real(0.001));
+  EXPECT_NEAR(world.position(heavy).y, Real(1.5), Real(0.001));
+}
+
+TEST(RatioIslands, AnIslandTooLargeIsLeftToTheSweepsAndCounted) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  // Nine contacts of four points and their friction: 108 rows.
+  for (int i = 0; i < 8; ++i)
+    add_unit_box(world, Real(0.5) + Real(i), 1);
+  add_unit_box(world, Real(8.5), 1000);
+  run(world, 2);
+  ASSERT_GT(world.last_step_stats().solve.rows, 96u);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 0u);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_left, 1u);
+}
+
+TEST(RatioIslands, MassesWithinTwentyfoldAreLeftToTheSweeps) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  add_unit_box(world, Real(0.5), 1);
+  add_unit_box(world, Real(1.5), 20);
+  run(world, 2);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 0u);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_left, 0u);
+}
+
+}  // namespace
+}  // namespace impulse
