@@ -12,6 +12,15 @@ constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
 
 void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> masses) {
   count_ = too_large_ = 0;
+  // No two bodies' masses differ that much (the benchmark scenes, the ragdolls): no row need be
+  // looked at.
+  Real lightest = 0, heaviest = std::numeric_limits<Real>::infinity();  // as inverse masses
+  for (const SolverBodyMass& mass : masses) {
+    if (mass.inv_mass <= 0) continue;
+    lightest = std::max(lightest, mass.inv_mass);
+    heaviest = std::min(heaviest, mass.inv_mass);
+  }
+  if (!(lightest > k_mass_ratio * heaviest)) return;
   inv_mass_.resize(masses.size());
   moves_.resize(masses.size());
   for (std::size_t k = 0; k < masses.size(); ++k) {

@@ -29,7 +29,8 @@ class RatioIslands {
   static constexpr std::size_t k_max_rows = 96;
 
   /// Finds the islands of the prepared rows and assembles their matrices. Costs a pass over the
-  /// bodies and one over the rows' bodies when no row joins bodies of such masses.
+  /// bodies' masses when no two differ that much, and one over the rows' bodies when no row joins
+  /// two that do.
   void find(const RowStore& rows, std::span<const SolverBodyMass> masses);
   /// The islands found small enough to be solved directly, and how many were too large.
   std::size_t size() const { return count_; }
