@@ -49,19 +49,25 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
     island = std::uint32_t(count_++);
     if (island_rows_.size() < count_) island_rows_.resize(count_);
     island_rows_[island].clear();
+    bounded_.resize(count_);
+    bounded_[island] = 0;
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t body = moves_[rows.body_a[i]] ? rows.body_a[i] : rows.body_b[i];
     if (!moves_[body]) continue;
     const std::uint32_t island = island_of_[sets_.find(body)];
     // Past k_max_rows an island is counted, not kept.
-    if (island != k_none && island_rows_[island].size() <= k_max_rows)
-      island_rows_[island].push_back(i);
+    if (island == k_none) continue;
+    if (rows.normal_row[i] >= 0 || is_finite(rows.lo[i]) || is_finite(rows.hi[i]))
+      bounded_[island] = 1;
+    if (island_rows_[island].size() <= k_max_rows) island_rows_[island].push_back(i);
   }
-  // The islands small enough, assembled, first.
+  // The islands small enough, assembled, first. One of bilateral rows alone (a chain with a heavy
+  // end) is exact already: pgs's equality block solves those rows directly.
   if (islands_.size() < count_) islands_.resize(count_);
   std::size_t kept = 0;
   for (std::size_t k = 0; k < count_; ++k) {
+    if (!bounded_[k]) continue;
     if (island_rows_[k].size() > k_max_rows) {
       ++too_large_;
       continue;

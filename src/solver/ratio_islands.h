@@ -8,7 +8,8 @@
 // heavier, the column falls. So where a row joins two moving bodies whose masses differ by more
 // than k_mass_ratio, the rows of their island (the rows joined to that row through moving bodies;
 // static and kinematic bodies end it) are solved as one MLCP by the direct solver (dense_mlcp.h),
-// from the sweeps' velocities and impulses: the island's exact impulses, friction included.
+// from the sweeps' velocities and impulses: the island's exact impulses, friction included
+// (unless every row is bilateral: the equality block has solved those exactly).
 // Islands of more than k_max_rows rows stay with the sweeps: the direct solve costs O(k^3) a pivot.
 
 #include "constraints/rows.h"
@@ -49,6 +50,7 @@ class RatioIslands {
   std::vector<std::uint8_t> moves_;
   std::vector<std::uint32_t> island_of_;
   std::vector<std::vector<std::uint32_t>> island_rows_;
+  std::vector<std::uint8_t> bounded_;  // per island: whether a row of it has a bound
 };
 
 }  // namespace impulse

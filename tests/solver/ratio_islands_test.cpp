@@ -136,6 +136,39 @@ TEST(RatioIslands, AnIslandTooLargeIsLeftToTheSweepsAndCounted) {
   EXPECT_EQ(world.last_step_stats().solve.ratio_islands_left, 1u);
 }
 
+// A chain of five 1 kg links hanging from a nail with a 1000 kg box at its end: ball joints alone,
+// solved exactly by the equality block already, so no island; resting its weight on the ground, the
+// chain's island holds a contact and is solved.
+TEST(RatioIslands, AChainWithAHeavyEndIsAnIslandOnlyWithAContact) {
+  for (const bool on_ground : {false, true}) {
+    World world = world_without_sleep();
+    world.create_body(ground_box());
+    const Real top = 6, link = Real(0.5);
+    BodyId previous;
+    for (int k = 0; k < 6; ++k) {
+      const bool end = k == 5;
+      // The end's box hangs 0.5 m above the ground, or its bottom sits on it.
+      const Real y = end ? (on_ground ? Real(0.5) : Real(1)) : top - link * Real(2 * k + 1) / 2;
+      const BodyId body = end ? add_unit_box(world, y, 1000)
+                              : add_box(world, {Real(0.05), link / 2, Real(0.05)}, {0, y, 0}, 1);
+      JointSettings joint;
+      joint.type = k == 0 ? JointType::nail : JointType::ball;
+      joint.body_a = k == 0 ? body : previous;
+      if (k > 0) joint.body_b = body;
+      joint.anchor = {0, top - link * Real(k), 0};
+      if (end) joint.anchor = {0, y + Real(0.5), 0};
+      world.create_joint(joint);
+      previous = body;
+    }
+    run(world, 120);
+    const SolveStats& solve = world.last_step_stats().solve;
+    EXPECT_EQ(solve.ratio_islands_solved, on_ground ? 1u : 0u) << "on the ground: " << on_ground;
+    EXPECT_EQ(solve.ratio_islands_left, 0u);
+    EXPECT_LT(world.last_step_stats().max_joint_error, Real(0.001))
+        << "on the ground: " << on_ground;
+  }
+}
+
 TEST(RatioIslands, MassesWithinTwentyfoldAreLeftToTheSweeps) {
   World world = world_without_sleep();
   world.create_body(ground_box());
