@@ -56,10 +56,12 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
     const std::uint32_t body = moves_[rows.body_a[i]] ? rows.body_a[i] : rows.body_b[i];
     if (!moves_[body]) continue;
     const std::uint32_t island = island_of_[sets_.find(body)];
-    // Past k_max_rows an island is counted, not kept.
-    if (island == k_none) continue;
+    // A degenerate row (RowStore::prepare) is one the solvers leave alone; in the direct solve
+    // its zero diagonal would fail the whole island.
+    if (island == k_none || rows.inv_eff_mass[i] == 0) continue;
     if (rows.normal_row[i] >= 0 || is_finite(rows.lo[i]) || is_finite(rows.hi[i]))
       bounded_[island] = 1;
+    // Past k_max_rows an island is counted, not kept.
     if (island_rows_[island].size() <= k_max_rows) island_rows_[island].push_back(i);
   }
   // The islands small enough, assembled, first. One of bilateral rows alone (a chain with a heavy

@@ -3,6 +3,7 @@
 // after them. Each case below crushed or threw the light bodies with the sweeps alone
 // (docs/solvers.md, "Mass ratios").
 
+#include <impulse/constraint.h>
 #include <impulse/world.h>
 
 #include <gtest/gtest.h>
@@ -167,6 +168,26 @@ TEST(RatioIslands, AChainWithAHeavyEndIsAnIslandOnlyWithAContact) {
     EXPECT_LT(world.last_step_stats().max_joint_error, Real(0.001))
         << "on the ground: " << on_ground;
   }
+}
+
+// A custom row between the two with a zero Jacobian is degenerate (RowStore::prepare): left out,
+// it does not fail the island's direct solve.
+TEST(RatioIslands, ADegenerateRowDoesNotFailTheIsland) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  const BodyId light = add_unit_box(world, Real(0.5), 1);
+  const BodyId heavy = add_unit_box(world, Real(1.5), 1000);
+  world.add_custom_constraint([light, heavy](const World&, Real, RowWriter& rows) {
+    ConstraintRow row;
+    row.body_a = light;
+    row.body_b = heavy;
+    row.lo = 0;
+    rows.add(row);
+  });
+  run(world, 600);
+  EXPECT_EQ(world.last_step_stats().solve.degenerate_rows, 1u);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
+  EXPECT_NEAR(world.position(heavy).y, Real(1.5), Real(0.001));
 }
 
 TEST(RatioIslands, MassesWithinTwentyfoldAreLeftToTheSweeps) {
