@@ -14,6 +14,7 @@ constexpr int k_point_sweeps = 4;
 struct Strike {
   Real target = 0;  // the normal speed to leave with, as the step's velocity
   Real time = 0;    // the share of the step before it strikes
+  Real speed = 0;   // the normal speed it strikes with (< 0 closing)
 };
 
 // The separation s of a point a gap g >= 0 apart, closing with the speed `met` before this step's
@@ -33,7 +34,7 @@ Strike strike_within_step(Real gap, Real met, Real approach, Real restitution, R
   const Real root = std::sqrt(std::max(s0 * s0 - 2 * a * gap, Real(0)));
   const Real tc = gap > 0 && root - s0 > 0 ? std::min(2 * gap / (root - s0), dt) : Real(0);
   const Real sc = s0 + a * tc;
-  return {-restitution * sc + a * (dt / 2 - tc), tc / dt};
+  return {-restitution * sc + a * (dt / 2 - tc), tc / dt, sc};
 }
 
 }  // namespace
@@ -87,12 +88,14 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     if (!touches_within(c.depth, approach, settings.dt)) continue;
     const Real met =
         approach_before_forces(approach, n, manifold.body_a, p.ra, manifold.body_b, p.rb, settings);
-    if (met >= -settings.solver->restitution_threshold) continue;
+    const Strike strike =
+        strike_within_step(std::max(-c.depth, Real(0)), met, approach, restitution, settings.dt);
+    // The threshold holds for the speed it strikes with: a ball dropped 70 mm meets the floor at
+    // 1.17 m/s within a step that it began at 0.98 m/s.
+    if (strike.speed >= -settings.solver->restitution_threshold) continue;
     const Real k_n = response(p, n);
     if (!(k_n > 0)) continue;
     p.inv_k = 1 / k_n;
-    const Strike strike =
-        strike_within_step(std::max(-c.depth, Real(0)), met, approach, restitution, settings.dt);
     p.target = within_step ? strike.target : -restitution * met;
     strikes = std::min(strikes, strike.time);
     ++count;
