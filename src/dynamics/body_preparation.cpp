@@ -31,7 +31,14 @@ PreparedBody prepare_body(const BodySettings& settings) {
   if (settings.type == BodyType::dynamic_body) {
     MassProperties& mass = body.mass;
     mass = cooked_mass_properties(settings.shapes, body.cooked, settings.density);
-    if (!is_finite(mass.mass) || !is_finite(mass.inertia))
+    const auto overflows = [&] { return !is_finite(mass.mass) || !is_finite(mass.inertia); };
+    // A given mass is spread as the shapes' volumes are, whatever the density: a volume that
+    // overflows at the density may not at 1 kg/m^3.
+    if (overflows() && settings.mass)
+      mass = cooked_mass_properties(settings.shapes, body.cooked, 1);
+    if (overflows() && settings.mass)
+      return refused("/shapes", "the shapes' volume or inertia overflows single precision");
+    if (overflows())
       return refused("/density",
                      "the shapes' mass or inertia at this density overflows single precision");
     if (!(mass.mass > 0)) return refused("/shapes", "the shapes enclose no volume");

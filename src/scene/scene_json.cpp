@@ -436,13 +436,26 @@ BodySettings read_body(const JsonNode& node) {
     // The checks speak of "/shapes/0/..." (or of "/shapes", all of them); a body written with
     // "shape" has it at "/shape/...".
     std::string path = problem->path;
+    std::string message = problem->message;
+    // A mass or density the file does not give comes from the other key, or from the shapes at
+    // the default density.
+    if (path == "/mass" && !node.find("mass")) path = "/density";
+    if (path == "/density" && !node.find("density")) {
+      path = "/shapes";
+      std::array<char, 32> density{};
+      char* end =
+          std::to_chars(density.data(), density.data() + density.size(), BodySettings{}.density)
+              .ptr;
+      message +=
+          " (density not given: the default, " + std::string(density.data(), end) + " kg/m^3)";
+    }
     constexpr std::string_view k_first_shape = "/shapes/0";
     if (shape && path.starts_with(k_first_shape) &&
         (path.size() == k_first_shape.size() || path[k_first_shape.size()] == '/'))
       path = "/shape" + path.substr(k_first_shape.size());
     else if (shape && path == "/shapes")
       path = "/shape";
-    node.fail_at(path, problem->message);
+    node.fail_at(path, message);
   }
   return body;
 }

@@ -18,8 +18,6 @@ class ExactBlock {
   /// the friction coupling among them, the disc pairs, A's spectrum. O(k^3) for k rows; none of it
   /// changes between visits within a solve (nor in its relax solve).
   void assemble(const RowStore& store, std::span<const std::uint32_t> rows);
-  /// The rows as assembled.
-  std::span<const std::uint32_t> rows() const { return rows_; }
   /// Solves the rows' MLCP with every other row's impulse fixed (b, the bounds and the guess from
   /// the store and the velocities) and applies the change, relaxed by sor and clamped to the
   /// bounds (a disc pair to its disc); false when the small solve failed (nothing applied).
