@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
 
 namespace impulse {
 namespace {
 
 // Gauss-Seidel sweeps over a manifold's points: enough for four points to share an impact.
 constexpr int k_point_sweeps = 4;
+// Manifolds that strike in one pass are swept together until their impulses settle to this share
+// of the largest, or this many sweeps.
+constexpr Real k_settled = Real(1e-6);
+constexpr int k_max_sweeps = 64;
 
 // A point's impact inside the step, along its normal.
 struct Strike {
@@ -37,53 +42,97 @@ Strike strike_within_step(Real gap, Real met, Real approach, Real restitution, R
   return {-restitution * sc + a * (dt / 2 - tc), tc / dt, sc};
 }
 
+// J M^-1 J^T for an impulse along the unit direction u at the point.
+Real response(const ManifoldImpact& impact, const ManifoldImpact::Point& p, const Vec3& u) {
+  const Vec3 ra_u = cross(p.ra, u), rb_u = cross(p.rb, u);
+  return dot(u, impact.mass_a.linear_response(u)) + dot(u, impact.mass_b.linear_response(u)) +
+         dot(ra_u, impact.mass_a.inv_inertia * ra_u) + dot(rb_u, impact.mass_b.inv_inertia * rb_u);
+}
+
+Vec3 relative_velocity(const ManifoldImpact& impact, const ManifoldImpact::Point& p) {
+  return relative_velocity_at(*impact.va, p.ra, *impact.vb, p.rb);
+}
+
+// An impulse j at the point pushes b along j and a against it; the impact keeps its share of the
+// velocity changes for the lags.
+void apply(ManifoldImpact& impact, const ManifoldImpact::Point& p, const Vec3& j) {
+  const BodyVelocity da{-impact.mass_a.linear_response(j),
+                        -(impact.mass_a.inv_inertia * cross(p.ra, j))};
+  const BodyVelocity db{impact.mass_b.linear_response(j),
+                        impact.mass_b.inv_inertia * cross(p.rb, j)};
+  for (const auto& [v, change, d] :
+       {std::tuple{impact.va, &impact.change_a, da}, std::tuple{impact.vb, &impact.change_b, db}}) {
+    v->linear += d.linear;
+    v->angular += d.angular;
+    change->linear += d.linear;
+    change->angular += d.angular;
+  }
+}
+
+// One Gauss-Seidel sweep over the points' normal impulses toward their targets; change and
+// largest take the largest impulse change and impulse.
+void normal_sweep(ManifoldImpact& impact, Real& change, Real& largest) {
+  for (int k = 0; k < impact.count; ++k) {
+    ManifoldImpact::Point& p = impact.points[std::size_t(k)];
+    const Real normal_speed = dot(impact.n, relative_velocity(impact, p));
+    const Real lambda = std::max(p.lambda + (p.target - normal_speed) * p.inv_k, Real(0));
+    apply(impact, p, impact.n * (lambda - p.lambda));
+    change = std::max(change, std::abs(lambda - p.lambda));
+    largest = std::max(largest, lambda);
+    p.lambda = lambda;
+  }
+}
+
+// One sweep stopping each point's slip within friction times its normal impulse.
+void friction_sweep(ManifoldImpact& impact) {
+  for (int k = 0; k < impact.count; ++k) {
+    ManifoldImpact::Point& p = impact.points[std::size_t(k)];
+    const Vec3 v = relative_velocity(impact, p);
+    const Vec3 slip = v - impact.n * dot(impact.n, v);
+    const Real slip_speed = length(slip);
+    const Real bound = impact.friction * p.lambda;
+    if (!(slip_speed > 0) || !(bound > 0)) continue;
+    const Vec3 t = slip / slip_speed;
+    const Real k_t = response(impact, p, t);
+    if (!(k_t > 0)) continue;
+    Vec3 friction = p.friction - t * (slip_speed / k_t);
+    const Real magnitude = length(friction);
+    if (magnitude > bound) friction *= bound / magnitude;
+    apply(impact, p, friction - p.friction);
+    p.friction = friction;
+  }
+}
+
 }  // namespace
 
-bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& a,
-                             const ImpactBody& b, const ContactMaterial& material,
-                             const ContactRowSettings& settings) {
+bool begin_manifold_impact(const ContactManifold& manifold, const ImpactBody& a,
+                           const ImpactBody& b, const ContactMaterial& material,
+                           const ContactRowSettings& settings, ManifoldImpact& impact) {
   const Vec3 n = manifold.normal;
   const Real restitution = material.restitution;
-  struct Point {
-    Vec3 ra, rb;
-    Real inv_k = 0;   // 1 / (J M^-1 J^T) along n
-    Real target = 0;  // the leaving speed (Strike::target)
-    Real lambda = 0;
-    Vec3 friction;  // the tangential impulse, within friction times lambda
-  };
-  std::array<Point, Manifold::k_max_points> points;
-  int count = 0;
-  BodyVelocity& va = a.velocity;
-  BodyVelocity& vb = b.velocity;
-  const auto normal_speed = [&](const Point& p) {
-    return dot(n, relative_velocity_at(va, p.ra, vb, p.rb));
-  };
-  // J M^-1 J^T for an impulse along the unit direction u at the point.
-  const auto response = [&](const Point& p, const Vec3& u) {
-    const Vec3 ra_u = cross(p.ra, u), rb_u = cross(p.rb, u);
-    return dot(u, a.mass.linear_response(u)) + dot(u, b.mass.linear_response(u)) +
-           dot(ra_u, a.mass.inv_inertia * ra_u) + dot(rb_u, b.mass.inv_inertia * rb_u);
-  };
-  // An impulse j at the point pushes b along j and a against it.
-  const auto apply = [&](const Point& p, const Vec3& j) {
-    va.linear -= a.mass.linear_response(j);
-    va.angular -= a.mass.inv_inertia * cross(p.ra, j);
-    vb.linear += b.mass.linear_response(j);
-    vb.angular += b.mass.inv_inertia * cross(p.rb, j);
-  };
-  Real strikes = 1;  // the share of the step before its first point strikes
+  impact.n = n;
+  impact.friction = material.friction;
+  impact.mass_a = a.mass;
+  impact.mass_b = b.mass;
+  impact.va = &a.velocity;
+  impact.vb = &b.velocity;
   // Struck within the step only where every movable side keeps a lag; else at the step's start,
   // from where the step found it, leaving at e times the speed it met with (which keeps energy
   // on that discrete path: the strike's speed without the lag's held-back move gained it).
   const bool within_step =
       (a.lag != nullptr || !a.mass.movable()) && (b.lag != nullptr || !b.mass.movable());
+  impact.lag_a = within_step ? a.lag : nullptr;
+  impact.lag_b = within_step ? b.lag : nullptr;
+  impact.strikes = 1;
+  impact.count = 0;
   for (int k = 0; k < manifold.count; ++k) {
     const ContactPoint& c = manifold.points[std::size_t(k)].point;
-    Point& p = points[std::size_t(count)];
+    ManifoldImpact::Point& p = impact.points[std::size_t(impact.count)];
     const Vec3 at = c.position + n * (c.depth / 2);
+    p = {};
     p.ra = at - a.motion.center;
     p.rb = at - b.motion.center;
-    const Real approach = normal_speed(p);
+    const Real approach = dot(n, relative_velocity_at(a.velocity, p.ra, b.velocity, p.rb));
     // As the contact rows judge it: touching within this step, and met fast enough.
     if (!touches_within(c.depth, approach, settings.dt)) continue;
     const Real met =
@@ -93,59 +142,51 @@ bool resolve_manifold_impact(const ContactManifold& manifold, const ImpactBody& 
     // The threshold holds for the speed it strikes with: a ball dropped 70 mm meets the floor at
     // 1.17 m/s within a step that it began at 0.98 m/s.
     if (strike.speed >= -settings.solver->restitution_threshold) continue;
-    const Real k_n = response(p, n);
+    const Real k_n = response(impact, p, n);
     if (!(k_n > 0)) continue;
     p.inv_k = 1 / k_n;
     p.target = within_step ? strike.target : -restitution * met;
-    strikes = std::min(strikes, strike.time);
-    ++count;
+    impact.strikes = std::min(impact.strikes, strike.time);
+    ++impact.count;
   }
-  if (count == 0) return false;
-  const BodyVelocity va_before = va, vb_before = vb;
-  const auto normal_sweep = [&] {
-    for (int k = 0; k < count; ++k) {
-      Point& p = points[std::size_t(k)];
-      const Real lambda = std::max(p.lambda + (p.target - normal_speed(p)) * p.inv_k, Real(0));
-      apply(p, n * (lambda - p.lambda));
-      p.lambda = lambda;
+  return impact.count > 0;
+}
+
+void solve_impacts(std::span<ManifoldImpact> impacts) {
+  // A manifold alone takes k_point_sweeps sweeps of its points; several share the bodies they
+  // strike, and their sweeps continue until no impulse changes by more than k_settled of the
+  // largest, at most k_max_sweeps.
+  const bool alone = impacts.size() == 1;
+  const auto sweep_all = [&](const auto& sweep) {
+    for (int round = 0; round < (alone ? k_point_sweeps : k_max_sweeps); ++round) {
+      Real change = 0, largest = 0;
+      for (ManifoldImpact& impact : impacts)
+        sweep(impact, change, largest);
+      if (!alone && round + 1 >= k_point_sweeps && change <= k_settled * largest) return;
     }
   };
+  sweep_all([](ManifoldImpact& impact, Real& change, Real& largest) {
+    normal_sweep(impact, change, largest);
+  });
   // Friction acts through the impact as Coulomb's law has it: the slip stopped by a tangential
   // impulse within friction times the normal one (the contact solve that follows sees the points
   // leave, a normal impulse of about zero, and so no friction). It follows the normal impulses'
   // sweeps, whose passing turns (a box's corners struck one after another) are no slip to resist.
-  const auto friction_sweep = [&] {
-    for (int k = 0; k < count; ++k) {
-      Point& p = points[std::size_t(k)];
-      const Vec3 v = relative_velocity_at(va, p.ra, vb, p.rb);
-      const Vec3 slip = v - n * dot(n, v);
-      const Real slip_speed = length(slip);
-      const Real bound = material.friction * p.lambda;
-      if (!(slip_speed > 0) || !(bound > 0)) continue;
-      const Vec3 t = slip / slip_speed;
-      const Real k_t = response(p, t);
-      if (!(k_t > 0)) continue;
-      Vec3 friction = p.friction - t * (slip_speed / k_t);
-      const Real magnitude = length(friction);
-      if (magnitude > bound) friction *= bound / magnitude;
-      apply(p, friction - p.friction);
-      p.friction = friction;
-    }
-  };
-  for (int sweep = 0; sweep < k_point_sweeps; ++sweep)
-    normal_sweep();
-  if (material.friction > 0) {
-    for (int sweep = 0; sweep < k_point_sweeps; ++sweep) {
-      friction_sweep();
-      normal_sweep();
+  if (std::any_of(impacts.begin(), impacts.end(),
+                  [](const ManifoldImpact& impact) { return impact.friction > 0; })) {
+    sweep_all([](ManifoldImpact& impact, Real& change, Real& largest) {
+      if (impact.friction > 0) friction_sweep(impact);
+      normal_sweep(impact, change, largest);
+    });
+  }
+  for (const ManifoldImpact& impact : impacts) {
+    for (const auto& [lag, change] :
+         {std::pair{impact.lag_a, impact.change_a}, std::pair{impact.lag_b, impact.change_b}}) {
+      if (lag == nullptr) continue;
+      lag->linear += impact.strikes * change.linear;
+      lag->angular += impact.strikes * change.angular;
     }
   }
-  for (const auto& [body, before] : {std::pair{&a, va_before}, std::pair{&b, vb_before}}) {
-    if (!within_step || body->lag == nullptr) continue;
-    body->lag->linear += strikes * (body->velocity.linear - before.linear);
-    body->lag->angular += strikes * (body->velocity.angular - before.angular);
-  }
-  return true;
 }
 
 }  // namespace impulse

@@ -122,7 +122,7 @@ void resolve_contact_impacts(World::Impl& impl, Real dt) {
       },
       [&](std::uint32_t slot) { return impl.solver_mass(slot); },
       [&](std::uint32_t slot) { return shared[slot] ? nullptr : &impl.impact_lags[slot]; },
-      row_settings(impl, dt));
+      row_settings(impl, dt), impl.impacts);
 }
 
 void write_contact_rows(World::Impl& impl, Real dt) {

@@ -7,6 +7,7 @@
 #include "collision/contact_manager.h"
 #include "constraints/contact_order.h"
 #include "constraints/contact_rows.h"
+#include "constraints/impact_pass.h"
 #include "constraints/joints/joint_model.h"
 #include "constraints/rows.h"
 #include "core/island_sets.h"
@@ -43,6 +44,7 @@ struct World::Impl {
   // contact partner this sub-step (they keep none).
   std::vector<BodyVelocity> impact_lags;
   std::vector<std::uint8_t> impact_shared;
+  std::vector<ManifoldImpact> impacts;  // the impact pass's scratch
   SolveStats relax_stats;
   std::vector<BodySleep> sleep;
   // Each body's friction and restitution as its settings give them, apart from the records (some
