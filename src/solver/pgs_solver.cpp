@@ -838,18 +838,20 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   ratio_islands_.find(rows, bodies.masses);
   iterate(rows, bodies, settings, stats);
   stats.layout_changed = layout_changed;
-  solve_ratio_islands(rows, bodies, stats);
+  solve_ratio_islands(rows, bodies, stats, false);
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                             SolveStats& stats, bool impulses_applied) {
   iterate(rows, bodies, settings, stats, impulses_applied);
-  solve_ratio_islands(rows, bodies, stats);
+  // From other velocities (a speed limit clamped a body between the solves) every island again.
+  solve_ratio_islands(rows, bodies, stats, impulses_applied);
 }
 
-void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats) {
+void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats,
+                                    bool again) {
   if (ratio_islands_.size() + ratio_islands_.too_large() == 0) return;
-  stats.ratio_islands_solved = ratio_islands_.solve(rows, bodies.velocities);
+  stats.ratio_islands_solved = ratio_islands_.solve(rows, bodies.velocities, again);
   stats.ratio_islands_left =
       ratio_islands_.size() - stats.ratio_islands_solved + ratio_islands_.too_large();
 }

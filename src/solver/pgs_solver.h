@@ -89,8 +89,8 @@ class PgsSolver final : public Solver {
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
   /// The mass-ratio islands solved exactly from the sweeps' result (RatioIslands), counted in
-  /// stats.
-  void solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats);
+  /// stats; again: in the relax solve, continuing from the velocities the solve left.
+  void solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats, bool again);
   /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed
   /// velocities.
   PackedAccess packed_access(RowStore& rows);

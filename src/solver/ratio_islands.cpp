@@ -74,15 +74,22 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
       ++too_large_;
       continue;
     }
-    islands_[kept++].assemble(rows, island_rows_[k]);
+    Island& island = islands_[kept++];
+    island.block.assemble(rows, island_rows_[k]);
+    island.position_bias = std::any_of(island_rows_[k].begin(), island_rows_[k].end(),
+                                       [&](std::uint32_t i) { return rows.position_bias[i] != 0; });
   }
   count_ = kept;
 }
 
-std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v) {
+std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool again) {
   std::size_t solved = 0;
-  for (std::size_t k = 0; k < count_; ++k)
-    solved += islands_[k].solve(rows, v, 1) ? 1 : 0;
+  for (std::size_t k = 0; k < count_; ++k) {
+    Island& island = islands_[k];
+    if (!again || !island.solved || island.position_bias)
+      island.solved = island.block.solve(rows, v, 1);
+    solved += island.solved ? 1 : 0;
+  }
   return solved;
 }
 

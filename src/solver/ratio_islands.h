@@ -37,11 +37,19 @@ class RatioIslands {
   std::size_t size() const { return count_; }
   std::size_t too_large() const { return too_large_; }
   /// Solves each island exactly from the velocities and impulses given (the sweeps'); returns how
-  /// many of them the direct solver solved (the others keep the sweeps' result).
-  std::size_t solve(RowStore& rows, std::span<BodyVelocity> v);
+  /// many of them the direct solver solved (the others keep the sweeps' result). again: the relax
+  /// solve, continuing from the velocities this solve left; it skips an island that was solved
+  /// and none of whose rows had a position bias to drop: its problem is the one solved before,
+  /// and the sweeps left that solution as it was.
+  std::size_t solve(RowStore& rows, std::span<BodyVelocity> v, bool again);
 
  private:
-  std::vector<ExactBlock> islands_;  // the first count_ are this solve's
+  struct Island {
+    ExactBlock block;
+    bool position_bias = false;  // whether a row of it has one (RowStore::position_bias)
+    bool solved = false;         // by the last solve
+  };
+  std::vector<Island> islands_;  // the first count_ are this solve's
   std::size_t count_ = 0, too_large_ = 0;
   IslandSets sets_;
   // find's scratch: per body its inverse mass, whether it moves (a body of infinite mass may
