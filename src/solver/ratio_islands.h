@@ -5,12 +5,12 @@
 // keeps 99% of its fall after ten sweeps, sinks into the light box, and the warm-started impulses
 // overshoot and throw both (Bullet's sequential impulses crush it too). Measured with ten sweeps: a
 // unit box 20 times heavier than the four unit boxes of the column under it sags 13 mm; 30 times
-// heavier, the column falls. So where a row joins two moving bodies whose masses differ by more
-// than k_mass_ratio, the rows of their island (the rows joined to that row through moving bodies;
-// static and kinematic bodies end it) are solved as one MLCP by the direct solver (dense_mlcp.h),
-// from the sweeps' velocities and impulses: the island's exact impulses, friction included
-// (unless every row is bilateral: the equality block has solved those exactly).
-// Islands of more than k_max_rows rows stay with the sweeps: the direct solve costs O(k^3) a pivot.
+// heavier, the column falls. So where a contact's or a limit's row (one-sided, or friction) joins
+// two moving bodies whose masses differ by more than k_mass_ratio, the rows of their island (the
+// rows joined to that row through moving bodies; static and kinematic bodies end it) are solved as
+// one MLCP by the direct solver (dense_mlcp.h), from the sweeps' velocities and impulses: the
+// island's exact impulses, friction included. Islands of more than k_max_rows rows stay with the
+// sweeps: the direct solve costs O(k^3) a pivot.
 
 #include "constraints/rows.h"
 #include "core/island_sets.h"
@@ -24,7 +24,7 @@ namespace impulse {
 
 class RatioIslands {
  public:
-  /// Above this ratio of two moving bodies' masses a row marks its island.
+  /// Above this ratio of two moving bodies' masses a one-sided row marks its island.
   static constexpr Real k_mass_ratio = 20;
   /// The most rows of an island solved directly.
   static constexpr std::size_t k_max_rows = 96;
@@ -58,7 +58,6 @@ class RatioIslands {
   std::vector<std::uint8_t> moves_;
   std::vector<std::uint32_t> island_of_;
   std::vector<std::vector<std::uint32_t>> island_rows_;
-  std::vector<std::uint8_t> bounded_;  // per island: whether a row of it has a bound
 };
 
 }  // namespace impulse
