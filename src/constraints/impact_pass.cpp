@@ -124,6 +124,7 @@ bool begin_manifold_impact(const ContactManifold& manifold, const ImpactBody& a,
   impact.lag_a = within_step ? a.lag : nullptr;
   impact.lag_b = within_step ? b.lag : nullptr;
   impact.strikes = 1;
+  impact.change_a = impact.change_b = {};
   impact.count = 0;
   for (int k = 0; k < manifold.count; ++k) {
     const ContactPoint& c = manifold.points[std::size_t(k)].point;
