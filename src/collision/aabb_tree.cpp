@@ -124,16 +124,16 @@ void AabbTree::insert_leaf(std::int32_t leaf) {
   // Greedy surface-area-heuristic descent (Goldsmith and Salmon; Box2D v2): stop at the node whose
   // pairing with the leaf costs less than a lower bound of descending into either child.
   const AABB box = nodes_[leaf].aabb;
-  const Real box_area = box.half_area();
+  const double box_area = box.half_area();
   std::int32_t sibling = root_;
   while (!nodes_[sibling].is_leaf()) {
     const Node& node = nodes_[sibling];
-    const Real combined = merge(node.aabb, box).half_area();
-    const Real inherited = combined - node.aabb.half_area();  // node grows if we go below it
-    Real child_cost[2];
+    const double combined = merge(node.aabb, box).half_area();
+    const double inherited = combined - node.aabb.half_area();  // node grows if we go below it
+    double child_cost[2];
     for (int k = 0; k < 2; ++k) {
       const AABB& child = nodes_[node.child[k]].aabb;
-      const Real merged = merge(child, box).half_area();
+      const double merged = merge(child, box).half_area();
       // Below a leaf child: a new parent of area merged. Below an internal child: the child
       // grows, and a new parent at least as big as the leaf appears somewhere under it.
       child_cost[k] =
@@ -194,7 +194,7 @@ std::int32_t AabbTree::balance(std::int32_t a) {
     rotate_up(a, diff > 0 ? 1 : 0);
     return nodes_[a].parent;
   }
-  Real best_gain = 0;
+  double best_gain = 0;
   int best_side = -1;
   int best_k = 0;
   for (int side = 0; side < 2; ++side) {
@@ -210,7 +210,7 @@ std::int32_t AabbTree::balance(std::int32_t a) {
           std::abs(c_height - g.height) > k_max_imbalance) {
         continue;
       }
-      const Real gain = c.aabb.half_area() - merge(b.aabb, kept.aabb).half_area();
+      const double gain = c.aabb.half_area() - merge(b.aabb, kept.aabb).half_area();
       if (gain > best_gain) {
         best_gain = gain;
         best_side = side;
@@ -269,13 +269,13 @@ void AabbTree::replace_child(std::int32_t parent, std::int32_t old_child, std::i
 
 Real AabbTree::area_ratio() const {
   if (root_ == k_null) return 0;
-  const Real root_area = nodes_[root_].aabb.half_area();
+  const double root_area = nodes_[root_].aabb.half_area();
   if (root_area <= 0) return 0;
-  Real total = 0;
+  double total = 0;
   for (const Node& node : nodes_) {
     if (node.height > 0) total += node.aabb.half_area();
   }
-  return total / root_area;
+  return Real(total / root_area);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "collision/mesh_tree.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace impulse {
@@ -66,23 +67,24 @@ void MeshTree::build(std::span<const AABB> boxes, std::span<const Vec3> centroid
     }
     // Cost of splitting after bin s: items times half-area on each side (the SAH up to
     // constants). The first and last bins hold the extreme centroids, so some split is valid.
-    std::array<Real, k_bins - 1> right_cost{};
+    std::array<double, k_bins - 1> right_cost{};
     AABB right;
     std::uint32_t right_count = 0;
     for (int s = k_bins - 1; s > 0; --s) {
       right = merge(right, bin_boxes[s]);
       right_count += bin_counts[s];
-      right_cost[s - 1] = right_count > 0 ? Real(right_count) * right.half_area() : k_infinity;
+      right_cost[s - 1] = right_count > 0 ? double(right_count) * right.half_area()
+                                          : std::numeric_limits<double>::infinity();
     }
     AABB left;
     std::uint32_t left_count = 0;
     int best = 0;
-    Real best_cost = k_infinity;
+    double best_cost = std::numeric_limits<double>::infinity();
     for (int s = 0; s < k_bins - 1; ++s) {
       left = merge(left, bin_boxes[s]);
       left_count += bin_counts[s];
       if (left_count == 0 || left_count == count) continue;
-      const Real cost = Real(left_count) * left.half_area() + right_cost[s];
+      const double cost = double(left_count) * left.half_area() + right_cost[s];
       if (cost < best_cost) {
         best_cost = cost;
         best = s;

@@ -280,6 +280,32 @@ TEST(AabbTree, HeightStaysLogarithmicForSortedInsertionAlongALine) {
   EXPECT_TRUE(std::isfinite(tree.area_ratio()));
 }
 
+TEST(AabbTree, BodiesFlungPastTheFloatAreaStillBuildACheapTree) {
+  // Boxes at +-1e20 m make the root wider than float's areas reach (1.8e19 m): its area is 1e40,
+  // and costs that subtract such areas must not be inf - inf.
+  AabbTree tree;
+  std::mt19937 rng(5);
+  std::vector<std::int32_t> ids;
+  for (int i = 0; i < 2000; ++i) {
+    const Real far = i % 100 == 0 ? Real(1e20) * Real(i % 200 == 0 ? 1 : -1) : 0;
+    const AABB box = translated(random_box(rng, 20), {far, far, far});
+    ids.push_back(tree.create_proxy(box, i));
+  }
+  EXPECT_NO_THROW(tree.validate());
+  EXPECT_TRUE(std::isfinite(tree.area_ratio()));
+  // The boxes near the origin stay in subtrees of their own: the sum of the internal nodes' areas
+  // is the far boxes' few spanning nodes, not most of the tree's.
+  EXPECT_LT(tree.area_ratio(), 4);
+  const AABB probe = AABB::from_center_half_extents(Vec3::zero(), Vec3::splat(3));
+  std::vector<std::int32_t> hits;
+  tree.query(probe, [&](std::int32_t id) {
+    hits.push_back(id);
+    return true;
+  });
+  std::sort(hits.begin(), hits.end());
+  EXPECT_EQ(hits, brute_force_query(tree, ids, probe));
+}
+
 TEST(AabbTree, EmptyTreeHasNoHits) {
   const AabbTree tree;
   EXPECT_EQ(tree.height(), -1);

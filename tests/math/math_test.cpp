@@ -175,6 +175,21 @@ TEST(Quat, IntegrateMatchesAConstantRotation) {
 
 TEST(Quat, NormalizeOfZeroIsIdentity) {
   EXPECT_EQ(normalize(Quat{0, 0, 0, 0}), Quat::identity());
+  EXPECT_EQ(normalize(Quat{std::nanf(""), 0, 0, 1}), Quat::identity());
+  EXPECT_EQ(normalize(Quat{k_infinity, 0, 0, 1}), Quat::identity());
+}
+
+TEST(Quat, NormalizeKeepsTheDirectionWhereTheSquaredLengthLeavesTheFloatRange) {
+  // 3e25^2 overflows, 3e-25^2 underflows to 0: both are still the direction (0.6, 0, 0, 0.8).
+  for (const Real scale : {Real(1e25), Real(1e-25), Real(1e-40)}) {
+    const Quat q = normalize(Quat{3 * scale, 0, 0, 4 * scale});
+    EXPECT_NEAR(q.x, 0.6, k_tol) << scale;
+    EXPECT_NEAR(q.w, 0.8, k_tol) << scale;
+  }
+  // A step of 1e30 s at 1e4 rad/s: no longer a small turn, but still a unit rotation.
+  const Quat q = integrate(Quat::identity(), {0, 1e4, 0}, Real(1e30));
+  EXPECT_NEAR(length(q), 1, k_tol);
+  EXPECT_NEAR(std::abs(q.y), 1, k_tol);
 }
 
 TEST(Transform, ApplyInverseUndoesApplyAndComposes) {

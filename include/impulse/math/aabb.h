@@ -20,10 +20,13 @@ struct AABB {
   // the scene format takes) would otherwise overflow to inf, and a rotation's zeros make it NaN.
   constexpr Vec3 center() const { return Real(0.5) * lower + Real(0.5) * upper; }
   constexpr Vec3 half_extents() const { return Real(0.5) * upper - Real(0.5) * lower; }
-  /// Half the surface area of the box, the cost used by tree builders.
-  constexpr Real half_area() const {
-    const Vec3 d = upper - lower;
-    return d.x * d.y + d.y * d.z + d.z * d.x;
+  /// Half the surface area of the box, the cost used by tree builders. In double: a box wider than
+  /// 1.8e19 m (a body flung far, a huge shape) would give inf in float, and costs that subtract
+  /// areas would be NaN and steer a tree's descent at random.
+  constexpr double half_area() const {
+    const double dx = double(upper.x) - lower.x, dy = double(upper.y) - lower.y,
+                 dz = double(upper.z) - lower.z;
+    return dx * dy + dy * dz + dz * dx;
   }
   constexpr bool contains(const Vec3& p) const {
     return p.x >= lower.x && p.y >= lower.y && p.z >= lower.z && p.x <= upper.x && p.y <= upper.y &&
