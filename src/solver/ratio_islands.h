@@ -27,7 +27,7 @@ class RatioIslands {
   /// Above this ratio of two moving bodies' masses a one-sided row marks its island.
   static constexpr Real k_mass_ratio = 20;
   /// The most rows of an island solved directly.
-  static constexpr std::size_t k_max_rows = 96;
+  static constexpr std::size_t k_max_rows = 128;
 
   /// Finds the islands of the prepared rows and assembles their matrices. Costs a pass over the
   /// bodies' masses when no two differ that much, and one over the rows' bodies when no row joins
