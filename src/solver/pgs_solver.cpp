@@ -838,22 +838,29 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   ratio_islands_.find(rows, bodies.masses);
   iterate(rows, bodies, settings, stats);
   stats.layout_changed = layout_changed;
-  solve_ratio_islands(rows, bodies, stats, false);
+  solve_ratio_islands(rows, bodies, settings, stats, false);
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                             SolveStats& stats, bool impulses_applied) {
   iterate(rows, bodies, settings, stats, impulses_applied);
   // From other velocities (a speed limit clamped a body between the solves) every island again.
-  solve_ratio_islands(rows, bodies, stats, impulses_applied);
+  solve_ratio_islands(rows, bodies, settings, stats, impulses_applied);
 }
 
-void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats,
-                                    bool again) {
+void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies,
+                                    const SolverSettings& settings, SolveStats& stats, bool again) {
   if (ratio_islands_.size() + ratio_islands_.too_large() == 0) return;
   stats.ratio_islands_solved = ratio_islands_.solve(rows, bodies.velocities, again);
   stats.ratio_islands_left =
       ratio_islands_.size() - stats.ratio_islands_solved + ratio_islands_.too_large();
+  // The final figures are the solve's result, the islands' exact impulses in it (the sweeps'
+  // were measured as they went).
+  if (stats.ratio_islands_solved == 0 || !measures_residuals(settings)) return;
+  const ResidualMeasure m = measure_residual(rows, bodies.velocities, b_norm_, bodies.pool);
+  stats.final_residual = m.relative_residual;
+  stats.complementarity_error = m.complementarity_error;
+  stats.max_abs_lambda = m.max_abs_lambda;
 }
 
 bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {
@@ -948,14 +955,15 @@ void PgsSolver::iterate(RowStore& rows, SolverBodies bodies, const SolverSetting
   if (measures_residuals(settings)) unpack_batches(rows);
   // From the packed rows at the packed velocities, still the free ones (before the warm start; a
   // solve measuring residuals does not continue from applied impulses).
-  const Real b_norm = measures_residuals(settings)
-                          ? rhs_norm_of(
-                                rows.size(),
-                                [&](std::size_t i) {
-                                  return double(packed_[i].bias) - double(access.row_velocity(i));
-                                },
-                                bodies.pool)
-                          : Real(1);
+  const Real b_norm = b_norm_ =
+      measures_residuals(settings)
+          ? rhs_norm_of(
+                rows.size(),
+                [&](std::size_t i) {
+                  return double(packed_[i].bias) - double(access.row_velocity(i));
+                },
+                bodies.pool)
+          : Real(1);
   // The sweeps' largest impulse change is read where a residual is measured (it is recorded) or
   // the equality block is solved (whether another row changed: block_holds, below); else the
   // groups, runs and batches do not follow it (about 2% of the pyramid's and the pile's steps).
@@ -1236,7 +1244,8 @@ void PgsSolver::unpack_batches(const RowStore& rows) {
 void PgsSolver::iterate_shuffled(RowStore& rows, SolverBodies bodies,
                                  const SolverSettings& settings, SolveStats& stats) {
   unpack_batches(rows);  // a solve_again after an in-order solve: every row is visited alone
-  const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
+  const Real b_norm = b_norm_ =
+      start_row_solve(rows, bodies.velocities, settings, stats, bodies.pool);
   pack_solve_inputs(rows, bodies.velocities, bodies.pool);
   const PackedAccess access = packed_access(rows);
   const auto measure = [&] { return measure_packed(rows, access, b_norm, bodies.pool); };

@@ -89,8 +89,10 @@ class PgsSolver final : public Solver {
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
   /// The mass-ratio islands solved exactly from the sweeps' result (RatioIslands), counted in
-  /// stats; again: in the relax solve, continuing from the velocities the solve left.
-  void solve_ratio_islands(RowStore& rows, SolverBodies bodies, SolveStats& stats, bool again);
+  /// stats, the final figures measured again where the settings measure them; again: in the relax
+  /// solve, continuing from the velocities the solve left.
+  void solve_ratio_islands(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                           SolveStats& stats, bool again);
   /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed
   /// velocities.
   PackedAccess packed_access(RowStore& rows);
@@ -140,6 +142,7 @@ class PgsSolver final : public Solver {
   PhasedWork work_;
   EqualityBlock equalities_;    // solved after each sweep, when prepared
   RatioIslands ratio_islands_;  // solved after the sweeps (ratio_islands.h)
+  Real b_norm_ = 1;             // the last sweeps' |b| (1 when they measured no residual)
   bool direct_ = false;
   bool exact_ = false;               // last_solve_exact
   std::vector<double> block_delta_;  // per row of the equality block: -w, then the change

@@ -73,6 +73,24 @@ TEST(RatioIslands, AThousandKilogramBoxRestsOnAOneKilogramBox) {
   EXPECT_NEAR(normal_impulse_between(world, ground, light), 1001 * k_g * k_dt, Real(0.2));
 }
 
+TEST(RatioIslands, TheSolvesFinalFiguresAreTheIslandsExactResult) {
+  WorldSettings settings;
+  settings.sleeping = false;
+  settings.solver.measure_residuals = true;
+  World world(settings);
+  world.create_body(ground_box());
+  for (int i = 0; i < 8; ++i)
+    add_unit_box(world, Real(0.5) + Real(i), 1);
+  add_unit_box(world, Real(8.5), 1000);
+  world.step(k_dt);
+  const SolveStats& solve = world.last_step_stats().solve;
+  ASSERT_EQ(solve.ratio_islands_solved, 1u);
+  // The sweeps' last iteration measured 0.36 and 0.029 m/s; the island's impulses in double,
+  // applied in float, leave a few 1e-4 and 1e-5.
+  EXPECT_LT(solve.final_residual, Real(1e-3));
+  EXPECT_LT(solve.complementarity_error, Real(1e-4));
+}
+
 TEST(RatioIslands, AColumnOfFourUnitBoxesHoldsOneThirtyTimesHeavier) {
   World world = world_without_sleep();
   world.create_body(ground_box());
