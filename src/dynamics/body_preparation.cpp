@@ -34,10 +34,11 @@ PreparedBody prepare_body(const BodySettings& settings) {
     const auto overflows = [&] { return !is_finite(mass.mass) || !is_finite(mass.inertia); };
     // A given mass is spread as the shapes' volumes are, whatever the density: a volume that
     // overflows at the density may not at 1 kg/m^3.
-    if (overflows() && settings.mass)
+    if (overflows() && settings.mass) {
       mass = cooked_mass_properties(settings.shapes, body.cooked, 1);
-    if (overflows() && settings.mass)
-      return refused("/shapes", "the shapes' volume or inertia overflows single precision");
+      if (overflows())
+        return refused("/shapes", "the shapes' volume or inertia overflows single precision");
+    }
     if (overflows())
       return refused("/density",
                      "the shapes' mass or inertia at this density overflows single precision");
