@@ -674,6 +674,10 @@ MlcpSpectrum mlcp_spectrum(const MatrixXd& a) {
   return {eigenvalues.minCoeff(), eigenvalues.maxCoeff()};
 }
 
+MlcpSpectrum semi_definite_spectrum(const MatrixXd& a) {
+  return {0, a.cwiseAbs().rowwise().sum().maxCoeff()};
+}
+
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess) {
   MlcpResult result;
   const Index n = problem.a.rows();

@@ -44,7 +44,7 @@ void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> 
   problem_.spectrum.reset();
   // A block the solver will reject (a zero diagonal, non-finite entries) gets no spectrum; the
   // solve reports why.
-  if (problem_.a.allFinite()) problem_.spectrum = mlcp_spectrum(problem_.a);
+  if (problem_.a.allFinite()) problem_.spectrum = semi_definite_spectrum(problem_.a);
 }
 
 bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor) {
