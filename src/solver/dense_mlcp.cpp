@@ -63,6 +63,11 @@ struct Tolerances {
 
 enum class RowState : std::uint8_t { free, lower, upper };
 
+// |A|: the largest absolute row sum, a bound on A's largest eigenvalue.
+double largest_row_sum(const MatrixXd& a) {
+  return a.cwiseAbs().rowwise().sum().maxCoeff();
+}
+
 std::string number(double value) {
   std::ostringstream text;
   text.precision(10);
@@ -264,7 +269,7 @@ void settle(const MlcpProblem& p, Iterate& it) {
 class DenseMlcpSolver {
  public:
   DenseMlcpSolver(const MlcpProblem& p, double noise)
-      : p_(p), a_norm_(p.a.cwiseAbs().rowwise().sum().maxCoeff()), tolerances_(noise) {}
+      : p_(p), a_norm_(largest_row_sum(p.a)), tolerances_(noise) {}
 
   // Solves from the iterate (x feasible, its active set); returns the failure text, empty on
   // success, with the iterate settled on its bounds either way.
@@ -675,7 +680,7 @@ MlcpSpectrum mlcp_spectrum(const MatrixXd& a) {
 }
 
 MlcpSpectrum semi_definite_spectrum(const MatrixXd& a) {
-  return {0, a.cwiseAbs().rowwise().sum().maxCoeff()};
+  return {0, largest_row_sum(a)};
 }
 
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess) {

@@ -61,18 +61,24 @@ inline bool is_finite(const Quat& q) {
   return is_finite(q.x) && is_finite(q.y) && is_finite(q.z) && is_finite(q.w);
 }
 
-/// q / |q|; the zero quaternion (and one not finite) becomes the identity rather than NaN.
-inline Quat normalize(const Quat& q) {
-  const Real len = length(q);
-  if (len > Real(0) && len < k_infinity) return q * (Real(1) / len);
-  // |q|^2 overflowed or underflowed (a turn of 1e4 rad/s over a step of 1e30 s; a tiny q): divided
-  // by its largest component first (not multiplied by its inverse: 1 / a subnormal is inf), the
-  // direction survives.
+/// normalize where |q|^2 overflowed or underflowed (a turn of 1e4 rad/s over a step of 1e30 s; a
+/// tiny q): divided by its largest component first (not multiplied by its inverse: 1 / a
+/// subnormal is inf), the direction survives. Out of line: every step's integration calls
+/// normalize.
+[[gnu::noinline, gnu::cold]] inline Quat normalize_scaled(const Quat& q) {
   const Real largest =
       std::max(std::max(std::abs(q.x), std::abs(q.y)), std::max(std::abs(q.z), std::abs(q.w)));
   if (!(largest > Real(0) && largest < k_infinity) || !is_finite(q)) return Quat::identity();
   const Quat scaled{q.x / largest, q.y / largest, q.z / largest, q.w / largest};
   return scaled * (Real(1) / length(scaled));
+}
+
+/// q / |q|; the zero quaternion (and one not finite) becomes the identity rather than NaN.
+inline Quat normalize(const Quat& q) {
+  const Real len = length(q);
+  if (len > Real(0) && len < k_infinity) [[likely]]
+    return q * (Real(1) / len);
+  return normalize_scaled(q);
 }
 
 /// v rotated by the unit quaternion q (q v q*, expanded).
