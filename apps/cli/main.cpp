@@ -36,6 +36,7 @@ struct RunOptions {
   std::optional<double> sor;
   bool no_warm_start = false;
   bool shuffle = false;
+  bool no_geometric_stiffness = false;
 };
 
 // A built-in name first, then a file; throws SceneError for neither.
@@ -54,6 +55,7 @@ void apply_solver_overrides(impulse::SolverSettings& solver, const RunOptions& o
   if (options.sor) solver.sor = impulse::Real(*options.sor);
   if (options.no_warm_start) solver.warm_start = false;
   if (options.shuffle) solver.shuffle = true;
+  if (options.no_geometric_stiffness) solver.geometric_stiffness = false;
 }
 
 void apply_overrides(impulse::Scene& scene, const RunOptions& options, const std::string& source) {
@@ -172,6 +174,8 @@ int run_command_line(int argc, char** argv) {
   run_cmd->add_flag("--no-warm-start", options.no_warm_start,
                     "Start every solve from zero impulses");
   run_cmd->add_flag("--shuffle", options.shuffle, "Visit rows in a seeded random order");
+  run_cmd->add_flag("--no-geometric-stiffness", options.no_geometric_stiffness,
+                    "Leave the joints' loads out of the inertia the solve sees (docs/joints.md)");
 
   std::string export_name, export_file;
   CLI::App* export_cmd = app.add_subcommand("export", "Write a built-in scene to a scene file");

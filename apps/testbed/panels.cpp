@@ -98,6 +98,7 @@ void solver_panel(World& world) {
   ImGui::Checkbox("warm start", &s.warm_start);
   ImGui::SameLine();
   ImGui::Checkbox("shuffle", &s.shuffle);
+  ImGui::Checkbox("geometric stiffness", &s.geometric_stiffness);
   enum_combo("friction", s.friction_model, k_friction_models, friction_model_name);
   ImGui::Checkbox("sleeping", &settings.sleeping);
   ImGui::SameLine();

@@ -54,6 +54,11 @@ struct SolverSettings {
   /// energy into long chains (docs/joints.md); 0 for none. Unused when position_iterations > 0,
   /// and by pgs, which solves joints' equality rows exactly.
   Real joint_softness = Real(0.01);
+  /// Adds each joint's geometric stiffness (the last step's load at its anchor, turning with the
+  /// body) to the inertia the step's solve sees of the bodies it loads heavily: a chain of light
+  /// links under a heavy weight stays joined instead of its links spinning up (docs/joints.md).
+  /// Lightly loaded bodies are left as they are (a pendulum's period does not move).
+  bool geometric_stiffness = true;
   /// Iterations of a second solve after the positions move, with contacts' position-correcting
   /// bias (Baumgarte's push-out) dropped and the first solve's impulses as its start: the
   /// correction moves the bodies but leaves them no velocity (Box2D v3's relax step, in effect

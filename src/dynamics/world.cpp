@@ -595,6 +595,7 @@ void substep(World::Impl& w, Real dt) {
                for (std::size_t i = begin; i < end; ++i)
                  w.solver_masses[i] = w.solver_mass(std::uint32_t(i));
              });
+  stiffen_jointed_bodies(w, dt);
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
   write_joint_rows(w, dt);

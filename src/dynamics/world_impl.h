@@ -160,6 +160,10 @@ struct World::Impl {
   std::vector<std::uint64_t> unconnected_pairs;  // sorted body-pair keys: no contacts between
   std::vector<std::uint8_t> unconnected_bodies;  // per slot: 1 where unconnected_pairs names it
   std::vector<JointBreakEvent> joint_events;     // of the last step
+  // The rotational inertia the joints' loads add to each body for the step's solve
+  // (stiffen_jointed_bodies): by slot, zero but for the slots listed.
+  std::vector<Mat33> joint_stiffness;
+  std::vector<std::uint32_t> stiffened_slots;
 
   /// The slot of a live body; throws StaleHandle otherwise.
   std::uint32_t slot(BodyId id) const;

@@ -1,4 +1,5 @@
 #include "dynamics/world_joints.h"
+#include "dynamics/geometric_stiffness.h"
 #include "dynamics/guards.h"
 
 #include "dynamics/sleep.h"
@@ -357,6 +358,34 @@ void write_joint_rows(World::Impl& impl, Real dt) {
     place(joints);
     copy(staged, joints);
   });
+}
+
+void stiffen_jointed_bodies(World::Impl& impl, Real dt) {
+  if (!impl.settings.solver.geometric_stiffness) return;
+  impl.joint_stiffness.resize(impl.motions.size());
+  // The last step's force at each anchor, on the anchor's lever now, summed in joint order so
+  // that the sums have the same bits on any thread count.
+  const auto add = [&](std::uint32_t slot, const Vec3& force, const Vec3& anchor) {
+    if (impl.solver_masses[slot].inv_inertia == Mat33::zero()) return;  // asleep, never turning
+    const BodyMotion& m = impl.motions[slot];
+    const Mat33 added =
+        geometric_stiffness_inertia(force, rotate(m.orientation, anchor), m.inv_mass, dt);
+    if (added == Mat33::zero()) return;
+    if (impl.joint_stiffness[slot] == Mat33::zero()) impl.stiffened_slots.push_back(slot);
+    impl.joint_stiffness[slot] += added;
+  };
+  for (const std::uint32_t j : impl.live_joints) {
+    const World::Impl::JointRecord& joint = impl.joints[j];
+    if (!is_acting(impl, joint)) continue;
+    add(joint.body_a, joint.state.force, joint.model.anchor_a);
+    add(joint.body_b, -joint.state.force, joint.model.anchor_b);
+  }
+  for (const std::uint32_t slot : impl.stiffened_slots) {
+    Mat33& inv_inertia = impl.solver_masses[slot].inv_inertia;
+    inv_inertia = stiffened_inverse_inertia(inv_inertia, impl.joint_stiffness[slot]);
+    impl.joint_stiffness[slot] = Mat33::zero();
+  }
+  impl.stiffened_slots.clear();
 }
 
 void store_joint_impulses(World::Impl& impl, Real dt) {

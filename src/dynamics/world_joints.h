@@ -21,6 +21,10 @@ void wake_jointed_islands(World::Impl& impl);
 /// Appends each acting joint's rows to impl.rows, each joint one block, warm started.
 void write_joint_rows(World::Impl& impl, Real dt);
 
+/// Adds to the solver masses of the bodies that joints load the geometric stiffness of the last
+/// step's joint forces (dynamics/geometric_stiffness.h), when the settings ask for it.
+void stiffen_jointed_bodies(World::Impl& impl, Real dt);
+
 /// Keeps the solved impulses (next warm start), computes reactions, breaks overloaded joints.
 void store_joint_impulses(World::Impl& impl, Real dt);
 

@@ -302,6 +302,8 @@ Json scene_json(const Scene& scene) {
   if (solver.relax_iterations != defaults.relax_iterations)
     out["solver"]["relax_iterations"] = solver.relax_iterations;
   if (solver.substeps != defaults.substeps) out["solver"]["substeps"] = solver.substeps;
+  if (solver.geometric_stiffness != defaults.geometric_stiffness)
+    out["solver"]["geometric_stiffness"] = solver.geometric_stiffness;
   if (w.speculative_margin != WorldSettings{}.speculative_margin)
     out["speculative_margin"] = number(w.speculative_margin);
   if (w.max_linear_speed != WorldSettings{}.max_linear_speed)
@@ -463,7 +465,8 @@ BodySettings read_body(const JsonNode& node) {
 SolverSettings read_solver(const JsonNode& node) {
   node.expect_keys({"type", "iterations", "baumgarte", "slop", "warm_start", "friction_model",
                     "sor", "tolerance", "shuffle", "max_push_speed", "restitution_threshold",
-                    "position_iterations", "joint_softness", "relax_iterations", "substeps"});
+                    "position_iterations", "joint_softness", "relax_iterations", "substeps",
+                    "geometric_stiffness"});
   SolverSettings solver;
   if (auto n = node.find("type"))
     solver.type = read_enum(*n, "solver type", solver_type_name, solver_type_from_name);
@@ -483,6 +486,7 @@ SolverSettings read_solver(const JsonNode& node) {
   if (auto n = node.find("joint_softness")) solver.joint_softness = n->real();
   if (auto n = node.find("relax_iterations")) solver.relax_iterations = n->integer();
   if (auto n = node.find("substeps")) solver.substeps = n->integer();
+  if (auto n = node.find("geometric_stiffness")) solver.geometric_stiffness = n->boolean();
   return solver;
 }
 

@@ -418,7 +418,8 @@ constexpr const char* k_rich_scene = R"({
   "reuse_contacts": false,
   "solver": { "type": "global_sparse", "iterations": 25, "baumgarte": 0.1, "slop": 0.01,
               "warm_start": false, "friction_model": "cone", "sor": 1.3, "tolerance": 1e-6,
-              "shuffle": true, "relax_iterations": 3, "substeps": 4, "extra": null },
+              "shuffle": true, "relax_iterations": 3, "substeps": 4, "geometric_stiffness": false,
+              "extra": null },
   "extra": { "author": "test" },
   "bodies": [
     { "name": "ground", "type": "static", "shape": { "type": "plane", "normal": [0, 1, 0], "offset": -1 } },
@@ -470,6 +471,7 @@ TEST(SceneJsonRoundTrip, RichSceneReadsBackEqualAndWritesIdenticalText) {
   EXPECT_TRUE(scene.settings.gyroscopic);
   EXPECT_FALSE(scene.settings.reuse_contacts);
   EXPECT_EQ(scene.bodies[3].gravity_scale, 0.5f);
+  EXPECT_FALSE(scene.settings.solver.geometric_stiffness);
   EXPECT_EQ(scene.settings.solver.substeps, 4);
   const std::string text = scene_to_json(scene);
   const Scene again = parse_scene(text, "saved.json");
