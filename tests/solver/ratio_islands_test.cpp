@@ -41,6 +41,22 @@ BodyId add_unit_box(World& world, Real y, Real mass) {
   return add_box(world, {Real(0.5), Real(0.5), Real(0.5)}, {0, y, 0}, mass);
 }
 
+// A column of `count` 1 kg unit boxes standing on a ground box, and a unit box of `heavy_mass` on
+// top of it.
+struct Column {
+  std::vector<BodyId> boxes;  // bottom first
+  BodyId heavy;
+};
+
+Column add_column(World& world, int count, Real heavy_mass) {
+  world.create_body(ground_box());
+  Column column;
+  for (int i = 0; i < count; ++i)
+    column.boxes.push_back(add_unit_box(world, Real(0.5) + Real(i), 1));
+  column.heavy = add_unit_box(world, Real(0.5) + Real(count), heavy_mass);
+  return column;
+}
+
 void run(World& world, int steps) {
   for (int i = 0; i < steps; ++i)
     world.step(k_dt);
@@ -78,10 +94,7 @@ TEST(RatioIslands, TheSolvesFinalFiguresAreTheIslandsExactResult) {
   settings.sleeping = false;
   settings.solver.measure_residuals = true;
   World world(settings);
-  world.create_body(ground_box());
-  for (int i = 0; i < 8; ++i)
-    add_unit_box(world, Real(0.5) + Real(i), 1);
-  add_unit_box(world, Real(8.5), 1000);
+  add_column(world, 8, 1000);
   world.step(k_dt);
   const SolveStats& solve = world.last_step_stats().solve;
   ASSERT_EQ(solve.ratio_islands_solved, 1u);
@@ -93,18 +106,14 @@ TEST(RatioIslands, TheSolvesFinalFiguresAreTheIslandsExactResult) {
 
 TEST(RatioIslands, AColumnOfFourUnitBoxesHoldsOneThirtyTimesHeavier) {
   World world = world_without_sleep();
-  world.create_body(ground_box());
-  std::vector<BodyId> column;
-  for (int i = 0; i < 4; ++i)
-    column.push_back(add_unit_box(world, Real(0.5) + Real(i), 1));
-  const BodyId heavy = add_unit_box(world, Real(4.5), 30);
+  const Column column = add_column(world, 4, 30);
   run(world, 300);
   // The sweeps alone: the heavy box 46 mm low, rocking; the column fell within 10 s.
-  for (std::size_t k = 0; k < column.size(); ++k) {
-    EXPECT_NEAR(world.position(column[k]).y, Real(0.5) + Real(k), Real(0.002)) << "box " << k;
-    EXPECT_NEAR(world.position(column[k]).x, 0, Real(0.002)) << "box " << k;
+  for (std::size_t k = 0; k < column.boxes.size(); ++k) {
+    EXPECT_NEAR(world.position(column.boxes[k]).y, Real(0.5) + Real(k), Real(0.002)) << "box " << k;
+    EXPECT_NEAR(world.position(column.boxes[k]).x, 0, Real(0.002)) << "box " << k;
   }
-  EXPECT_NEAR(world.position(heavy).y, Real(4.5), Real(0.002));
+  EXPECT_NEAR(world.position(column.heavy).y, Real(4.5), Real(0.002));
 }
 
 TEST(RatioIslands, AHeavyBoxSlidingOnALightSlabStopsAsCoulombSaysAndLeavesTheSlab) {
@@ -146,30 +155,23 @@ TEST(RatioIslands, AHeavyBoxDroppedOnALightOneStopsOnIt) {
 TEST(RatioIslands, AThousandKilogramBoxStandsOnAColumnOfNineUnitBoxes) {
   SKIP_UNLESS_OPTIMISED();  // 600 direct solves of 120 rows
   World world = world_without_sleep();
-  world.create_body(ground_box());
   // Ten contacts of four points and their friction: 120 rows.
-  std::vector<BodyId> column;
-  for (int i = 0; i < 9; ++i)
-    column.push_back(add_unit_box(world, Real(0.5) + Real(i), 1));
-  const BodyId heavy = add_unit_box(world, Real(9.5), 1000);
+  const Column column = add_column(world, 9, 1000);
   run(world, 600);
   // The sweeps alone (past the old limit of 96 rows): the column falls, the heavy box on the
   // ground.
   EXPECT_EQ(world.last_step_stats().solve.rows, 120u);
   EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
-  EXPECT_NEAR(world.position(heavy).y, Real(9.5), Real(0.001));
-  EXPECT_NEAR(world.position(heavy).x, 0, Real(0.001));
-  for (std::size_t i = 0; i < column.size(); ++i)
-    EXPECT_NEAR(world.position(column[i]).x, 0, Real(0.001)) << i;
+  EXPECT_NEAR(world.position(column.heavy).y, Real(9.5), Real(0.001));
+  EXPECT_NEAR(world.position(column.heavy).x, 0, Real(0.001));
+  for (std::size_t i = 0; i < column.boxes.size(); ++i)
+    EXPECT_NEAR(world.position(column.boxes[i]).x, 0, Real(0.001)) << i;
 }
 
 TEST(RatioIslands, AnIslandTooLargeIsLeftToTheSweepsAndCounted) {
   World world = world_without_sleep();
-  world.create_body(ground_box());
   // Eleven contacts of four points and their friction: 132 rows.
-  for (int i = 0; i < 10; ++i)
-    add_unit_box(world, Real(0.5) + Real(i), 1);
-  add_unit_box(world, Real(10.5), 1000);
+  add_column(world, 10, 1000);
   run(world, 2);
   ASSERT_GT(world.last_step_stats().solve.rows, 128u);
   EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 0u);
