@@ -4,9 +4,9 @@
 // off its centre of mass feels a torque that turns with the body, a stiffness of the body's
 // rotation the velocity solve cannot see (its Jacobians are frozen over the step). Under a load
 // much heavier than the body (a light link above a heavy weight) that stiffness oscillates far
-// faster than the step resolves, and the links spin up and the joints part. Added to the body's
-// inertia for the step's solve, it damps exactly those rotations (docs/joints.md, "Geometric
-// stiffness").
+// faster than the step resolves, and the links spin up and the joints part. Added to the inertia
+// the step's solve sees of the body, it keeps the impulses from whipping those rotations up
+// (docs/joints.md, "Geometric stiffness").
 
 #include <impulse/math/mat33.h>
 

@@ -54,10 +54,12 @@ TEST(GeometricStiffness, ALightLoadsInertiaFadesWithItsShareOfTheBodysOwn) {
   const Real share = k_dt * k_dt * g;
   const Real expected = k_dt * k_dt * g * (share / Real(0.1));
   expect_mat_near(added, Mat33::diagonal({expected, 0, expected}), expected * Real(1e-5));
-  // No load, no lever or a non-finite load: nothing.
+  // No load, no lever, or a load or an inertia past float's range: nothing.
   EXPECT_EQ(geometric_stiffness_inertia({}, {0, 1, 0}, 1, k_dt), Mat33::zero());
   EXPECT_EQ(geometric_stiffness_inertia({0, 10, 0}, {}, 1, k_dt), Mat33::zero());
   EXPECT_EQ(geometric_stiffness_inertia({0, INFINITY, 0}, {0, 1, 0}, 1, k_dt), Mat33::zero());
+  EXPECT_EQ(geometric_stiffness_inertia({0, Real(3e38), 0}, {0, Real(1e6), 0}, 1, k_dt),
+            Mat33::zero());  // an inertia past float's range
 }
 
 TEST(GeometricStiffness, TheStiffenedInverseIsTheInverseOfTheSummedInertia) {
