@@ -57,7 +57,7 @@ struct SolverSettings {
   /// Adds each joint's geometric stiffness (the last step's load at its anchor, turning with the
   /// body) to the inertia the step's solve sees of the bodies it loads heavily: a chain of light
   /// links under a heavy weight stays joined instead of its links spinning up (docs/joints.md).
-  /// Lightly loaded bodies are left as they are (a pendulum's period does not move).
+  /// On lightly loaded bodies it fades quadratically (a pendulum's period moves by 4e-5).
   bool geometric_stiffness = true;
   /// Iterations of a second solve after the positions move, with contacts' position-correcting
   /// bias (Baumgarte's push-out) dropped and the first solve's impulses as its start: the

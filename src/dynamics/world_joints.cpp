@@ -361,12 +361,15 @@ void write_joint_rows(World::Impl& impl, Real dt) {
 }
 
 void stiffen_jointed_bodies(World::Impl& impl, Real dt) {
-  if (!impl.settings.solver.geometric_stiffness) return;
+  if (!impl.settings.solver.geometric_stiffness || impl.live_joints.empty()) return;
   impl.joint_stiffness.resize(impl.motions.size());
+  // Room for every body, so that a step loading more bodies than the last ones allocates nothing.
+  impl.stiffened_slots.reserve(impl.motions.size());
   // The last step's force at each anchor, on the anchor's lever now, summed in joint order so
   // that the sums have the same bits on any thread count.
   const auto add = [&](std::uint32_t slot, const Vec3& force, const Vec3& anchor) {
-    if (impl.solver_masses[slot].inv_inertia == Mat33::zero()) return;  // asleep, never turning
+    // The solve never turns it: the world, static, kinematic, asleep or a particle.
+    if (impl.solver_masses[slot].inv_inertia == Mat33::zero()) return;
     const BodyMotion& m = impl.motions[slot];
     const Mat33 added =
         geometric_stiffness_inertia(force, rotate(m.orientation, anchor), m.inv_mass, dt);
@@ -382,7 +385,9 @@ void stiffen_jointed_bodies(World::Impl& impl, Real dt) {
   }
   for (const std::uint32_t slot : impl.stiffened_slots) {
     Mat33& inv_inertia = impl.solver_masses[slot].inv_inertia;
-    inv_inertia = stiffened_inverse_inertia(inv_inertia, impl.joint_stiffness[slot]);
+    // Each joint's term is finite, their sum need not be: a body past float's range keeps its own.
+    if (is_finite(impl.joint_stiffness[slot]))
+      inv_inertia = stiffened_inverse_inertia(inv_inertia, impl.joint_stiffness[slot]);
     impl.joint_stiffness[slot] = Mat33::zero();
   }
   impl.stiffened_slots.clear();

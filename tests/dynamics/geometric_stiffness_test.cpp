@@ -37,7 +37,7 @@ TEST(GeometricStiffness, ATensionAlongTheLeverAddsDtSquaredFRAcrossIt) {
   expect_mat_near(added, Mat33::diagonal({0, expected, expected}), expected * Real(1e-6));
 }
 
-TEST(GeometricStiffness, TheInertiaIsTheSameWhicheverWayTheLeverPoints) {
+TEST(GeometricStiffness, ACompressionAlongAnyLeverAddsTheSameInertiaAcrossIt) {
   const Vec3 lever = normalize(Vec3{1, 2, -2}) * Real(0.3);
   const Vec3 force = normalize(lever) * -500;
   const Mat33 added = geometric_stiffness_inertia(force, lever, Real(0.5), k_dt);
