@@ -33,4 +33,10 @@ Scene seed001_mass_ratio(Real density_ratio, bool light_at_bottom);
 /// pointing outward, each ring turned half a box against the one below.
 std::vector<BodySettings> tower_boxes(int rings, int per_ring, Real radius);
 
+/// Links of 1 kg (balls of radius 0.1 m, 0.5 m apart) ball-jointed end to end, the first nailed
+/// 20 m up, a weight of weight_ratio kg (a ball of radius 0.5 m) jointed to the last, released
+/// straight at release_degrees above the horizontal: a light chain under a heavy load, which
+/// holds only with the joints' geometric stiffness (docs/joints.md).
+Scene heavy_chain(int links, Real weight_ratio, Real release_degrees);
+
 }  // namespace impulse::builtin

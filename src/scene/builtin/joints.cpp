@@ -493,13 +493,45 @@ Scene impossible() {
 
 }  // namespace
 
+Scene heavy_chain(int links, Real weight_ratio, Real release_degrees) {
+  Scene scene;
+  scene.name = "heavy_chain";
+  scene.settings.sleeping = false;
+  constexpr Real k_link = Real(0.5);
+  const Real a = release_degrees * k_pi / 180;
+  const Vec3 along{std::cos(a), std::sin(a), 0}, top{0, 20, 0};
+  for (int i = 0; i <= links; ++i) {
+    const bool weight = i == links;
+    const std::string name = weight ? "weight" : "link" + std::to_string(i);
+    const Real reach = weight ? Real(links) * k_link + Real(0.5) : (Real(i) + Real(0.5)) * k_link;
+    scene.bodies.push_back(
+        with_mass(dynamic_body(name, Sphere{weight ? Real(0.5) : Real(0.1)}, top + along * reach),
+                  weight ? weight_ratio : 1));
+    const Vec3 end = top + along * (Real(i) * k_link);
+    if (i == 0)
+      scene.joints.push_back(nail("nail", name, end));
+    else
+      scene.joints.push_back(
+          ball("ball" + std::to_string(i), scene.bodies[std::size_t(i) - 1].name, name, end));
+  }
+  return scene;
+}
+
 std::vector<BuiltinScene> joint_scenes() {
-  return {{"pendulum", pendulum}, {"chain100", chain100},
-          {"bridge", bridge},     {"ragdolls", ragdolls},
-          {"catapult", catapult}, {"rope", rope},
-          {"net", net},           {"cloth2d", cloth2d},
-          {"cradle", cradle},     {"impossible", impossible},
-          {"soak", soak}};
+  return {{"pendulum", pendulum},
+          {"chain100", chain100},
+          {"bridge", bridge},
+          {"ragdolls", ragdolls},
+          {"catapult", catapult},
+          {"rope", rope},
+          {"net", net},
+          {"cloth2d", cloth2d},
+          {"cradle", cradle},
+          {"impossible", impossible},
+          {"soak", soak},
+          // Ten links under 100 times their weight released 15 degrees up: the hardest swing of
+          // GeometricStiffness's tests.
+          {"heavy_chain", [] { return heavy_chain(10, 100, 15); }}};
 }
 
 }  // namespace impulse::builtin
