@@ -1,6 +1,7 @@
 #pragma once
 // Bodies: how they are described (BodySettings) and addressed (BodyId).
 
+#include <impulse/collision_filter.h>
 #include <impulse/shape.h>
 
 #include <cstdint>
@@ -56,6 +57,8 @@ struct BodySettings {
   /// velocity stays zero: a non-zero one at creation or from set_angular_velocity is an error, and
   /// torques and angular impulses do nothing to it.
   bool particle = false;
+  /// Which other bodies it touches (collision_filter.h), and which filtered queries see it.
+  CollisionFilter collision_filter;
   std::uint64_t user_data = 0;
   friend bool operator==(const BodySettings&, const BodySettings&) = default;
 };

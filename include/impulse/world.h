@@ -135,6 +135,12 @@ class World {
   std::uint64_t user_data(BodyId id) const;
   void set_user_data(BodyId id, std::uint64_t data);
 
+  /// Which bodies this one touches (collision_filter.h).
+  const CollisionFilter& collision_filter(BodyId id) const;
+  /// Replaces the filter; contacts it forbids go in the next step (they push until then). Wakes
+  /// the body and what touches it.
+  void set_collision_filter(BodyId id, const CollisionFilter& filter);
+
   /// The threads a step may run on (set_thread_use): the caller's and threads - 1 workers (1 to
   /// 256, else InvalidArgument). Results are bit-identical for any count.
   void set_threads(int threads);
@@ -152,16 +158,24 @@ class World {
   /// Simulated time so far, s.
   double time() const;
 
+  // Queries see every body, or with a filter only those a body with that filter would touch
+  // (filters_collide: a ray that passes through the player's own ragdoll, say).
+
   /// The closest hit of the segment origin + t * direction, t in [0, 1], on any body's shapes.
-  std::optional<RaycastHit> raycast(const Vec3& origin, const Vec3& direction) const;
+  std::optional<RaycastHit> raycast(const Vec3& origin, const Vec3& direction,
+                                    const std::optional<CollisionFilter>& filter = {}) const;
   /// Every body shape the segment enters, the nearest first.
-  std::vector<RaycastHit> raycast_all(const Vec3& origin, const Vec3& direction) const;
+  std::vector<RaycastHit> raycast_all(const Vec3& origin, const Vec3& direction,
+                                      const std::optional<CollisionFilter>& filter = {}) const;
   /// Bodies with a shape whose bounding box overlaps box, each once, by handle index.
-  std::vector<BodyId> overlap_aabb(const AABB& box) const;
+  std::vector<BodyId> overlap_aabb(const AABB& box,
+                                   const std::optional<CollisionFilter>& filter = {}) const;
   /// Bodies with a shape that overlaps the sphere (touching counts), each once, by handle index.
-  std::vector<BodyId> overlap_sphere(const Vec3& center, Real radius) const;
+  std::vector<BodyId> overlap_sphere(const Vec3& center, Real radius,
+                                     const std::optional<CollisionFilter>& filter = {}) const;
   /// Bodies with a shape that overlaps the box at pose (touching counts), each once, by index.
-  std::vector<BodyId> overlap_box(const Box& box, const Transform& pose) const;
+  std::vector<BodyId> overlap_box(const Box& box, const Transform& pose,
+                                  const std::optional<CollisionFilter>& filter = {}) const;
 
   /// The contact points of the last step.
   std::vector<DebugContact> debug_contacts() const;

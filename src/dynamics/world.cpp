@@ -95,6 +95,7 @@ World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
   impl_->velocities.emplace_back();
   impl_->sleep.emplace_back();
   impl_->materials.push_back(material_of(impl_->records.back().settings));
+  impl_->filters.emplace_back();
 }
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
@@ -148,6 +149,7 @@ BodyId World::create_body(const BodySettings& settings) {
     w.velocities.emplace_back();
     w.sleep.emplace_back();
     w.materials.emplace_back();
+    w.filters.emplace_back();
   } else {
     index = w.free_slots.back();
     w.free_slots.pop_back();
@@ -157,6 +159,8 @@ BodyId World::create_body(const BodySettings& settings) {
   record.settings = settings;
   w.materials[index] = material_of(settings);
   if (settings.restitution > 0) ++w.bouncy_bodies;
+  w.filters[index] = settings.collision_filter;
+  if (settings.collision_filter != CollisionFilter{}) ++w.filtered_bodies;
   record.mass = prepared.mass;
   w.motions[index] = prepared.motion;
   w.velocities[index] = velocity;
@@ -182,7 +186,9 @@ void World::remove_body(BodyId id) {
   record.alive = false;
   ++record.generation;
   if (record.settings.restitution > 0) --w.bouncy_bodies;
+  if (record.settings.collision_filter != CollisionFilter{}) --w.filtered_bodies;
   record.settings = {};
+  w.filters[index] = {};
   w.materials[index] = material_of(record.settings);
   w.motions[index] = {};
   w.velocities[index] = {};
@@ -456,6 +462,20 @@ std::uint64_t World::user_data(BodyId id) const {
 }
 void World::set_user_data(BodyId id, std::uint64_t data) {
   impl_->records[impl_->slot(id)].settings.user_data = data;
+}
+
+const CollisionFilter& World::collision_filter(BodyId id) const {
+  return impl_->filters[impl_->slot(id)];
+}
+void World::set_collision_filter(BodyId id, const CollisionFilter& filter) {
+  Impl& w = *impl_;
+  const std::uint32_t index = w.slot(id);
+  CollisionFilter& held = w.records[index].settings.collision_filter;
+  w.filtered_bodies += std::size_t(filter != CollisionFilter{});
+  w.filtered_bodies -= std::size_t(held != CollisionFilter{});
+  held = w.filters[index] = filter;
+  // A pair asleep keeps its contacts without asking: its island awake, the filter is asked.
+  wake_body(w, index);
 }
 
 namespace {

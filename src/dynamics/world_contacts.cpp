@@ -85,13 +85,16 @@ void find_pairs(World::Impl& impl, Real dt) {
 
 void find_contacts(World::Impl& impl) {
   // Contacts need a dynamic body (static and kinematic bodies push, they are not pushed), and a
-  // pair at rest keeps its contacts while it sleeps. Jointed bodies collide only when asked to.
+  // pair at rest keeps its contacts while it sleeps. Jointed bodies collide only when asked to,
+  // and bodies only as their filters let them.
   impl.contacts.set_reuse(impl.settings.reuse_contacts ? ContactReuse{} : ContactReuse{0, 0});
   impl.contacts.collide_pairs(
       impl.settings.speculative_margin,
       [&](std::uint32_t a, std::uint32_t b) {
         if (!is_dynamic(impl, a) && !is_dynamic(impl, b)) return PairUpdate::ignore;
         if (joint_blocks_contacts(impl, a, b)) return PairUpdate::ignore;
+        if (impl.filtered_bodies > 0 && !filters_collide(impl.filters[a], impl.filters[b]))
+          return PairUpdate::ignore;
         return pair_is_active(impl, a, b) ? PairUpdate::collide : PairUpdate::keep;
       },
       impl.step_pool());

@@ -57,6 +57,10 @@ struct World::Impl {
   // Live bodies whose restitution is above 0: without one, no pair bounces and the impact pass
   // (resolve_contact_impacts) has nothing to do.
   std::size_t bouncy_bodies = 0;
+  // Each body's collision filter, apart from the records as the materials are, and the live
+  // bodies whose filter is not the default: without one every pair passes and none is asked.
+  std::vector<CollisionFilter> filters;
+  std::size_t filtered_bodies = 0;
   std::map<std::string, std::uint32_t, std::less<>> names;  // ordered: no hash-order effects
   StepStats stats;
   double time = 0;

@@ -16,6 +16,11 @@ void require_segment(const Vec3& origin, const Vec3& direction) {
     throw InvalidArgument("raycast: origin and direction must hold finite numbers");
 }
 
+// Whether a query with this filter sees the shape's body.
+bool sees(const World::Impl& w, const std::optional<CollisionFilter>& filter, std::uint32_t shape) {
+  return !filter || filters_collide(*filter, w.filters[w.contacts.body(shape)]);
+}
+
 BodyId body_of_shape(const World::Impl& w, std::uint32_t shape) {
   const std::uint32_t slot = w.contacts.body(shape);
   return {slot, w.records[slot].generation};
@@ -31,11 +36,13 @@ RaycastHit make_hit(const World::Impl& w, std::uint32_t shape, const RayHit& hit
 
 // Bodies (each once, by index) with a shape that the convex query shape touches.
 std::vector<BodyId> overlapping_bodies(const World::Impl& w, const CookedShape& query,
-                                       const Transform& pose) {
+                                       const Transform& pose,
+                                       const std::optional<CollisionFilter>& filter) {
   std::vector<BodyId> found;
   std::vector<Manifold> manifolds;
   w.contacts.broadphase().tree().query(shape_bounds(query, pose), [&](std::int32_t proxy) {
     const auto shape = std::uint32_t(w.contacts.broadphase().tree().user_data(proxy));
+    if (!sees(w, filter, shape)) return true;
     manifolds.clear();
     collide_shapes(query, pose, w.contacts.shape(shape), w.contacts.pose(shape), 0, manifolds);
     const bool touching = std::any_of(manifolds.begin(), manifolds.end(), [](const Manifold& m) {
@@ -53,13 +60,15 @@ std::vector<BodyId> overlapping_bodies(const World::Impl& w, const CookedShape& 
 
 }  // namespace
 
-std::optional<RaycastHit> World::raycast(const Vec3& origin, const Vec3& direction) const {
+std::optional<RaycastHit> World::raycast(const Vec3& origin, const Vec3& direction,
+                                         const std::optional<CollisionFilter>& filter) const {
   require_segment(origin, direction);
   const Impl& w = *impl_;
   std::optional<RaycastHit> closest;
   const AabbTree& tree = w.contacts.broadphase().tree();
   tree.raycast(origin, direction, 1, [&](std::int32_t proxy) -> Real {
     const auto shape = std::uint32_t(tree.user_data(proxy));
+    if (!sees(w, filter, shape)) return -1;  // not there for this ray: keep looking
     const Real max_fraction = closest ? closest->fraction : Real(1);
     RayHit hit;
     if (!raycast_shape(w.contacts.shape(shape), w.contacts.pose(shape), origin, direction,
@@ -71,7 +80,8 @@ std::optional<RaycastHit> World::raycast(const Vec3& origin, const Vec3& directi
   return closest;
 }
 
-std::vector<RaycastHit> World::raycast_all(const Vec3& origin, const Vec3& direction) const {
+std::vector<RaycastHit> World::raycast_all(const Vec3& origin, const Vec3& direction,
+                                           const std::optional<CollisionFilter>& filter) const {
   require_segment(origin, direction);
   const Impl& w = *impl_;
   std::vector<RaycastHit> hits;
@@ -79,7 +89,8 @@ std::vector<RaycastHit> World::raycast_all(const Vec3& origin, const Vec3& direc
   tree.raycast(origin, direction, 1, [&](std::int32_t proxy) -> Real {
     const auto shape = std::uint32_t(tree.user_data(proxy));
     RayHit hit;
-    if (raycast_shape(w.contacts.shape(shape), w.contacts.pose(shape), origin, direction, 1, hit))
+    if (sees(w, filter, shape) &&
+        raycast_shape(w.contacts.shape(shape), w.contacts.pose(shape), origin, direction, 1, hit))
       hits.push_back(make_hit(w, shape, hit, origin, direction));
     return -1;  // keep the whole segment: every hit counts
   });
@@ -89,7 +100,8 @@ std::vector<RaycastHit> World::raycast_all(const Vec3& origin, const Vec3& direc
   return hits;
 }
 
-std::vector<BodyId> World::overlap_aabb(const AABB& box) const {
+std::vector<BodyId> World::overlap_aabb(const AABB& box,
+                                        const std::optional<CollisionFilter>& filter) const {
   if (!is_finite(box.lower) || !is_finite(box.upper))
     throw InvalidArgument("overlap_aabb: the box must hold finite numbers");
   const Impl& w = *impl_;
@@ -97,7 +109,8 @@ std::vector<BodyId> World::overlap_aabb(const AABB& box) const {
   const AabbTree& tree = w.contacts.broadphase().tree();
   tree.query(box, [&](std::int32_t proxy) {
     const auto shape = std::uint32_t(tree.user_data(proxy));
-    if (shape_bounds(w.contacts.shape(shape), w.contacts.pose(shape)).overlaps(box))
+    if (sees(w, filter, shape) &&
+        shape_bounds(w.contacts.shape(shape), w.contacts.pose(shape)).overlaps(box))
       found.push_back(body_of_shape(w, shape));
     return true;
   });
@@ -107,18 +120,20 @@ std::vector<BodyId> World::overlap_aabb(const AABB& box) const {
   return found;
 }
 
-std::vector<BodyId> World::overlap_sphere(const Vec3& center, Real radius) const {
+std::vector<BodyId> World::overlap_sphere(const Vec3& center, Real radius,
+                                          const std::optional<CollisionFilter>& filter) const {
   if (!is_finite(center) || !is_finite(radius) || radius <= 0)
     throw InvalidArgument("overlap_sphere: the centre must be finite and the radius > 0");
-  return overlapping_bodies(*impl_, Sphere{radius}, {center, Quat::identity()});
+  return overlapping_bodies(*impl_, Sphere{radius}, {center, Quat::identity()}, filter);
 }
 
-std::vector<BodyId> World::overlap_box(const Box& box, const Transform& pose) const {
+std::vector<BodyId> World::overlap_box(const Box& box, const Transform& pose,
+                                       const std::optional<CollisionFilter>& filter) const {
   const Vec3 h = box.half_extents;
   if (!is_finite(h) || !(h.x > 0 && h.y > 0 && h.z > 0) || !is_finite(pose.position) ||
       !is_finite(pose.orientation))
     throw InvalidArgument("overlap_box: half extents must be > 0 and the pose finite");
-  return overlapping_bodies(*impl_, box, {pose.position, normalize(pose.orientation)});
+  return overlapping_bodies(*impl_, box, {pose.position, normalize(pose.orientation)}, filter);
 }
 
 std::vector<DebugContact> World::debug_contacts() const {

@@ -184,6 +184,10 @@ Json body_json(const BodySettings& body) {
   put_unless_default(out, "angular_damping", body.angular_damping, defaults.angular_damping);
   put_unless_default(out, "gravity_scale", body.gravity_scale, defaults.gravity_scale);
   if (body.particle) out["particle"] = true;
+  const CollisionFilter& filter = body.collision_filter;
+  if (filter.category != CollisionFilter{}.category) out["collision_category"] = filter.category;
+  if (filter.mask != CollisionFilter{}.mask) out["collision_mask"] = filter.mask;
+  if (filter.group != 0) out["collision_group"] = filter.group;
   return out;
 }
 
@@ -401,7 +405,8 @@ ShapeSettings read_shape(const JsonNode& node) {
 BodySettings read_body(const JsonNode& node) {
   node.expect_keys({"name", "type", "shape", "shapes", "position", "orientation", "linear_velocity",
                     "angular_velocity", "mass", "density", "friction", "restitution",
-                    "linear_damping", "angular_damping", "gravity_scale", "particle"});
+                    "linear_damping", "angular_damping", "gravity_scale", "particle",
+                    "collision_category", "collision_mask", "collision_group"});
   BodySettings body;
   if (auto n = node.find("name")) body.name = n->string();
   body.type = read_enum(node.at("type"), "body type", body_type_name, body_type_from_name);
@@ -429,6 +434,9 @@ BodySettings read_body(const JsonNode& node) {
   if (auto n = node.find("angular_damping")) body.angular_damping = n->real();
   if (auto n = node.find("gravity_scale")) body.gravity_scale = n->real();
   if (auto n = node.find("particle")) body.particle = n->boolean();
+  if (auto n = node.find("collision_category")) body.collision_filter.category = n->index();
+  if (auto n = node.find("collision_mask")) body.collision_filter.mask = n->index();
+  if (auto n = node.find("collision_group")) body.collision_filter.group = n->integer();
   // The world's own checks and its cooking (a hull's points spanning no volume, a mass that
   // overflows), here so that the problem is named where the file has it: the shapes are cooked
   // again when the world is built.

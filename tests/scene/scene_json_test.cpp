@@ -509,6 +509,34 @@ TEST(SceneJsonErrors, PlaneNormalMustBeZeroOrUnit) {
   EXPECT_EQ(error_path(spinning_particle.dump()), "/bodies/1/angular_velocity");
 }
 
+TEST(SceneJsonRoundTrip, CollisionFiltersReadBackEqual) {
+  Json doc = Json::parse(k_base_scene);
+  doc["bodies"][1]["collision_category"] = 6;
+  doc["bodies"][1]["collision_mask"] = 4294967294u;
+  doc["bodies"][2]["collision_group"] = -3;
+  const Scene filtered = parse_scene(doc.dump());
+  EXPECT_EQ(filtered.bodies[1].collision_filter, (CollisionFilter{6, 4294967294u, 0}));
+  EXPECT_EQ(filtered.bodies[2].collision_filter, (CollisionFilter{1, ~std::uint32_t(0), -3}));
+  const std::string text = scene_to_json(filtered);
+  const Scene again = parse_scene(text, "saved.json");
+  EXPECT_EQ(again, filtered);
+  EXPECT_EQ(scene_to_json(again), text);
+  EXPECT_EQ(scene_to_json(parse_scene(k_base_scene)).find("collision_"), std::string::npos);
+}
+
+TEST(SceneJsonErrors, CollisionFiltersAreIntegersInRange) {
+  EXPECT_EQ(error_path(with("/bodies/1/collision_mask", -1)), "/bodies/1/collision_mask");
+  EXPECT_EQ(error_path(with("/bodies/1/collision_mask", 4294967296.0)), "/bodies/1/collision_mask");
+  EXPECT_EQ(error_path(with("/bodies/1/collision_category", 1.5)), "/bodies/1/collision_category");
+  EXPECT_EQ(error_path(with("/bodies/1/collision_group", "ragdoll")), "/bodies/1/collision_group");
+  EXPECT_EQ(error_path(with("/bodies/1/collision_group", 3000000000.0)),
+            "/bodies/1/collision_group");
+  EXPECT_EQ(error_path(with("/bodies/1/collision_group", -2147483648.0)), "no error");
+  EXPECT_EQ(error_path(with("/bodies/1/collision_mask", 0)), "no error");
+  EXPECT_NE(error_message(with("/bodies/1/collision_mask", -1)).find("[0, 4294967295]"),
+            std::string::npos);
+}
+
 TEST(SceneJsonRoundTrip, WritesShortestFloatsAndReadableLayout) {
   const std::string text = scene_to_json(parse_scene(k_rich_scene));
   EXPECT_TRUE(
