@@ -126,7 +126,14 @@ class Recipe {
     b.restitution = in_.number(0, 1);
     b.linear_damping = in_.number(0, 1);
     b.angular_damping = in_.number(0, 1);
+    if (in_.pick(4) == 0) b.collision_filter = collision_filter();
     return b;
+  }
+
+  // Categories and masks of three bits, groups from -2 to 2.
+  CollisionFilter collision_filter() {
+    const auto category = std::uint32_t(in_.pick(8)), mask = std::uint32_t(in_.pick(8));
+    return {category, mask, std::int32_t(in_.pick(5)) - 2};
   }
 
   // A live body, or null (the world) for one pick in n + 1.
@@ -182,7 +189,7 @@ class Recipe {
     if (ids_.empty()) return;
     const std::size_t mark = in_.raw_reads();
     const BodyId id = ids_[in_.pick(ids_.size())];
-    switch (in_.pick(7)) {
+    switch (in_.pick(8)) {
       case 0:
         return;
       case 1: {
@@ -204,6 +211,11 @@ class Recipe {
       case 5: {
         const Transform pose{in_.vec(-5, 5), in_.quat()};
         return attempt("set_transform", mark, [&] { world_.set_transform(id, pose); });
+      }
+      case 6: {
+        const CollisionFilter filter = collision_filter();
+        return attempt("set_collision_filter", mark,
+                       [&] { world_.set_collision_filter(id, filter); });
       }
       default:
         return attempt("remove_body", mark, [&] { world_.remove_body(id); });
