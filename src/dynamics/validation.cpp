@@ -11,8 +11,6 @@
 namespace impulse {
 namespace {
 
-// The smallest quaternion length accepted as an orientation before normalising.
-constexpr Real k_min_quat_length = Real(1e-6);
 // How far from 1 the length of a plane normal or joint axis may be before it is no unit vector.
 constexpr Real k_unit_tolerance = Real(1e-3);
 
@@ -43,10 +41,10 @@ std::optional<SettingsProblem> check_finite(const Vec3& v, const char* path) {
 
 std::optional<SettingsProblem> check_orientation(const Quat& q, const char* path) {
   if (!is_finite(q)) return problem(path, "must hold finite numbers");
-  if (length(q) < k_min_quat_length) {
+  if (length(q) < k_min_direction_length) {
     return problem(path, "a quaternion of length " + number_text(length(q)) +
                              " is no rotation (its length must be at least " +
-                             number_text(k_min_quat_length) + ")");
+                             number_text(k_min_direction_length) + ")");
   }
   return std::nullopt;
 }
@@ -79,7 +77,7 @@ struct GeometryChecker {
   }
   std::optional<SettingsProblem> operator()(const Plane& p) const {
     if (auto q = check_finite(p.normal, "/normal")) return q;
-    if (length(p.normal) < k_min_quat_length) return problem("/normal", "normal of length 0");
+    if (length(p.normal) < k_min_direction_length) return problem("/normal", "normal of length 0");
     if (!is_finite(p.offset)) return problem("/offset", "must be a finite number");
     return std::nullopt;
   }

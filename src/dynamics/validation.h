@@ -12,6 +12,10 @@
 
 namespace impulse {
 
+/// The smallest length of a quaternion accepted as an orientation, or of a vector as an axis or a
+/// normal, before normalising.
+inline constexpr Real k_min_direction_length = Real(1e-6);
+
 struct SettingsProblem {
   std::string path;
   std::string message;

@@ -3,6 +3,7 @@
 #include <impulse/error.h>
 #include <impulse/scene.h>
 
+#include "core/number_text.h"
 #include "dynamics/body_preparation.h"
 #include "dynamics/validation.h"
 #include "scene/json_reader.h"
@@ -576,8 +577,11 @@ Real read_positive(const JsonNode& node) {
 // A unit axis: normalised unless it is already of unit length.
 Vec3 read_axis(const JsonNode& node) {
   const Vec3 axis = node.vec3();
+  if (!(length(axis) >= k_min_direction_length))
+    node.fail("a vector of length " + number_text(length(axis)) +
+              " is no direction (its length must be at least " +
+              number_text(k_min_direction_length) + ")");
   const Vec3 unit = normalize(axis);
-  if (unit == Vec3{}) node.fail("must be a direction: a vector of non-zero length");
   return std::abs(length(axis) - 1) <= k_unit_length_tolerance ? axis : unit;
 }
 
@@ -702,7 +706,12 @@ SceneJoint read_joint(const JsonNode& node, const NameIndex& body_index,
   if (auto n = node.find("break_force")) s.break_force = read_positive(*n);
   if (auto n = node.find("break_torque")) s.break_torque = read_positive(*n);
   if (auto n = node.find("collide_connected")) s.collide_connected = n->boolean();
-  if (auto problem = find_problem(s)) node.fail_at(problem->path, problem->message);
+  if (auto problem = find_problem(s)) {
+    // Angles given in degrees are checked in radians: name the key the file has.
+    const std::string deg_key = problem->path.substr(1) + "_deg";
+    if (node.has(deg_key)) node.fail_at("/" + deg_key, problem->message + ", in radians");
+    node.fail_at(problem->path, problem->message);
+  }
   return joint;
 }
 

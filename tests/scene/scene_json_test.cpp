@@ -314,7 +314,14 @@ TEST(SceneJsonErrors, JointBodies) {
 
 TEST(SceneJsonErrors, JointValues) {
   EXPECT_EQ(error_path(with("/joints/0/axis", {0, 0, 0})), "/joints/0/axis");
+  // As short as a quaternion that is no rotation: no direction either (it was read as one).
+  EXPECT_EQ(error_path(with("/joints/0/axis", {1e-9, 0, 1e-9})), "/joints/0/axis");
+  EXPECT_EQ(error_path(with("/joints/0/axis", {1e-5, 0, 0})), "no error");
   EXPECT_EQ(error_path(with("/joints/0/limits", {0.5, -0.5})), "/joints/0/limits");
+  // Degrees are checked as radians, and the path names the key the file has.
+  Json wide = Json::parse(k_base_scene);
+  wide["joints"][0]["limits_deg"] = {-270, 270};
+  EXPECT_EQ(error_path(wide.dump()), "/joints/0/limits_deg");
   Json both = Json::parse(with("/joints/0/limits", {-0.5, 0.5}));
   both["joints"][0]["limits_deg"] = {-30, 30};
   EXPECT_EQ(error_path(both.dump()), "/joints/0/limits_deg");
