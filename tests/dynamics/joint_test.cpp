@@ -380,25 +380,33 @@ TEST(Joints, PrismaticKeepsABoxOnItsAxis) {
 
 // A box of 2 kg slides down a frictionless rail at 30 degrees, the box body a and the world b,
 // for 4 s at 240 Hz under a solver whose joint rows yield a little (block): it slides as the
-// closed form says and neither turns nor leaves the rail. Along the box's axes the rows acted at
-// the world's anchor, 39 m from the box by the end, and the rotation rows yielded to the torque
-// they had to cancel: 1.6e-2 rad and 0.61 m off the rail.
+// closed form says and neither turns nor leaves the rail, on a prismatic joint and on a six_dof
+// with its slide free. Along the box's axes the rows acted at the world's anchor, 39 m from the
+// box by the end, and the rotation rows yielded to the torque they had to cancel: 1.6e-2 rad and
+// 0.61 m off the rail.
 TEST(Joints, ABoxSlidingFarAlongARailOnTheWorldStaysOnIt) {
   const Real dt = Real(1.0 / 240), angle = k_pi / 6;
   const Vec3 rail{std::cos(angle), std::sin(angle), 0};
-  WorldSettings settings = no_sleep(dt);
-  settings.solver.type = SolverType::block;
-  World world(settings);
-  const BodyId block = world.create_body(box({0, 0, 0}, {Real(0.2), Real(0.1), Real(0.1)}, 2));
-  world.create_joint(joint_of(JointType::prismatic, block, {}, {Real(0.1), Real(0.05), 0}, rail));
-  const int steps = 960;
-  for (int i = 0; i < steps; ++i)
-    world.step(dt);
-  const Vec3 moved = world.position(block);
-  const Real a = -k_g * std::sin(angle);
-  EXPECT_NEAR(dot(moved, rail), a * dt * dt * steps * (steps + 1) / 2, 1e-3);
-  EXPECT_LT(off_axis(moved, rail), Real(1e-3));
-  EXPECT_LT(length(to_rotation_vector(world.orientation(block))), Real(1e-4));
+  const Vec3 anchor{Real(0.1), Real(0.05), 0};
+  JointSettings six_dof = joint_of(JointType::six_dof, {}, {}, anchor);
+  six_dof.frame = Quat::from_axis_angle(Vec3::unit_z(), angle);
+  six_dof.linear[0].mode = AxisMotion::Mode::free;
+  for (JointSettings joint : {joint_of(JointType::prismatic, {}, {}, anchor, rail), six_dof}) {
+    WorldSettings settings = no_sleep(dt);
+    settings.solver.type = SolverType::block;
+    World world(settings);
+    joint.body_a = world.create_body(box({0, 0, 0}, {Real(0.2), Real(0.1), Real(0.1)}, 2));
+    world.create_joint(joint);
+    const int steps = 960;
+    for (int i = 0; i < steps; ++i)
+      world.step(dt);
+    const Vec3 moved = world.position(joint.body_a);
+    const Real a = -k_g * std::sin(angle);
+    const char* type = joint_type_name(joint.type);
+    EXPECT_NEAR(dot(moved, rail), a * dt * dt * steps * (steps + 1) / 2, 1e-3) << type;
+    EXPECT_LT(off_axis(moved, rail), Real(1e-3)) << type;
+    EXPECT_LT(length(to_rotation_vector(world.orientation(joint.body_a))), Real(1e-4)) << type;
+  }
 }
 
 TEST(Joints, PrismaticLimitsHoldAPushedBox) {
