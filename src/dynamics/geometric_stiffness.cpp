@@ -14,13 +14,15 @@ constexpr Real k_full_share = Real(0.1);
 }  // namespace
 
 Mat33 geometric_stiffness_inertia(const Vec3& force, const Vec3& lever, Real inv_mass, Real dt) {
-  const Real load = length(force), reach = length(lever);
-  if (!(load > 0) || !(reach > 0)) return Mat33::zero();
+  const Real reach = length(lever);
+  if (!(reach > 0)) return Mat33::zero();
+  const Real load = std::abs(dot(force, lever)) / reach;
+  if (!(load > 0)) return Mat33::zero();
   const Real share = dt * dt * load * inv_mass / reach;
   const Real size = dt * dt * load * reach * std::min(Real(1), share / k_full_share);
   if (!std::isfinite(size)) return Mat33::zero();  // a load past float's range: left to the guards
   const Vec3 along = lever / reach;
-  // dt^2 |f| |r| (I - r r^T / |r|^2): no inertia is added about the lever itself, which the load
+  // dt^2 t |r| (I - r r^T / |r|^2): no inertia is added about the lever itself, which the load
   // does not turn.
   return (Mat33::identity() - Mat33::outer(along, along)) * size;
 }

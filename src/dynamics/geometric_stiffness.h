@@ -13,9 +13,10 @@
 namespace impulse {
 
 /// The rotational inertia, world axes, that a load `force` (N) at `lever` (m, from the body's
-/// centre of mass) adds to a body of inverse mass `inv_mass` for a step of `dt`: dt^2 |f| |r|
-/// across the lever, the size of the load's geometric stiffness d(r x f)/d(theta) when f runs
-/// along r; faded by min(1, 10 x), where x = dt^2 |f| / (m |r|) is that inertia's share of the
+/// centre of mass) adds to a body of inverse mass `inv_mass` for a step of `dt`: dt^2 t |r|
+/// across the lever, t = |f . r| / |r| the load along the lever, the size of the load's geometric
+/// stiffness d(r x f)/d(theta) (a load across the lever turns with the body but stiffens
+/// nothing); faded by min(1, 10 x), where x = dt^2 t / (m |r|) is that inertia's share of the
 /// body's own m r^2 about the anchor, what it would distort a swing about the anchor by (a
 /// pendulum's bob: x = dt^2 g / L, whose period it would lengthen by 0.13% at 60 Hz unfaded).
 Mat33 geometric_stiffness_inertia(const Vec3& force, const Vec3& lever, Real inv_mass, Real dt);

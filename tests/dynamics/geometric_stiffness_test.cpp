@@ -49,6 +49,17 @@ TEST(GeometricStiffness, ACompressionAlongAnyLeverAddsTheSameInertiaAcrossIt) {
   EXPECT_NEAR(dot(across, added * across), size, size * Real(1e-5));
 }
 
+TEST(GeometricStiffness, OnlyTheLoadAlongTheLeverCounts) {
+  // A load across the lever (a cantilever's shear): r f^T, both eigenvalues zero, nothing added.
+  EXPECT_EQ(geometric_stiffness_inertia({0, 1000, 0}, {Real(0.25), 0, 0}, 1, k_dt), Mat33::zero());
+  // 1000 N at 60 degrees to the lever: its 500 N along the lever, full (share 0.56).
+  const Real c = std::cos(Real(std::numbers::pi / 3)), s = std::sin(Real(std::numbers::pi / 3));
+  const Mat33 added =
+      geometric_stiffness_inertia(Vec3{c, s, 0} * 1000, {Real(0.25), 0, 0}, 1, k_dt);
+  const Real expected = k_dt * k_dt * 500 * Real(0.25);
+  expect_mat_near(added, Mat33::diagonal({0, expected, expected}), expected * Real(1e-5));
+}
+
 TEST(GeometricStiffness, ALightLoadsInertiaFadesWithItsShareOfTheBodysOwn) {
   // A 1 kg bob hanging 1 m under its nail: share dt^2 g / L = 0.0027, a tenth of full at 0.1.
   const Real g = Real(9.81);
@@ -125,8 +136,8 @@ ChainRun run_heavy_chain(Real degrees, SolverType solver, bool geometric_stiffne
 }
 
 TEST(GeometricStiffness, AChainOfLightLinksHoldsAHundredTimesHeavierWeightSwingingDown) {
-  // Measured worst / mean: 8.6 / 2.6, 4.0 / 1.2, 57 / 10 mm; without the stiffness the links spin
-  // up to tens of rad/s and the joints part by metres: 2.6 / 0.63, 2.4 / 0.62, 8.1 / 2.1 m.
+  // Measured worst / mean: 8.6 / 2.6, 4.0 / 1.2, 60 / 8.7 mm; without the stiffness the links spin
+  // up to tens of rad/s and the joints part by metres: 2.6 / 0.63, 2.4 / 0.62, 8.2 / 1.9 m.
   for (const Real degrees : {Real(0), Real(-10), Real(15)}) {
     SCOPED_TRACE("released at " + std::to_string(degrees) + " degrees");
     const ChainRun with = run_heavy_chain(degrees, SolverType::pgs, true);
@@ -148,7 +159,7 @@ TEST(GeometricStiffness, TheHeavyChainSwingsWithoutLosingEnergy) {
 
 TEST(GeometricStiffness, TheBlockSolverNoLongerThrowsTheHeavyChainApart) {
   SKIP_UNLESS_OPTIMISED();  // the chain without the stiffness takes a minute to fly apart there
-  // Measured worst / mean 0.096 / 0.039 m (the joints' softness yields under the weight); without
+  // Measured worst / mean 0.095 / 0.039 m (the joints' softness yields under the weight); without
   // the stiffness the chain flew apart, 1.3 km of joint error (9.1 m built without fused
   // multiply-adds).
   const ChainRun with = run_heavy_chain(0, SolverType::block, true);
