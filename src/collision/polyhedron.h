@@ -89,9 +89,17 @@ bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const Polyh
 bool collide_sphere_polyhedron(const Sphere& a, const Transform& ta, const PolyhedronView& b,
                                const Transform& tb, Real margin, Manifold& out);
 
-/// The capsule's segment against the polyhedron: two points when it lies along a face (clipped
-/// to it), else one at the closest points or along the axis of least overlap.
+/// The capsule's segment against the polyhedron: clipped to the face facing it (its normal
+/// within about 18 degrees of the nearest points' line), its ends within the margin as points
+/// along the face normal, up to two; else one at the closest points or along the axis of least
+/// overlap.
 bool collide_capsule_polyhedron(const Capsule& a, const Transform& ta, const PolyhedronView& b,
                                 const Transform& tb, Real margin, Manifold& out);
+
+/// The capsule's segment clipped to face `face` of b, its ends within the margin as points along
+/// the face normal (up to two; none: false). For a mesh's triangle whose nearest feature to the
+/// capsule is an inner edge, where the face normal stands (mesh_contacts.cpp).
+bool collide_capsule_face(const Capsule& a, const Transform& ta, const PolyhedronView& b,
+                          const Transform& tb, std::uint32_t face, Real margin, Manifold& out);
 
 }  // namespace impulse

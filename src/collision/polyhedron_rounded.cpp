@@ -23,10 +23,9 @@ constexpr Real k_axis_tolerance = Real(1e-3);
 // products of metre-sized shapes is about 1e-7 m).
 constexpr Real k_support_slack = Real(1e-5);
 // A face is the contact face of a capsule when its normal is within about 18 degrees of the
-// contact normal and the segment within about 11 degrees of lying in it (as for capsule-box),
-// and the segment over it must be this long (m) to give two points.
+// contact normal (as for capsule-box), and the segment over it must be this long (m) to give
+// points.
 constexpr Real k_face_cosine = Real(0.95);
-constexpr Real k_segment_sine = Real(0.2);
 constexpr Real k_min_overlap = Real(1e-3);
 
 // A point of the polyhedron's surface and the feature holding it: a face or vertex index, or an
@@ -153,24 +152,13 @@ LeastOverlap least_overlap(const PolyhedronView& p, const Vec3& p0, const Vec3& 
   return best;
 }
 
-// Two points when the segment lies along the face of p facing it (normal n from the segment to
-// p, p's frame): the segment clipped to the face's sides, each end projected onto the face.
-bool segment_on_face(const Capsule& a, const PolyhedronView& p, const Transform& tp, const Vec3& p0,
-                     const Vec3& d, const Vec3& n, Real margin, Manifold& out) {
-  std::uint32_t f = 0;
-  Real facing = -k_infinity;
-  for (std::uint32_t g = 0; g < p.faces.size(); ++g) {
-    const Real c = -dot(p.faces[g].normal, n);
-    if (c > facing) {
-      facing = c;
-      f = g;
-    }
-  }
+// The segment (p0, d in p's frame) clipped to face f's sides, each end within the margin
+// projected onto the face: up to two points along the face normal.
+bool segment_over_face(const Capsule& a, const PolyhedronView& p, const Transform& tp,
+                       std::uint32_t f, const Vec3& p0, const Vec3& d, Real margin, Manifold& out) {
   const PolyFace& face = p.faces[f];
   const Real len = length(d);
-  if (facing < k_face_cosine || len == 0 || std::abs(dot(face.normal, d)) > k_segment_sine * len) {
-    return false;
-  }
+  if (len == 0) return false;
   Real lo = 0, hi = 1;
   std::uint32_t lo_side = face.count, hi_side = face.count;  // the side clipping each end, if any
   for (std::uint32_t i = 0; i < face.count; ++i) {
@@ -211,6 +199,23 @@ bool segment_on_face(const Capsule& a, const PolyhedronView& p, const Transform&
     out.add({apply(tp, x - h * face.normal), a.radius - h, id});
   }
   return out.count > 0;
+}
+
+// The points of segment_over_face for the face of p facing the segment (normal n from the segment
+// to p, p's frame), if one does: whichever way the segment lies, an end the margin reaches gets a
+// point, so the far end of a capsule that strikes tilted is caught before it swings in.
+bool segment_on_face(const Capsule& a, const PolyhedronView& p, const Transform& tp, const Vec3& p0,
+                     const Vec3& d, const Vec3& n, Real margin, Manifold& out) {
+  std::uint32_t f = 0;
+  Real facing = -k_infinity;
+  for (std::uint32_t g = 0; g < p.faces.size(); ++g) {
+    const Real c = -dot(p.faces[g].normal, n);
+    if (c > facing) {
+      facing = c;
+      f = g;
+    }
+  }
+  return facing >= k_face_cosine && segment_over_face(a, p, tp, f, p0, d, margin, out);
 }
 
 }  // namespace
@@ -330,6 +335,14 @@ bool collide_capsule_polyhedron(const Capsule& a, const Transform& ta, const Pol
   out.normal_face = axis.type == FeatureType::face ? NormalFace::b : NormalFace::none;
   out.add({apply(tb, on_b), a.radius - axis.separation, id});
   return true;
+}
+
+bool collide_capsule_face(const Capsule& a, const Transform& ta, const PolyhedronView& b,
+                          const Transform& tb, std::uint32_t face, Real margin, Manifold& out) {
+  out.count = 0;
+  const Vec3 p0 = apply_inverse(tb, apply(ta, {0, -a.half_height, 0}));  // in b's frame
+  const Vec3 d = apply_inverse(tb, apply(ta, {0, a.half_height, 0})) - p0;
+  return segment_over_face(a, b, tb, face, p0, d, margin, out);
 }
 
 }  // namespace impulse

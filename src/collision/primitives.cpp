@@ -18,10 +18,9 @@ constexpr Real k_parallel_sine_sq = Real(1e-6);
 constexpr Real k_min_overlap = Real(1e-3);
 // A cross-product axis must overlap less than a face axis by this much (m) to be chosen.
 constexpr Real k_axis_tolerance = Real(1e-3);
-// A box face is the contact face when its normal is within about 18 degrees of the contact normal
-// and the segment within about 11 degrees of lying in it.
+// A box face is the contact face of a capsule when its normal is within about 18 degrees of the
+// contact normal.
 constexpr Real k_face_cosine = Real(0.95);
-constexpr Real k_segment_sine = Real(0.2);
 
 FeatureId make_id(FeatureType type_a, int index_a, FeatureType type_b, int index_b) {
   return {std::uint8_t(type_a), std::uint32_t(index_a), std::uint8_t(type_b),
@@ -388,14 +387,14 @@ bool collide_capsule_box(const Capsule& a, const Transform& ta, const Box& b, co
     }
   }
 
-  // A segment lying along the box face that faces a: clip it to that face for two points.
+  // The box face facing a: the segment clipped to it, each end the margin reaches a point, so
+  // that the far end of a capsule striking tilted is caught before its turn swings it in.
   int k = 0;
   for (int i = 1; i < 3; ++i) {
     if (std::abs(n[i]) > std::abs(n[k])) k = i;
   }
   const Real seg_len = length(s.d);
-  if (std::abs(n[k]) >= k_face_cosine && seg_len > Real(0) &&
-      std::abs(s.d[k]) <= k_segment_sine * seg_len) {
+  if (std::abs(n[k]) >= k_face_cosine && seg_len > Real(0)) {
     const Real sign = n[k] > 0 ? Real(-1) : Real(1);  // of the face's outward normal
     const int face = 2 * k + (sign > 0 ? 0 : 1);
     Real lo = 0, hi = 1;

@@ -861,6 +861,25 @@ TEST(CapsulePolyhedron, LyingOnAHullFaceGivesTwoPointsClippedToIt) {
   }
 }
 
+// As capsule-box: tilted 13 degrees from lying on the cube's top face, its lower end touching,
+// the upper end 0.09 m up is a second, speculative point within the margin (0.1).
+TEST(CapsulePolyhedron, TiltedCapsulesUpperEndWithinTheMarginGivesASpeculativePoint) {
+  const Real tilt = 13 * k_pi / 180, half = Real(0.2), radius = Real(0.2);
+  const Real x = half * std::cos(tilt), rise = 2 * half * std::sin(tilt);
+  const Manifold m = capsule_poly({radius, half},
+                                  at({0, Real(0.5) + radius + half * std::sin(tilt), 0},
+                                     Quat::from_axis_angle(Vec3::unit_z(), k_pi / 2 - tilt)),
+                                  k_cube.view(), at({}));
+  ASSERT_EQ(m.count, 2);
+  expect_vec_near(m.normal, {0, -1, 0});
+  EXPECT_TRUE(has_point(m, {x, Real(0.5), 0}));
+  EXPECT_TRUE(has_point(m, {-x, Real(0.5), 0}));
+  const Real low = std::min(m.points[0].depth, m.points[1].depth);
+  const Real high = std::max(m.points[0].depth, m.points[1].depth);
+  EXPECT_NEAR(high, 0, k_tol);
+  EXPECT_NEAR(low, -rise, k_tol);
+}
+
 TEST(CapsulePolyhedron, StandingOnAHullTouchesWithItsLowerEnd) {
   const HullData oct = hull(octahedron(1));
   const Manifold m =

@@ -495,6 +495,25 @@ TEST(CapsuleBox, CapsuleAt45DegreesTouchesWithOneEnd) {
   EXPECT_EQ(m.points[0].id, id(k_vertex, 0, k_face, 2));
 }
 
+// Tilted 13 degrees from lying on the top face, its lower end touching: the upper end, 0.09 m up,
+// is a speculative point within the margin (0.1), and none with a margin of 0.05.
+TEST(CapsuleBox, TiltedCapsulesUpperEndWithinTheMarginGivesASpeculativePoint) {
+  const Real tilt = 13 * k_pi / 180, half = Real(0.2);
+  const Real x = half * std::cos(tilt), rise = 2 * half * std::sin(tilt);
+  const Transform pose = at({0, Real(0.75) + half * std::sin(tilt), 0},
+                            Quat::from_axis_angle(Vec3::unit_z(), k_pi / 2 - tilt));
+  const Manifold m = capsule_box(half, pose);
+  ASSERT_EQ(m.count, 2);
+  expect_vec_near(m.normal, {0, -1, 0});
+  EXPECT_TRUE(has_point(m, {x, 0.5, 0}, 0, id(k_vertex, 0, k_face, 2)));
+  EXPECT_TRUE(has_point(m, {-x, 0.5, 0}, -rise, id(k_vertex, 1, k_face, 2)));
+  Manifold narrow;
+  ASSERT_TRUE(
+      collide_capsule_box(Capsule{0.25, half}, pose, Box{}, at({0, 0, 0}), Real(0.05), narrow));
+  ASSERT_EQ(narrow.count, 1);
+  EXPECT_TRUE(has_point(narrow, {x, 0.5, 0}, 0, id(k_vertex, 0, k_face, 2)));
+}
+
 TEST(CapsuleBox, CapsuleAlongBoxEdgeGivesDiagonalNormal) {
   const Manifold m = capsule_box(0.5, at({0.6, 0.6, 0}, k_along_z));
   ASSERT_EQ(m.count, 1);
