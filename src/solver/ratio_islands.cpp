@@ -10,7 +10,8 @@ constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
-void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> masses) {
+void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                        Real gravity_dv) {
   count_ = too_large_ = 0;
   // No two bodies' masses differ that much (the benchmark scenes, the ragdolls): no row need be
   // looked at.
@@ -30,17 +31,30 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   // A contact's or a limit's row (one-sided, or friction) between such masses. Joints' equality
   // rows are solved exactly by the equality block, and a motor's (bounded both ways) follows them:
   // a 1000 kg car on 20 kg wheels drives the same without its island solved, at a sixth the cost.
-  const auto wide_ratio = [&](std::uint32_t i) {
-    const Real a = inv_mass_[rows.body_a[i]], b = inv_mass_[rows.body_b[i]];
-    const bool one_sided =
-        rows.normal_row[i] >= 0 || is_finite(rows.lo[i]) != is_finite(rows.hi[i]);
-    return one_sided && std::min(a, b) > 0 && std::max(a, b) > k_mass_ratio * std::min(a, b);
-  };
-  std::uint32_t first = 0;
+  // Or a block's one-sided rows that are not friction (a contact's normals, a limit) carrying more
+  // than k_mass_ratio times the lighter body's weight (its warm start, the last step's load).
   const auto n = std::uint32_t(rows.size());
-  while (first < n && !wide_ratio(first))
-    ++first;
-  if (first == n) return;
+  marks_.assign(n, 0);
+  bool any = false;
+  for (std::size_t k = 0; k + 1 < rows.block_begin.size(); ++k) {
+    Real load = 0;
+    for (std::uint32_t i = rows.block_begin[k]; i < rows.block_begin[k + 1]; ++i) {
+      const Real a = inv_mass_[rows.body_a[i]], b = inv_mass_[rows.body_b[i]];
+      const bool friction = rows.normal_row[i] >= 0;
+      const bool one_sided = friction || is_finite(rows.lo[i]) != is_finite(rows.hi[i]);
+      if (!one_sided || std::min(a, b) <= 0) continue;
+      const Real light = std::max(a, b);
+      if (light > k_mass_ratio * std::min(a, b)) {
+        marks_[i] = 1;
+      } else if (!friction && gravity_dv > 0) {
+        load += rows.lambda[i];
+        if (load * light > k_mass_ratio * gravity_dv) marks_[i] = 1;
+      }
+      any = any || marks_[i];
+    }
+  }
+  if (!any) return;
+  const auto first = std::uint32_t(std::find(marks_.begin(), marks_.end(), 1) - marks_.begin());
   sets_.reset(masses.size());
   for (std::uint32_t i = 0; i < n; ++i) {
     if (moves_[rows.body_a[i]] && moves_[rows.body_b[i]])
@@ -48,7 +62,7 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   }
   island_of_.assign(masses.size(), k_none);
   for (std::uint32_t i = first; i < n; ++i) {
-    if (!wide_ratio(i)) continue;
+    if (!marks_[i]) continue;
     std::uint32_t& island = island_of_[sets_.find(rows.body_a[i])];
     if (island != k_none) continue;
     island = std::uint32_t(count_++);

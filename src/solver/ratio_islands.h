@@ -11,6 +11,13 @@
 // one MLCP by the direct solver (dense_mlcp.h), from the sweeps' velocities and impulses: the
 // island's exact impulses, friction included. Islands of more than k_max_rows rows stay with the
 // sweeps: the direct solve costs O(k^3) a pivot.
+//
+// A light body may carry a heavy load without touching a heavy body: 1, 10 and 100 kg boxes stacked
+// in that order differ only tenfold at each contact, but the 1 kg box carries 110 kg, and the
+// sweeps pass that load through it as slowly as a 110 kg box's (the stack bounced off the ground
+// and fell within 5 s). So a contact (a block's one-sided rows that are not friction, between two
+// moving bodies) whose warm-start impulses carry more than k_mass_ratio times the lighter body's
+// own weight marks its island as well.
 
 #include "constraints/rows.h"
 #include "core/island_sets.h"
@@ -29,10 +36,10 @@ class RatioIslands {
   /// The most rows of an island solved directly.
   static constexpr std::size_t k_max_rows = 128;
 
-  /// Finds the islands of the prepared rows and assembles their matrices. Costs a pass over the
-  /// bodies' masses when no two differ that much, and one over the rows' bodies when no row joins
-  /// two that do.
-  void find(const RowStore& rows, std::span<const SolverBodyMass> masses);
+  /// Finds the islands of the prepared rows and assembles their matrices; gravity_dv is |g| dt
+  /// (SolverBodies), 0 for no load test. Costs a pass over the bodies' masses when no two differ
+  /// that much, and one over the rows when no row marks an island.
+  void find(const RowStore& rows, std::span<const SolverBodyMass> masses, Real gravity_dv = 0);
   /// The islands found small enough to be solved directly, and how many were too large.
   std::size_t size() const { return count_; }
   std::size_t too_large() const { return too_large_; }
@@ -53,9 +60,10 @@ class RatioIslands {
   std::size_t count_ = 0, too_large_ = 0;
   IslandSets sets_;
   // find's scratch: per body its inverse mass, whether it moves (a body of infinite mass may
-  // still turn) and its island (or none); per island its rows.
+  // still turn) and its island (or none); per row whether it marks one; per island its rows.
   std::vector<Real> inv_mass_;
   std::vector<std::uint8_t> moves_;
+  std::vector<std::uint8_t> marks_;  // per row: whether it marks its island
   std::vector<std::uint32_t> island_of_;
   std::vector<std::vector<std::uint32_t>> island_rows_;
 };

@@ -252,6 +252,29 @@ TEST(RatioIslands, ADegenerateRowDoesNotFailTheIsland) {
   EXPECT_NEAR(world.position(heavy).y, Real(1.5), Real(0.001));
 }
 
+// Stacks growing heavier towards the top, within twentyfold at each contact: 1, 10 and 100 kg, and
+// 1, 5, 25 and 125 kg. The bottom box carries 110 and 155 times its weight, which the sweeps pass
+// through it as slowly as a box that heavy: the stacks bounced off the ground and fell within 5 s.
+// The load its contact carries marks the island. They stand, each contact sunk to the slop at
+// most (the first step's sweeps, before any load is known).
+TEST(RatioIslands, ALightBoxCarryingMoreThanTwentyTimesItsWeightMarksItsIsland) {
+  for (const std::vector<Real>& masses : {std::vector<Real>{1, 10, 100}, {1, 5, 25, 125}}) {
+    World world = world_without_sleep();
+    world.create_body(ground_box());
+    std::vector<BodyId> boxes;
+    for (std::size_t k = 0; k < masses.size(); ++k)
+      boxes.push_back(add_unit_box(world, Real(0.5) + Real(k), masses[k]));
+    run(world, 600);
+    for (std::size_t k = 0; k < boxes.size(); ++k) {
+      const Vec3 p = world.position(boxes[k]);
+      EXPECT_NEAR(p.y, Real(0.5) + Real(k), Real(k + 1) * WorldSettings{}.solver.slop)
+          << masses.size() << " boxes, box " << k;
+      EXPECT_NEAR(p.x, 0, Real(0.001)) << masses.size() << " boxes, box " << k;
+    }
+    EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
+  }
+}
+
 TEST(RatioIslands, MassesWithinTwentyfoldAreLeftToTheSweeps) {
   World world = world_without_sleep();
   world.create_body(ground_box());
