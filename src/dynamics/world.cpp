@@ -514,6 +514,12 @@ void clamp_and_move(World::Impl& w, StepStage stage, Real dt) {
   report_clamped(w, stage);
 }
 
+// What the step's solves work on: the bodies' velocities and solver masses, the step's pool, and
+// the speed gravity gives a body over dt.
+SolverBodies solver_bodies(World::Impl& w, Real dt) {
+  return {w.velocities, w.solver_masses, &w.step_pool(), length(w.settings.gravity) * dt};
+}
+
 // The relax solve's settings: the first solve's impulses as its start, a fixed count.
 SolverSettings relax_settings(const SolverSettings& solve) {
   SolverSettings settings = solve;
@@ -537,9 +543,7 @@ void move_and_relax(World::Impl& w, Solver& solver, Real dt, bool solve_untouche
                          solver.continues_from_solved_velocities(settings);
   if (!continues) w.velocities = w.free_velocities;
   w.rows.drop_position_bias(&w.step_pool());
-  solver.solve_again(
-      w.rows, {w.velocities, w.solver_masses, &w.step_pool(), length(w.settings.gravity) * dt},
-      settings, w.relax_stats, continues);
+  solver.solve_again(w.rows, solver_bodies(w, dt), settings, w.relax_stats, continues);
   guard_bodies(w, StepStage::solve);
 }
 
@@ -627,17 +631,13 @@ void substep(World::Impl& w, Real dt) {
     report_degenerate_rows(w);
     if (relax) w.free_velocities = w.velocities;
     end_part(stats.rows_ms);
-    w.solver->solve(
-        w.rows, {w.velocities, w.solver_masses, &w.step_pool(), length(w.settings.gravity) * dt},
-        w.settings.solver, stats.solve);
+    w.solver->solve(w.rows, solver_bodies(w, dt), w.settings.solver, stats.solve);
     // A refused solve applied nothing: left so, every contact and joint would let go.
     const bool refused = stats.solve.status == SolveStatus::refused;
     Solver& solver = refused ? *w.fallback_solver : *w.solver;
     if (refused) {
       report_refused_solve(w, stats.solve);
-      solver.solve(w.rows,
-                   {w.velocities, w.solver_masses, &w.step_pool(), length(w.settings.gravity) * dt},
-                   w.settings.solver, stats.solve);
+      solver.solve(w.rows, solver_bodies(w, dt), w.settings.solver, stats.solve);
     }
     const bool froze = guard_bodies(w, StepStage::solve);
     end_part(stats.solver_ms);

@@ -14,10 +14,6 @@ struct SplitPair {
   BodyVelocity a, b;
   Real scale_a, scale_b;  // n of each body
 
-  Real velocity(const RowStore& rows, std::size_t i) const {
-    return dot(rows.j_lin_a(i), a.linear) + dot(rows.j_ang_a(i), a.angular) +
-           dot(rows.j_lin_b(i), b.linear) + dot(rows.j_ang_b(i), b.angular);
-  }
   void apply(const RowStore& rows, std::size_t i, Real delta) {
     a.linear += (scale_a * delta) * rows.b_lin_a(i);
     a.angular += (scale_a * delta) * rows.b_ang_a(i);
@@ -99,7 +95,7 @@ void JacobiSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettin
         return std::max(rows.mu[i] * load, Real(0));
       };
       const auto error = [&](std::size_t i) {
-        return pair.velocity(rows, i) - rows.bias[i] + rows.softness[i] * next_[i];
+        return row_velocity(rows, i, pair.a, pair.b) - rows.bias[i] + rows.softness[i] * next_[i];
       };
       for (std::uint32_t i = begin; i < end; ++i) {
         if (rows.disc_first(i)) {

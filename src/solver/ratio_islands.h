@@ -39,7 +39,7 @@ class RatioIslands {
   /// Finds the islands of the prepared rows and assembles their matrices; gravity_dv is |g| dt
   /// (SolverBodies), 0 for no load test. Costs a pass over the bodies' masses when no two differ
   /// that much, and one over the rows when no row marks an island.
-  void find(const RowStore& rows, std::span<const SolverBodyMass> masses, Real gravity_dv = 0);
+  void find(const RowStore& rows, std::span<const SolverBodyMass> masses, Real gravity_dv);
   /// The islands found small enough to be solved directly, and how many were too large.
   std::size_t size() const { return count_; }
   std::size_t too_large() const { return too_large_; }

@@ -20,13 +20,18 @@ namespace impulse {
 /// Starts a solve's stats: cleared, with the row counts of the store.
 void begin_stats(SolveStats& stats, const RowStore& rows);
 
-/// J_i v for row i (always inlined: it is the inner loop of every row solver).
+/// J_i v for row i with its bodies' velocities a and b (always inlined: it is the inner loop of
+/// every row solver).
 [[gnu::always_inline]] inline Real row_velocity(const RowStore& rows, std::size_t i,
-                                                std::span<const BodyVelocity> v) {
-  const BodyVelocity& a = v[rows.body_a[i]];
-  const BodyVelocity& b = v[rows.body_b[i]];
+                                                const BodyVelocity& a, const BodyVelocity& b) {
   return dot(rows.j_lin_a(i), a.linear) + dot(rows.j_ang_a(i), a.angular) +
          dot(rows.j_lin_b(i), b.linear) + dot(rows.j_ang_b(i), b.angular);
+}
+
+/// J_i v for row i, its bodies' velocities read from v.
+[[gnu::always_inline]] inline Real row_velocity(const RowStore& rows, std::size_t i,
+                                                std::span<const BodyVelocity> v) {
+  return row_velocity(rows, i, v[rows.body_a[i]], v[rows.body_b[i]]);
 }
 
 /// w_i = J_i v - bias_i + softness_i lambda_i: row i's velocity error, zero on a converged free

@@ -15,6 +15,10 @@ JointRow linear_axis_row(const JointGeometry& g, const Vec3& n, bool in_b_frame)
   return row;
 }
 
+JointRow frame_axis_row(const JointGeometry& g, const Vec3& frame_axis, bool in_b_frame) {
+  return linear_axis_row(g, rotate(in_b_frame ? g.frame_b : g.frame_a, frame_axis), in_b_frame);
+}
+
 JointRow angular_axis_row(const Vec3& u) {
   JointRow row;
   row.angular = true;
@@ -31,8 +35,7 @@ void add_point_rows(const JointGeometry& g, std::uint8_t first_slot, JointRowSin
   for (std::uint8_t k = 0; k < 3; ++k) {
     Vec3 axis;
     axis[k] = 1;
-    JointRow row =
-        linear_axis_row(g, rotate(g.still_axes ? g.frame_b : g.frame_a, axis), g.still_axes);
+    JointRow row = frame_axis_row(g, axis, g.still_axes);
     row.slot = std::uint8_t(first_slot + k);
     rows.add(row);
   }

@@ -12,6 +12,10 @@ namespace impulse {
 /// (in_b_frame) the axis turns with b instead, J = [-n, -r_a x n, n, (r_b - d) x n]. error holds s.
 JointRow linear_axis_row(const JointGeometry& g, const Vec3& n, bool in_b_frame = false);
 
+/// linear_axis_row along the joint frame's axis `frame_axis` (joint frame axes), the frame being
+/// b's copy where in_b_frame, else a's.
+JointRow frame_axis_row(const JointGeometry& g, const Vec3& frame_axis, bool in_b_frame);
+
 /// The row for a rotation about the unit world axis u: J = [0, -u, 0, u], so J v = (w_b - w_a) . u.
 JointRow angular_axis_row(const Vec3& u);
 

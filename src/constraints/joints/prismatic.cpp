@@ -13,18 +13,16 @@ void write_prismatic_rows(const JointModel& joint, const JointGeometry& g, Joint
   add_rotation_lock_rows(g, 0, rows);
   // Along a's axes the rows act at b's anchor, whose lever from a's centre grows with the slide,
   // and with it the torque the rotation rows must cancel: rows that yield a little (the joint
-  // softness) then let a slider hung on the world turn and leave its line as it slides (9e-3 rad
-  // and 0.2 m over 22 m). On the world or a static body (still_axes) the axes go with b, which the
-  // locked rotation keeps along a's; the rows then act at a's own anchor.
+  // softness) then let a slider hung on the world turn and leave its line as it slides (1.6e-2 rad
+  // and 0.61 m over 39 m). On the world or a static body (still_axes) the axes go with b, which
+  // the locked rotation keeps along a's; the rows then act at a's own anchor.
   const bool in_b = g.still_axes;
-  const Quat& frame = in_b ? g.frame_b : g.frame_a;
   for (std::uint8_t k = 0; k < 2; ++k) {
-    JointRow row =
-        linear_axis_row(g, rotate(frame, k == 0 ? Vec3::unit_y() : Vec3::unit_z()), in_b);
+    JointRow row = frame_axis_row(g, k == 0 ? Vec3::unit_y() : Vec3::unit_z(), in_b);
     row.slot = std::uint8_t(3 + k);
     rows.add(row);
   }
-  const JointRow slide = linear_axis_row(g, rotate(frame, Vec3::unit_x()), in_b);
+  const JointRow slide = frame_axis_row(g, Vec3::unit_x(), in_b);
   if (joint.settings.limits) add_range_rows(slide, *joint.settings.limits, 5, rows);
   if (joint.settings.motor) add_motor_row(slide, *joint.settings.motor, 7, rows);
 }

@@ -40,8 +40,8 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   });
   const bool in_b = g.still_axes && locked;
   for (std::uint8_t k = 0; k < 3; ++k)
-    add_axis_rows(linear_axis_row(g, rotate(in_b ? g.frame_b : g.frame_a, axes[k]), in_b),
-                  joint.settings.linear[k], std::uint8_t(2 * k), rows);
+    add_axis_rows(frame_axis_row(g, axes[k], in_b), joint.settings.linear[k], std::uint8_t(2 * k),
+                  rows);
   const SwingTwist st = swing_twist(g.relative());
   Vec3 twist_axis =
       normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
