@@ -52,6 +52,22 @@ inline bool touches_within(Real depth, Real approach, Real dt) {
   return approach * dt <= depth;
 }
 
+/// Where a contact point's impulses act on each body. While the surfaces touch, one point midway
+/// between them, so that the pair's impulses keep angular momentum. Across a speculative gap, each
+/// body's own surface point (B's is the point's position, A's the gap away along the normal),
+/// where the two meet as the gap closes: from the gap's midpoint a ball struck a slope at 5 m/s
+/// (a 67 mm gap at 60 Hz) with levers 13% long, and left 7% fast and 6% under-spun.
+struct ActingPoints {
+  Vec3 on_a, on_b;
+};
+inline ActingPoints acting_points(const ContactPoint& c, const Vec3& n) {
+  if (c.depth >= 0) {
+    const Vec3 midpoint = c.position + n * (c.depth / 2);
+    return {midpoint, midpoint};
+  }
+  return {c.position + n * c.depth, c.position};
+}
+
 /// The normal speed `approach` (negative closing) at a point of bodies a and b, levers ra and rb,
 /// less what this step's forces added to it: the speed the bodies met with, which restitution
 /// reflects. Reflecting the speed after gravity's pull gave a bouncing ball g dt more at each

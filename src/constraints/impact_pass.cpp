@@ -129,10 +129,10 @@ bool begin_manifold_impact(const ContactManifold& manifold, const ImpactBody& a,
   for (int k = 0; k < manifold.count; ++k) {
     const ContactPoint& c = manifold.points[std::size_t(k)].point;
     ManifoldImpact::Point& p = impact.points[std::size_t(impact.count)];
-    const Vec3 at = c.position + n * (c.depth / 2);
+    const ActingPoints at = acting_points(c, n);
     p = {};
-    p.ra = at - a.motion.center;
-    p.rb = at - b.motion.center;
+    p.ra = at.on_a - a.motion.center;
+    p.rb = at.on_b - b.motion.center;
     const Real approach = dot(n, relative_velocity_at(a.velocity, p.ra, b.velocity, p.rb));
     // As the contact rows judge it: touching within this step, and met fast enough.
     if (!touches_within(c.depth, approach, settings.dt)) continue;

@@ -31,8 +31,9 @@ bool reached_this_step(const World::Impl& impl, const ContactManifold& m, Real d
   const BodyVelocity& vb = impl.velocities[m.body_b];
   for (int k = 0; k < m.count; ++k) {
     const ContactPoint& c = m.points[std::size_t(k)].point;
-    const Vec3 rel = relative_velocity_at(va, c.position - impl.motions[m.body_a].center, vb,
-                                          c.position - impl.motions[m.body_b].center);
+    const ActingPoints at = acting_points(c, m.normal);
+    const Vec3 rel = relative_velocity_at(va, at.on_a - impl.motions[m.body_a].center, vb,
+                                          at.on_b - impl.motions[m.body_b].center);
     if (touches_within(c.depth, dot(m.normal, rel) - pull, dt)) return true;
   }
   return false;
