@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -247,6 +248,51 @@ TEST(Joints, HingeLimitStopsAFallingBox) {
   EXPECT_GE(lowest, Real(-0.5 - 0.01));
   EXPECT_LT(lowest, Real(-0.5 + 0.01));                            // it reached the limit
   EXPECT_NEAR(angle_about_z(world.orientation(arm)), -0.5, 0.01);  // and rests on it
+}
+
+// A wheel spun into a range that ends at half a turn stops there, for each joint whose angle is a
+// twist in (-pi, pi]: past -pi the angle reads +pi - e, and read so the far end's row stood almost
+// a turn violated and drove the wheel on (8 to 423 J in 5 s). A range of a whole turn limits
+// nothing: the wheel spins on.
+TEST(Joints, AWheelSpunIntoARangeEndingAtHalfATurnStopsThere) {
+  constexpr Real pi = std::numbers::pi_v<Real>;
+  for (const JointType type : {JointType::hinge, JointType::cone_twist, JointType::six_dof}) {
+    for (const Real direction : {Real(-1), Real(1)}) {
+      World world(weightless());
+      BodySettings s = box({0, 0, 0}, {Real(0.1), Real(0.3), Real(0.2)});
+      s.angular_velocity = {5 * direction, 0, 0};
+      const BodyId wheel = world.create_body(s);
+      JointSettings joint = joint_of(type, base(world), wheel, {0, 0, 0}, Vec3::unit_x());
+      const Range range = direction < 0 ? Range{-pi, Real(0.2)} : Range{Real(-0.2), pi};
+      if (type == JointType::hinge) joint.limits = range;
+      if (type == JointType::cone_twist) {
+        joint.swing_limit = Real(0.5);
+        joint.twist_limits = range;
+      }
+      if (type == JointType::six_dof) joint.angular[0] = {AxisMotion::Mode::limited, range, {}};
+      world.create_joint(joint);
+      const double start = world.kinetic_energy();
+      double most = start;
+      for (int i = 0; i < 180; ++i) {
+        world.step(Real(1.0 / 60));
+        most = std::max(most, world.kinetic_energy());
+      }
+      const std::string what = std::to_string(int(type)) + (direction < 0 ? " down" : " up");
+      EXPECT_LE(most, start * 1.001) << what;
+      EXPECT_LT(world.kinetic_energy(), start * 1e-4) << what;
+      EXPECT_GT(std::abs(twist_angle(world.orientation(wheel), 0)), pi - Real(0.02)) << what;
+    }
+  }
+  World world(weightless());
+  BodySettings s = box({0, 0, 0}, {Real(0.1), Real(0.3), Real(0.2)});
+  s.angular_velocity = {5, 0, 0};
+  const BodyId wheel = world.create_body(s);
+  JointSettings hinge = joint_of(JointType::hinge, base(world), wheel, {0, 0, 0}, Vec3::unit_x());
+  hinge.limits = Range{-pi, pi};
+  world.create_joint(hinge);
+  for (int i = 0; i < 180; ++i)
+    world.step(Real(1.0 / 60));
+  EXPECT_NEAR(world.angular_velocity(wheel).x, 5, 1e-3);
 }
 
 TEST(Joints, HingeMotorSpinsAWheelUpWithItsMaxTorqueToItsSpeed) {

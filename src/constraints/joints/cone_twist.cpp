@@ -26,7 +26,7 @@ void write_cone_twist_rows(const JointModel& joint, const JointGeometry& g, Join
   if (twist_axis == Vec3::zero()) return;  // swung by pi: twist undefined
   JointRow twist = angular_axis_row(twist_axis);
   twist.error = st.twist;
-  add_range_rows(twist, joint.settings.twist_limits, 4, rows);
+  add_angle_range_rows(twist, joint.settings.twist_limits, 4, rows);
 }
 
 }  // namespace impulse

@@ -25,7 +25,7 @@ void write_hinge_rows(const JointModel& joint, const JointGeometry& g, JointRowS
   }
   JointRow angle = angular_axis_row(rotate(g.frame_a, Vec3::unit_x()));
   angle.error = st.twist;
-  if (joint.settings.limits) add_range_rows(angle, *joint.settings.limits, 5, rows);
+  if (joint.settings.limits) add_angle_range_rows(angle, *joint.settings.limits, 5, rows);
   if (joint.settings.motor) add_motor_row(angle, *joint.settings.motor, 7, rows);
 }
 

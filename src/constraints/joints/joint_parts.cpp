@@ -84,6 +84,22 @@ void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, Join
   }
 }
 
+void add_angle_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot,
+                          JointRowSink& rows) {
+  constexpr Real pi = std::numbers::pi_v<Real>;
+  // A hinge limited to [-180, 10] degrees and turned to -181 measures +179: read so, its upper
+  // row stood 169 degrees violated and drove it on round (a wheel went from 8 to 423 J in 5 s).
+  if (range.hi - range.lo >= 2 * pi - Real(1e-6)) return;
+  const Real middle = (range.lo + range.hi) / 2;
+  Real off = row.error - middle;  // within (-2 pi, 2 pi)
+  if (off > pi)
+    off -= 2 * pi;
+  else if (off <= -pi)
+    off += 2 * pi;
+  row.error = middle + off;
+  add_range_rows(row, range, lo_slot, rows);
+}
+
 void add_motor_row(JointRow row, const Motor& motor, std::uint8_t slot, JointRowSink& rows) {
   row.kind = JointRow::Kind::motor;
   row.error = 0;

@@ -33,6 +33,12 @@ void add_rotation_lock_rows(const JointGeometry& g, std::uint8_t first_slot, Joi
 /// row.
 void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, JointRowSink& rows);
 
+/// add_range_rows for an angle in (-pi, pi] (`row`'s error), the range within [-pi, pi]: the angle
+/// is read a turn up or down where that puts it nearer the range, so that one past an end at
+/// +-pi is past that end and not far past the other; a range of a whole turn limits nothing.
+void add_angle_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot,
+                          JointRowSink& rows);
+
 /// Drives the coordinate's rate J v to motor.speed with at most motor.max_force.
 void add_motor_row(JointRow row, const Motor& motor, std::uint8_t slot, JointRowSink& rows);
 

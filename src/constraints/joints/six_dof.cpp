@@ -13,19 +13,16 @@
 namespace impulse {
 namespace {
 
-void add_axis_rows(JointRow row, const AxisMotion& motion, std::uint8_t first_slot,
+// `angle`: the coordinate is the twist, an angle in (-pi, pi] (add_angle_range_rows).
+void add_axis_rows(JointRow row, const AxisMotion& motion, std::uint8_t first_slot, bool angle,
                    JointRowSink& rows) {
   if (motion.spring) row.spring = *motion.spring;
-  switch (motion.mode) {
-    case AxisMotion::Mode::free:
-      return;
-    case AxisMotion::Mode::fixed:
-      add_range_rows(row, {0, 0}, first_slot, rows);
-      return;
-    case AxisMotion::Mode::limited:
-      add_range_rows(row, motion.range, first_slot, rows);
-      return;
-  }
+  if (motion.mode == AxisMotion::Mode::free) return;
+  const Range range = motion.mode == AxisMotion::Mode::fixed ? Range{0, 0} : motion.range;
+  if (angle)
+    add_angle_range_rows(row, range, first_slot, rows);
+  else
+    add_range_rows(row, range, first_slot, rows);
 }
 
 }  // namespace
@@ -41,17 +38,17 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   const bool in_b = g.still_axes && locked;
   for (std::uint8_t k = 0; k < 3; ++k)
     add_axis_rows(frame_axis_row(g, axes[k], in_b), joint.settings.linear[k], std::uint8_t(2 * k),
-                  rows);
+                  false, rows);
   const SwingTwist st = swing_twist(g.relative());
   Vec3 twist_axis =
       normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
   if (twist_axis == Vec3::zero()) twist_axis = rotate(g.frame_a, Vec3::unit_x());
   JointRow twist = angular_axis_row(twist_axis);
   twist.error = st.twist;
-  add_axis_rows(twist, joint.settings.angular[0], 6, rows);
+  add_axis_rows(twist, joint.settings.angular[0], 6, true, rows);
   for (std::uint8_t k = 1; k <= 2; ++k)
     add_axis_rows(swing_axis_row(g, st, k), joint.settings.angular[k], std::uint8_t(6 + 2 * k),
-                  rows);
+                  false, rows);
 }
 
 }  // namespace impulse
