@@ -52,7 +52,7 @@ struct SolverSettings {
   /// Constraint force mixing of rigid joint rows under Baumgarte, relative to each row's
   /// J M^-1 J^T: a joint yields by this fraction, which keeps row-by-row solvers from pumping
   /// energy into long chains (docs/joints.md); 0 for none. Unused when position_iterations > 0,
-  /// and by pgs, which solves joints' equality rows exactly.
+  /// and by pgs and pivoting, which solve joints' equality rows exactly.
   Real joint_softness = Real(0.01);
   /// Adds each joint's geometric stiffness (the last step's load at its anchor, turning with the
   /// body) to the inertia the step's solve sees of the bodies it loads heavily: a chain of light

@@ -12,6 +12,7 @@ namespace impulse {
 class PivotingSolver final : public Solver {
  public:
   SolverType type() const override { return SolverType::pivoting; }
+  bool solves_bilateral_rows_exactly() const override { return true; }
   void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
              SolveStats& stats) override;
 };
