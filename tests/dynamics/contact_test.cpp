@@ -738,6 +738,56 @@ TEST(Contacts, ABodySlidingOverATurningFaceStaysNearTheSlop) {
   }
 }
 
+// A box of 1 kg on a kinematic turntable at radius r, turning with it at w, friction 1: the
+// friction it needs (w^2 r) is within mu g, so it stays where it was put on the table. Each step
+// its friction held its point to the table's, but the box then moved along the chord while the
+// table's point turned on its arc, and it crept out by w^2 r dt^2 / 2 a step: 0.17 to 0.56 m in
+// 10 s here. Its slip is now taken back past the slop. Turning faster than mu g allows, it slides
+// off all the same.
+TEST(Contacts, ABoxOnATurntableStaysWhereItWasPut) {
+  struct Case {
+    Real spin, radius;
+  };
+  for (const Case c : {Case{1, 2}, Case{2, 1}, Case{3, Real(0.5)}}) {
+    WorldSettings settings;
+    settings.sleeping = false;
+    World world(settings);
+    BodySettings table = body_of(Box{{10, Real(0.25), 10}}, {0, Real(-0.25), 0});
+    table.type = BodyType::kinematic_body;
+    table.angular_velocity = {0, c.spin, 0};
+    table.friction = 1;
+    const BodyId table_id = world.create_body(table);
+    BodySettings box =
+        body_of(Box{{Real(0.25), Real(0.25), Real(0.25)}}, {c.radius, Real(0.25), 0});
+    box.linear_velocity = {0, 0, -c.spin * c.radius};
+    box.angular_velocity = {0, c.spin, 0};
+    box.friction = 1;
+    const BodyId id = world.create_body(box);
+    const Vec3 start = apply(inverse(world.transform(table_id)), world.position(id));
+    for (int i = 0; i < 600; ++i)
+      world.step(Real(1) / 60);
+    const Vec3 now = apply(inverse(world.transform(table_id)), world.position(id));
+    EXPECT_LT(length(now - start), Real(0.012)) << c.spin << " rad/s at " << c.radius << " m";
+  }
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  BodySettings table = body_of(Box{{10, Real(0.25), 10}}, {0, Real(-0.25), 0});
+  table.type = BodyType::kinematic_body;
+  table.angular_velocity = {0, 5, 0};  // 25 m/s^2 at 1 m, beyond mu g
+  table.friction = 1;
+  world.create_body(table);
+  BodySettings box = body_of(Box{{Real(0.25), Real(0.25), Real(0.25)}}, {1, Real(0.25), 0});
+  box.linear_velocity = {0, 0, -5};
+  box.angular_velocity = {0, 5, 0};
+  box.friction = 1;
+  const BodyId id = world.create_body(box);
+  for (int i = 0; i < 60; ++i)
+    world.step(Real(1) / 60);
+  const Vec3 p = world.position(id);
+  EXPECT_GT(std::hypot(p.x, p.z), Real(2));
+}
+
 // A floor of any size the scene format takes (half extents up to the largest float) holds a
 // ball, static, kinematic at rest or kinematic turning: a reach that overflows to inf must not
 // turn the floor's speculative margin into NaN (the kinematic one at rest let the ball through).
