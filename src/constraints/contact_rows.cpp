@@ -151,23 +151,20 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
 
 namespace {
 
-// A manifold's points as its rows see them: the lever arms from the point midway between the
-// surfaces and the relative velocity there. (Across a speculative gap the impact pass takes each
-// body's own surface point, acting_points; the rows taking them too failed two tests in the
-// x86-64 baseline build, the seed's stack of 100 m boxes at dt 0.5 s not coming to rest and a box
-// dragged over a mesh sinking 1.5 mm: session 84's note.)
+// A manifold's points as its rows see them: the lever arms to where the impulses act
+// (acting_points) and the relative velocity there.
 struct Lever {
   Lanes ra, rb;
   Vec3 dv;
 };
 
-// The lever at p (padded), as the Vec3 products compute it.
-[[gnu::always_inline]] inline Lever lever_at(const Lanes& p, const BodyMotion& a,
+// The lever to pa on a and pb on b (padded), as the Vec3 products compute it.
+[[gnu::always_inline]] inline Lever lever_at(const Lanes& pa, const Lanes& pb, const BodyMotion& a,
                                              const BodyMotion& b, const BodyVelocity& va,
                                              const BodyVelocity& vb) {
   Lever l;
-  l.ra = p - lanes_of(a.center);
-  l.rb = p - lanes_of(b.center);
+  l.ra = pa - lanes_of(a.center);
+  l.rb = pb - lanes_of(b.center);
   l.dv = to_vec3(lanes_of(vb.linear) + cross3(lanes_of(vb.angular), l.rb) - lanes_of(va.linear) -
                  cross3(lanes_of(va.angular), l.ra));
   return l;
@@ -279,9 +276,27 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   // bits as the scalar products).
   const LaneMass lane_a(mass_a), lane_b(mass_b);
   const PointLanes midpoints = contact_midpoints(manifold);
-  std::array<Lever, Manifold::k_max_points> levers;
-  for (int k = 0; k < count; ++k)
-    levers[std::size_t(k)] = lever_at(midpoints[std::size_t(k)], a, b, va, vb);
+  // The normal rows act at each body's own surface point across a speculative gap, where the two
+  // meet as it closes (acting_points): the pair lies along the normal and keeps angular momentum.
+  // So do the friction rows where one body cannot move under them (static, kinematic): a ball
+  // struck a floor late in a step with its levers long by half the gap and left 16-21% under-spun.
+  // Between two moving bodies the friction pair acts at the gap's midpoint: at their own surfaces
+  // it would be offset by the gap, a torque from nothing, and the seed's stack of 100 m boxes
+  // (constant friction, acting across 2 m gaps) did not come to rest.
+  const bool one_body_fixed = a.type != BodyType::dynamic_body || b.type != BodyType::dynamic_body;
+  std::array<Lever, Manifold::k_max_points> levers, friction_levers;
+  for (std::size_t k = 0; k < std::size_t(count); ++k) {
+    const ContactPoint& point = manifold.points[k].point;
+    if (point.depth >= 0) {
+      levers[k] = lever_at(midpoints[k], midpoints[k], a, b, va, vb);
+      friction_levers[k] = levers[k];
+    } else {
+      const ActingPoints at = acting_points(point, n);
+      levers[k] = lever_at(lanes_of(at.on_a), lanes_of(at.on_b), a, b, va, vb);
+      friction_levers[k] =
+          one_body_fixed ? levers[k] : lever_at(midpoints[k], midpoints[k], a, b, va, vb);
+    }
+  }
   const Lanes normal = lanes_of(n);
   // On a turning kinematic body the points move on arcs over the step, w x (w x r) their
   // acceleration, and so do those of a body it carries round: held, a point is to meet the other
@@ -347,7 +362,15 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     spec.normal_row = std::int32_t(first + friction_rows);
     spec.normal_count = std::uint8_t(count);
     spec.mu = material.friction;
-    const Lever centre = lever_at(lanes_of(patch.centre), a, b, va, vb);
+    // The centre's acting points (as the points' above): where one body is fixed, each body's
+    // own surface across the points' mean gap.
+    Real gap = 0;
+    if (one_body_fixed) {
+      for (int k = 0; k < count; ++k)
+        gap += std::min(manifold.points[std::size_t(k)].point.depth, Real(0)) / Real(count);
+    }
+    const Lever centre = lever_at(lanes_of(patch.centre + n * (gap / 2)),
+                                  lanes_of(patch.centre - n * (gap / 2)), a, b, va, vb);
     const std::array<Real, 3> tangent = first_tangent<Real>(
         n, {centre.dv.x, centre.dv.y, centre.dv.z}, {carried.x, carried.y, carried.z});
     write_tangent_rows(centre, carried, lanes_of({tangent[0], tangent[1], tangent[2]}));
@@ -363,7 +386,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     PointLanes relative_velocity, carried;
     for (std::size_t k = 0; k < Manifold::k_max_points; ++k) {
       const auto from = std::size_t(std::min(int(k), count - 1));
-      relative_velocity[k] = lanes_of(levers[from].dv);
+      relative_velocity[k] = lanes_of(friction_levers[from].dv);
       carried[k] = lanes_of(manifold.points[from].friction_impulse);
     }
     const PointLanes first_directions = first_tangents(n, relative_velocity, carried);
@@ -375,7 +398,8 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
         spec.normal_row = std::int32_t(first + friction_rows) + k;
         spec.mu = material.friction;
       }
-      write_tangent_rows(levers[std::size_t(k)], manifold.points[std::size_t(k)].friction_impulse,
+      write_tangent_rows(friction_levers[std::size_t(k)],
+                         manifold.points[std::size_t(k)].friction_impulse,
                          first_directions[std::size_t(k)]);
     }
   }

@@ -52,11 +52,12 @@ inline bool touches_within(Real depth, Real approach, Real dt) {
   return approach * dt <= depth;
 }
 
-/// Where a contact point's impulses act on each body. While the surfaces touch, one point midway
-/// between them, so that the pair's impulses keep angular momentum. Across a speculative gap, each
-/// body's own surface point (B's is the point's position, A's the gap away along the normal),
-/// where the two meet as the gap closes: from the gap's midpoint a ball struck a slope at 5 m/s
-/// (a 67 mm gap at 60 Hz) with levers 13% long, and left 7% fast and 6% under-spun.
+/// Where a contact point's normal impulses act on each body. While the surfaces touch, one point
+/// midway between them, so that the pair's impulses keep angular momentum. Across a speculative
+/// gap, each body's own surface point (B's is the point's position, A's the gap away along the
+/// normal), where the two meet as the gap closes: from the gap's midpoint a ball struck a slope at
+/// 5 m/s (a 67 mm gap at 60 Hz) with levers 13% long, and left 7% fast and 6% under-spun. (Friction
+/// between two moving bodies acts at the midpoint: write_manifold_rows.)
 struct ActingPoints {
   Vec3 on_a, on_b;
 };
