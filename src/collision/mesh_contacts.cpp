@@ -181,7 +181,7 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& 
     // witness point (position + depth * normal) below the triangle's plane. A normal that does not
     // push a out of the front at all is the wrong way round: no contact. Near the face's normal it
     // may be the convex's own face's (the pair routine prefers a's faces on a near tie): a box
-    // tilted 0.015 degrees and dragged at 3 m/s over a grid slid along its own face's plane and
+    // tilted 0.02 degrees and dragged at 3 m/s over a grid slid along its own face's plane and
     // sank 0.8 mm/s until the slop held it.
     bool takes_face = face_contact;
     if (!face_contact) {
