@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -166,23 +167,34 @@ TEST(StackingScenes, InclineHoldsWithHighFrictionAndSlidesAtTheCoulombRateWithLo
 // The drum turning at 2 rad/s for 20 s: its boxes, thrown against each other, tipped over each
 // other's edges and sliding over each other's turning faces, stay out of each other. Over steps
 // 120-1200, 139 of their contact points sank past 10 mm (the deepest 68 mm) when an edge pair's
-// axis gave one point and the rows did not reckon a face's turn; 11 now (the deepest 20 mm).
+// axis gave one point and the rows did not reckon a face's turn; 11 then. The tumbling is chaotic
+// (one run's count is one draw: 3-44 over ten starts nudged by 10 um), so the bound holds the
+// sum over the scene as built and two nudged starts (21, 11 and 19 now).
 TEST(StackingScenes, DrumKeepsItsTumblingBoxesOutOfEachOther) {
-  World world = world_of("drum");
-  std::vector<BodyId> boxes;
-  for (int i = 1; i < 40; i += 3)
-    boxes.push_back(*world.find_body("body" + std::to_string(i)));
-  const auto is_box = [&](BodyId id) {
-    return std::find(boxes.begin(), boxes.end(), id) != boxes.end();
-  };
-  run(world, 120);
   int deep = 0;
-  for (int i = 0; i < 1080; ++i) {
-    world.step(world.settings().timestep);
-    for (const DebugContact& c : world.debug_contacts())
-      deep += is_box(c.body_a) && is_box(c.body_b) && c.depth > Real(0.01);
+  for (unsigned start = 0; start < 3; ++start) {
+    Scene scene = *builtin_scene("drum");
+    std::mt19937 rng(start);
+    std::uniform_real_distribution<float> nudge(Real(-1e-5), Real(1e-5));
+    for (BodySettings& body : scene.bodies) {
+      if (start > 0 && body.type == BodyType::dynamic_body)
+        body.position += Vec3{nudge(rng), nudge(rng), nudge(rng)};
+    }
+    World world = build_world(scene, "drum");
+    std::vector<BodyId> boxes;
+    for (int i = 1; i < 40; i += 3)
+      boxes.push_back(*world.find_body("body" + std::to_string(i)));
+    const auto is_box = [&](BodyId id) {
+      return std::find(boxes.begin(), boxes.end(), id) != boxes.end();
+    };
+    run(world, 120);
+    for (int i = 0; i < 1080; ++i) {
+      world.step(world.settings().timestep);
+      for (const DebugContact& c : world.debug_contacts())
+        deep += is_box(c.body_a) && is_box(c.body_b) && c.depth > Real(0.01);
+    }
   }
-  EXPECT_LE(deep, 40);
+  EXPECT_LE(deep, 3 * 40);
 }
 
 TEST(StackingScenes, RestingSceneNeverGainsEnergy) {

@@ -127,6 +127,7 @@ Scene drum() {
   drum.type = BodyType::kinematic_body;
   drum.angular_velocity = {0, 0, 2};
   drum.friction = Real(0.6);
+  drum.shapes.clear();  // the settings' default unit box would sit in the drum's middle
   for (int i = 0; i < k_panels; ++i) {
     const Real angle = 2 * k_pi * Real(i) / k_panels;
     const Real reach = k_radius + k_panel_half_thickness;
