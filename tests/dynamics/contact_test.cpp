@@ -643,10 +643,10 @@ TEST(Contacts, ACapsuleStrikingTiltedNeverSinksItsFarEnd) {
 }
 
 // A capsule landing slanted along another that lies still: it strikes with its low end and turns
-// about it, and its far end must be caught before that turn swings it into the other (it sank
-// 10-34 mm when the pair gave only the closest points). Slanted by 0.1 to 0.6 rad in the plane of
-// the lying one's axis, or turned 5 degrees out of it, dropped from 1 and 3 m: neither end's core
-// comes closer to the lying core than the radii less the slop.
+// about it, and its far end must be caught before that turn swings it into the other (the ends
+// sank 6-20 mm past the radii when the pair gave only the closest points). Slanted by 0.1 to 0.6
+// rad in the plane of the lying one's axis, or turned 5 degrees out of it, dropped from 1 and 3 m:
+// neither end's core comes closer to the lying core than the radii less the slop.
 TEST(Contacts, ACapsuleLandingSlantedOnAnotherNeverSinksItsFarEnd) {
   const Capsule capsule{Real(0.25), Real(0.5)};
   const Quat lying = Quat::from_axis_angle(Vec3::unit_z(), k_pi / 2);
