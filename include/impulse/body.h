@@ -41,11 +41,13 @@ struct MassProperties {
 struct BodySettings {
   std::string name;  ///< optional; names must be unique in a world
   BodyType type = BodyType::dynamic_body;
-  std::vector<ShapeSettings> shapes{ShapeSettings{}};  ///< one shape, or several (a compound)
-  Vec3 position;                                       ///< m, the body origin in the world
-  Quat orientation;                                    ///< normalised on creation
-  Vec3 linear_velocity;                                ///< m/s, of the centre of mass
-  Vec3 angular_velocity;                               ///< rad/s, world frame
+  /// One shape, or several (a compound). It starts as the default box: assign the whole list
+  /// (`shapes = {...}`, or `clear()` first), since shapes pushed after it join that box.
+  std::vector<ShapeSettings> shapes{ShapeSettings{}};
+  Vec3 position;             ///< m, the body origin in the world
+  Quat orientation;          ///< normalised on creation
+  Vec3 linear_velocity;      ///< m/s, of the centre of mass
+  Vec3 angular_velocity;     ///< rad/s, world frame
   std::optional<Real> mass;  ///< kg; when set it overrides density (inertia scaled to match)
   Real density = 1000;       ///< kg/m^3, used when mass is not set
   Real friction = Real(0.5);
