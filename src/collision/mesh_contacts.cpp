@@ -188,9 +188,9 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& 
       bool active = false;
       c.corners = feature_corners(b, t, apply_inverse(tb, c.point.position), active);
       takes_face = !active;
-      if (takes_face && cosine <= 0) continue;
     }
     if (takes_face) {
+      if (cosine <= 0) continue;
       c.normal = face_normal;
       c.point.depth *= cosine;
     }
