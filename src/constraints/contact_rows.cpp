@@ -362,15 +362,15 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     spec.normal_row = std::int32_t(first + friction_rows);
     spec.normal_count = std::uint8_t(count);
     spec.mu = material.friction;
-    // The centre's acting points (as the points' above): where one body is fixed, each body's
-    // own surface across the points' mean gap.
+    // The centre acts as a point of the patch (as the points' friction above): where one body is
+    // fixed, at each body's own surface across the points' mean gap, the centre midway.
     Real gap = 0;
     if (one_body_fixed) {
       for (int k = 0; k < count; ++k)
         gap += std::min(manifold.points[std::size_t(k)].point.depth, Real(0)) / Real(count);
     }
-    const Lever centre = lever_at(lanes_of(patch.centre + n * (gap / 2)),
-                                  lanes_of(patch.centre - n * (gap / 2)), a, b, va, vb);
+    const ActingPoints at = acting_points({patch.centre - n * (gap / 2), gap, {}}, n);
+    const Lever centre = lever_at(lanes_of(at.on_a), lanes_of(at.on_b), a, b, va, vb);
     const std::array<Real, 3> tangent = first_tangent<Real>(
         n, {centre.dv.x, centre.dv.y, centre.dv.z}, {carried.x, carried.y, carried.z});
     write_tangent_rows(centre, carried, lanes_of({tangent[0], tangent[1], tangent[2]}));
