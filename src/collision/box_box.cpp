@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "collision/manifold_reduction.h"
+#include "collision/polyhedron.h"
 #include "collision/segment.h"
 #include "core/lanes.h"
 
@@ -398,6 +399,10 @@ bool collide_box_box(const Box& a, const Transform& ta, const Box& b, const Tran
   }
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)), normal, out);
   out.normal_face = use_b ? NormalFace::b : NormalFace::a;
+  if (out.count == 0 && sep_face > 0) {
+    const BoxPolyhedron pa(a), pb(b);
+    closest_feature_contact(pa.view(), ta, pb.view(), tb, normal, margin, out);
+  }
   return out.count > 0;
 }
 

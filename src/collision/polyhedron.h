@@ -84,6 +84,13 @@ class TrianglePolyhedron {
 bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
                        const Transform& tb, Real margin, Manifold& out);
 
+/// The nearest points of a and b, which `axis` (world, from a to b) separates by at most margin,
+/// as one point on b, the line between them the normal and their distance the gap; false if the
+/// axis does not separate them or they are farther apart than margin. For a pair apart whose face
+/// clip found nothing within the margin (its nearest features an edge or corner beside the face).
+bool closest_feature_contact(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
+                             const Transform& tb, const Vec3& axis, Real margin, Manifold& out);
+
 /// One point from the sphere centre to the closest point of the polyhedron; a centre inside
 /// leaves through the face of least penetration.
 bool collide_sphere_polyhedron(const Sphere& a, const Transform& ta, const PolyhedronView& b,

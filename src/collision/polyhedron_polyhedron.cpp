@@ -298,6 +298,12 @@ bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const Polyh
   } else {
     face_contact(a, ta, face_a.face, b, tb, true, margin, out);
   }
+  const Real separation = use_b ? face_b.separation : face_a.separation;
+  if (out.count == 0 && separation > 0) {
+    const Vec3 axis = use_b ? -rotate(tb.orientation, b.faces[face_b.face].normal)
+                            : rotate(ta.orientation, a.faces[face_a.face].normal);
+    closest_feature_contact(a, ta, b, tb, axis, margin, out);
+  }
   return out.count > 0;
 }
 

@@ -365,6 +365,49 @@ TEST(BoxBox, EdgesOneCentimetreApartGiveNoPoints) {
   expect_vec_near(m.normal, {0, 1, 0});
 }
 
+// A box beside another's edge: the x face axis separates them most (0.2 m), but b's incident face
+// lies wholly above a's +x face, so clipping it leaves nothing. The pair's nearest features are
+// the two parallel edges 0.2 m across and 0.05 m up: within a margin that reaches them, one point
+// on b's edge along the line between them (before, no point: the next step could find the boxes
+// deep in each other).
+TEST(BoxBox, ABoxBesideAnothersEdgeWithinTheMarginGetsItsNearestPoint) {
+  const Transform ta = at({}), tb = at({Real(1.2), Real(1.05), 0});
+  const Real gap = std::sqrt(Real(0.2 * 0.2 + 0.05 * 0.05));
+  Manifold m;
+  EXPECT_FALSE(collide_box_box(k_unit, ta, k_unit, tb, Real(0.2), m));  // the edges are 0.206 apart
+  ASSERT_TRUE(collide_box_box(k_unit, ta, k_unit, tb, Real(0.25), m));
+  ASSERT_EQ(m.count, 1);
+  expect_vec_near(m.normal, Vec3{Real(0.2), Real(0.05), 0} / gap);
+  EXPECT_EQ(m.normal_face, NormalFace::none);
+  EXPECT_NEAR(m.points[0].depth, -gap, k_tol);
+  const Vec3& p = m.points[0].position;  // on b's lower edge along z at x 0.7, y 0.55
+  EXPECT_NEAR(p.x, Real(0.7), k_tol);
+  EXPECT_NEAR(p.y, Real(0.55), k_tol);
+  EXPECT_LE(std::abs(p.z), Real(0.5) + k_tol);
+  EXPECT_EQ(m.points[0].id.type_a, std::uint8_t(FeatureType::edge));
+  EXPECT_EQ(m.points[0].id.type_b, std::uint8_t(FeatureType::edge));
+  // Seen from b, the same gap and the normal the other way.
+  Manifold swapped;
+  ASSERT_TRUE(collide_box_box(k_unit, tb, k_unit, ta, Real(0.25), swapped));
+  ASSERT_EQ(swapped.count, 1);
+  expect_vec_near(swapped.normal, -m.normal);
+  EXPECT_NEAR(swapped.points[0].depth, -gap, k_tol);
+}
+
+// Corner to corner along the diagonal: each face axis separates them by 0.1 m and no face clip
+// reaches the other box. The corners' line is the normal.
+TEST(BoxBox, BoxesCornerToCornerGetTheCornersLine) {
+  const Transform ta = at({}), tb = at({Real(1.1), Real(1.1), Real(1.1)});
+  Manifold m;
+  ASSERT_TRUE(collide_box_box(k_unit, ta, k_unit, tb, Real(0.5), m));
+  ASSERT_EQ(m.count, 1);
+  const Vec3 a_corner{Real(0.5), Real(0.5), Real(0.5)};
+  const Vec3 b_corner{Real(0.6), Real(0.6), Real(0.6)};
+  expect_vec_near(m.normal, normalize(b_corner - a_corner));
+  EXPECT_NEAR(m.points[0].depth, -distance(a_corner, b_corner), k_tol);
+  expect_vec_near(m.points[0].position, b_corner);
+}
+
 TEST(BoxBox, RestingBoxKeepsItsIdsUnderJitter) {
   const Box ground = box(5, Real(0.5), 5);
   std::mt19937 rng(7);

@@ -108,9 +108,10 @@ Real separation_along(const PolyhedronView& a, const Transform& ta, const Polyhe
 }
 
 // The separation of a and b found by trying every face normal and every edge cross product,
-// without pruning: the oracle for the pruned test.
+// without pruning: the oracle for the pruned test. best_axis, if given, receives the axis (from a
+// to b) that separates them most.
 Real brute_force_separation(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
-                            const Transform& tb) {
+                            const Transform& tb, Vec3* best_axis = nullptr) {
   std::vector<Vec3> axes;
   for (const PolyFace& f : a.faces) {
     axes.push_back(rotate(ta.orientation, f.normal));
@@ -131,7 +132,12 @@ Real brute_force_separation(const PolyhedronView& a, const Transform& ta, const 
   const std::vector<Vec3> vb = world_vertices(b, tb);
   Real best = -k_infinity;
   for (const Vec3& n : axes) {
-    best = std::max({best, separation_along(va, vb, n), separation_along(va, vb, -n)});
+    for (const Vec3& m : {n, -n}) {
+      const Real along = separation_along(va, vb, m);
+      if (along <= best) continue;
+      best = along;
+      if (best_axis != nullptr) *best_axis = m;
+    }
   }
   return best;
 }
@@ -283,7 +289,7 @@ TEST(Polyhedra, NormalIsTheAxisOfLeastSeparationOnRandomHulls) {
   const BoxPolyhedron slab(box(Real(0.9), Real(0.3), Real(0.6)));
   const TrianglePolyhedron tri({-1, 0, -1}, {1, Real(0.2), 0}, {Real(-0.5), Real(-0.1), 1});
   const PolyhedronView shapes[] = {blob.view(), rock.view(), slab.view(), tri.view()};
-  int contacts = 0, edge_contacts = 0;
+  int contacts = 0, edge_contacts = 0, nearest = 0;
   for (int trial = 0; trial < 1200; ++trial) {
     const PolyhedronView& a = shapes[trial % 4];
     const PolyhedronView& b = shapes[(trial / 4) % 4];
@@ -303,12 +309,67 @@ TEST(Polyhedra, NormalIsTheAxisOfLeastSeparationOnRandomHulls) {
     edge_contacts += m.count == 1 && m.points[0].id.type_a == std::uint8_t(k_edge);
     EXPECT_NEAR(length(m.normal), 1, k_tol);
     const Real along = separation_along(a, ta, b, tb, m.normal);
-    EXPECT_LE(along, truth + k_tol) << "trial " << trial;
+    // A pair apart whose face clip found nothing gets its nearest features' point, apart along
+    // its line by their distance, which may exceed every candidate axis's separation (corners
+    // and edges off each other's faces).
+    const bool nearest_features =
+        m.count == 1 && m.points[0].depth < 0 && std::abs(along + m.points[0].depth) < k_tol;
+    nearest += nearest_features;
+    if (nearest_features) {
+      EXPECT_GE(along, truth - k_tol) << "trial " << trial;
+    } else {
+      EXPECT_LE(along, truth + k_tol) << "trial " << trial;
+    }
     EXPECT_GE(along, truth - Real(0.05) * std::abs(truth) - Real(0.0011)) << "trial " << trial;
     expect_points_on(b, tb, m);
   }
   EXPECT_GT(contacts, 200);
   EXPECT_GT(edge_contacts, 10);
+  EXPECT_GT(nearest, 0);
+}
+
+// closest_feature_contact on random pairs apart: certified by its own answer. Its point lies on
+// b, the point a distance back along the normal lies on a, and the pair is apart along the
+// normal by that distance: no pair of points can be nearer, so it is the distance exactly. In
+// float a corner beside an edge's end ties with that edge (their distances differ below the
+// rounding) while their lines differ by up to sqrt(epsilon), 3e-4 rad: the separation along a
+// few normals falls short by that angle times the shapes' size.
+TEST(Polyhedra, NearestFeaturesOfPairsApartAreTheirDistanceExactly) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<Real> offset(Real(-2), Real(2));
+  const HullData blob = build_convex_hull(random_on_sphere(rng, 20, Real(0.8)));
+  const HullData rock = build_convex_hull(random_on_sphere(rng, 12, Real(0.6)));
+  const BoxPolyhedron slab(box(Real(0.9), Real(0.3), Real(0.6)));
+  const TrianglePolyhedron tri({-1, 0, -1}, {1, Real(0.2), 0}, {Real(-0.5), Real(-0.1), 1});
+  const PolyhedronView shapes[] = {blob.view(), rock.view(), slab.view(), tri.view()};
+  int apart = 0, ties = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const PolyhedronView& a = shapes[trial % 4];
+    const PolyhedronView& b = shapes[(trial / 4) % 4];
+    const Transform ta = at({offset(rng), offset(rng), offset(rng)}, random_rotation(rng));
+    const Transform tb = at({offset(rng), offset(rng), offset(rng)}, random_rotation(rng));
+    Vec3 axis;
+    const Real separation = brute_force_separation(a, ta, b, tb, &axis);
+    if (separation < Real(1e-3)) continue;
+    ++apart;
+    Manifold m;
+    ASSERT_TRUE(closest_feature_contact(a, ta, b, tb, axis, 10, m)) << "trial " << trial;
+    ASSERT_EQ(m.count, 1);
+    const Real distance = -m.points[0].depth;
+    EXPECT_GE(distance, separation - k_tol) << "trial " << trial;
+    EXPECT_NEAR(length(m.normal), 1, k_tol);
+    const Real shortfall = distance - separation_along(a, ta, b, tb, m.normal);
+    EXPECT_GE(shortfall, -k_tol) << "trial " << trial;
+    EXPECT_LE(shortfall, Real(1e-3)) << "trial " << trial;
+    ties += shortfall > k_tol;
+    expect_points_on(b, tb, m);
+    EXPECT_TRUE(on_surface(a, ta, m.points[0].position - distance * m.normal)) << "trial " << trial;
+    // The margin decides: a little short of the distance, nothing.
+    EXPECT_FALSE(closest_feature_contact(a, ta, b, tb, axis, distance - Real(1e-3), m));
+    EXPECT_TRUE(closest_feature_contact(a, ta, b, tb, axis, distance + Real(1e-3), m));
+  }
+  EXPECT_GT(apart, 500);
+  EXPECT_LE(ties, apart / 100);
 }
 
 // BoxBox.AnEdgeAxisAcrossNearlyParallelFacesGivesTheClippedFace's pose: a hull clips the face
