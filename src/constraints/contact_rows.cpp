@@ -284,18 +284,22 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
   // it would be offset by the gap, a torque from nothing, and the seed's stack of 100 m boxes
   // (constant friction, acting across 2 m gaps) did not come to rest.
   const bool one_body_fixed = a.type != BodyType::dynamic_body || b.type != BodyType::dynamic_body;
-  std::array<Lever, Manifold::k_max_points> levers, friction_levers;
+  // The friction rows' levers are pointed to, not copied: a Lever copied just after its stores
+  // waited on them (a failed store forward), and the pyramid's rows took a fifth longer.
+  std::array<Lever, Manifold::k_max_points> levers, midpoint_levers;
+  std::array<const Lever*, Manifold::k_max_points> friction_levers;
   for (std::size_t k = 0; k < std::size_t(count); ++k) {
     const ContactPoint& point = manifold.points[k].point;
+    friction_levers[k] = &levers[k];
     if (point.depth >= 0) {
       levers[k] = lever_at(midpoints[k], midpoints[k], a, b, va, vb);
-      friction_levers[k] = levers[k];
-    } else {
-      const ActingPoints at = acting_points(point, n);
-      levers[k] = lever_at(lanes_of(at.on_a), lanes_of(at.on_b), a, b, va, vb);
-      friction_levers[k] =
-          one_body_fixed ? levers[k] : lever_at(midpoints[k], midpoints[k], a, b, va, vb);
+      continue;
     }
+    const ActingPoints at = acting_points(point, n);
+    levers[k] = lever_at(lanes_of(at.on_a), lanes_of(at.on_b), a, b, va, vb);
+    if (one_body_fixed) continue;
+    midpoint_levers[k] = lever_at(midpoints[k], midpoints[k], a, b, va, vb);
+    friction_levers[k] = &midpoint_levers[k];
   }
   const Lanes normal = lanes_of(n);
   // On a turning kinematic body the points move on arcs over the step, w x (w x r) their
@@ -386,7 +390,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     PointLanes relative_velocity, carried;
     for (std::size_t k = 0; k < Manifold::k_max_points; ++k) {
       const auto from = std::size_t(std::min(int(k), count - 1));
-      relative_velocity[k] = lanes_of(friction_levers[from].dv);
+      relative_velocity[k] = lanes_of(friction_levers[from]->dv);
       carried[k] = lanes_of(manifold.points[from].friction_impulse);
     }
     const PointLanes first_directions = first_tangents(n, relative_velocity, carried);
@@ -398,7 +402,7 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
         spec.normal_row = std::int32_t(first + friction_rows) + k;
         spec.mu = material.friction;
       }
-      write_tangent_rows(friction_levers[std::size_t(k)],
+      write_tangent_rows(*friction_levers[std::size_t(k)],
                          manifold.points[std::size_t(k)].friction_impulse,
                          first_directions[std::size_t(k)]);
     }
