@@ -5,8 +5,6 @@
 // vertex is an edge's end), so trying those pairs finds them exactly; Box2D v3's polygon
 // collider takes the reference and incident edges' closest points in the same case.
 
-#include <cmath>
-
 #include "collision/polyhedron.h"
 #include "collision/polyhedron_features.h"
 #include "collision/segment.h"

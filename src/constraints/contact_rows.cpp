@@ -469,7 +469,7 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
                  const std::size_t normals =
                      first + manifold_row_count(m, model) - count;  // the first normal row
                  // Row first + f pushes along friction_directions[f].
-                 const std::array<Vec3, 2 * Manifold::k_max_points>& directions =
+                 const std::array<Vec3, 2 * std::size_t(Manifold::k_max_points)>& directions =
                      manifold_rows[k].friction_directions;
                  const auto tangent_impulse = [&](std::size_t t1) {
                    return directions[t1 - first] * rows.lambda[t1] +

@@ -84,7 +84,7 @@ Real approach_before_forces(Real approach, const Vec3& n, std::uint32_t body_a, 
 struct ManifoldRows {
   static constexpr std::uint32_t k_no_rows = ~std::uint32_t(0);  // an inactive manifold
   std::uint32_t first_row = k_no_rows;
-  std::array<Vec3, 2 * Manifold::k_max_points> friction_directions;
+  std::array<Vec3, 2 * std::size_t(Manifold::k_max_points)> friction_directions;
 };
 
 /// write_contact_rows and store_contact_impulses cut the manifolds into this many chunks, and use
