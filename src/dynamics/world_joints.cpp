@@ -26,6 +26,11 @@ JointGeometry geometry_of(const World::Impl& impl, const World::Impl::JointRecor
   JointGeometry g =
       joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
   g.still_axes = impl.motions[joint.body_b].type == BodyType::static_body;
+  const BodyMotion& a = impl.motions[joint.body_a];
+  const BodyMotion& b = impl.motions[joint.body_b];
+  const Real turn_a = trace(a.inv_inertia_local), turn_b = trace(b.inv_inertia_local);
+  if (turn_a + turn_b > 0)
+    g.locked_point = (turn_a * a.center + turn_b * b.center) / (turn_a + turn_b);
   return g;
 }
 

@@ -38,6 +38,10 @@ struct JointGeometry {
   /// b never turns (the world, a static body): the point rows go along its axes, which stay put
   /// (add_point_rows).
   bool still_axes = false;
+  /// Where the linear rows of a joint that holds all rotation act (locked_axis_row): the centres
+  /// of mass weighted by how easily each body turns (the traces of their inverse inertias), a's
+  /// centre on a body that never turns; b's anchor until the world sets it.
+  Vec3 locked_point;
   /// The rotation of b's frame relative to a's, in a's frame axes (identity at creation).
   Quat relative() const { return conjugate(frame_a) * frame_b; }
 };
@@ -53,6 +57,7 @@ inline JointGeometry joint_geometry(const JointModel& joint, const JointBodyPose
   g.p_b = b.center + g.r_b;
   g.frame_a = a.orientation * joint.frame_a;
   g.frame_b = b.orientation * joint.frame_b;
+  g.locked_point = g.p_b;
   return g;
 }
 

@@ -19,6 +19,13 @@ JointRow frame_axis_row(const JointGeometry& g, const Vec3& frame_axis, bool in_
   return linear_axis_row(g, rotate(in_b_frame ? g.frame_b : g.frame_a, frame_axis), in_b_frame);
 }
 
+JointRow locked_axis_row(const JointGeometry& g, const Vec3& frame_axis, bool in_b_frame) {
+  JointRow row = frame_axis_row(g, frame_axis, in_b_frame);
+  row.ang_a = -cross(g.locked_point - (g.p_a - g.r_a), row.lin_b);
+  row.ang_b = cross(g.locked_point - (g.p_b - g.r_b), row.lin_b);
+  return row;
+}
+
 JointRow angular_axis_row(const Vec3& u) {
   JointRow row;
   row.angular = true;

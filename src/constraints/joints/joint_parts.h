@@ -16,6 +16,14 @@ JointRow linear_axis_row(const JointGeometry& g, const Vec3& n, bool in_b_frame 
 /// b's copy where in_b_frame, else a's.
 JointRow frame_axis_row(const JointGeometry& g, const Vec3& frame_axis, bool in_b_frame);
 
+/// frame_axis_row for a joint that holds all rotation (prismatic, a locked six_dof), acting at
+/// JointGeometry::locked_point rather than at b's anchor: J = [-n, -(q - x_a) x n, n, (q - x_b) x
+/// n]. With the bodies turning alike every point q gives the same J v, so the row is the same at
+/// the solution; at a far anchor its levers turn the bodies, which the rotation rows must undo, and
+/// iterated the two fight: a slider 2 m from its anchor overran its limit and left its rail
+/// (docs/joints.md, "Prismatic (slider)"). error holds s at the anchors as before.
+JointRow locked_axis_row(const JointGeometry& g, const Vec3& frame_axis, bool in_b_frame);
+
 /// The row for a rotation about the unit world axis u: J = [0, -u, 0, u], so J v = (w_b - w_a) . u.
 JointRow angular_axis_row(const Vec3& u);
 

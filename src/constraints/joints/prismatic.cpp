@@ -15,14 +15,15 @@ void write_prismatic_rows(const JointModel& joint, const JointGeometry& g, Joint
   // and with it the torque the rotation rows must cancel: rows that yield a little (the joint
   // softness) then let a slider hung on the world turn and leave its line as it slides (1.6e-2 rad
   // and 0.61 m over 39 m). On the world or a static body (still_axes) the axes go with b, which
-  // the locked rotation keeps along a's; the rows then act at a's own anchor.
-  const bool in_b = g.still_axes;
+  // the locked rotation keeps along a's, and the rows act at a's centre (locked_axis_row): at a's
+  // anchor 2 m off, its lever fought the rotation rows and the slider overran its limit.
+  const auto axis_row = [&](const Vec3& axis) { return locked_axis_row(g, axis, g.still_axes); };
   for (std::uint8_t k = 0; k < 2; ++k) {
-    JointRow row = frame_axis_row(g, k == 0 ? Vec3::unit_y() : Vec3::unit_z(), in_b);
+    JointRow row = axis_row(k == 0 ? Vec3::unit_y() : Vec3::unit_z());
     row.slot = std::uint8_t(3 + k);
     rows.add(row);
   }
-  const JointRow slide = frame_axis_row(g, Vec3::unit_x(), in_b);
+  const JointRow slide = axis_row(Vec3::unit_x());
   if (joint.settings.limits) add_range_rows(slide, *joint.settings.limits, 5, rows);
   if (joint.settings.motor) add_motor_row(slide, *joint.settings.motor, 7, rows);
 }

@@ -30,15 +30,16 @@ void add_axis_rows(JointRow row, const AxisMotion& motion, std::uint8_t first_sl
 void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
   const std::array<Vec3, 3> axes{Vec3::unit_x(), Vec3::unit_y(), Vec3::unit_z()};
   // With its rotation rigidly locked on the world or a static body, the linear axes go with b, as
-  // a prismatic joint's do (prismatic.cpp): the rows then act at a's anchor, not at b's far down
-  // a free axis. Where b may turn against a the axes are a's, as the joint defines them.
+  // a prismatic joint's do (prismatic.cpp): the rows then act at a's centre (locked_axis_row), not
+  // at b's anchor far down a free axis. Where b may turn against a the axes are a's, as the joint
+  // defines them.
   const bool locked = std::ranges::all_of(joint.settings.angular, [](const AxisMotion& m) {
     return m.mode == AxisMotion::Mode::fixed && !m.spring;
   });
   const bool in_b = g.still_axes && locked;
   for (std::uint8_t k = 0; k < 3; ++k)
-    add_axis_rows(frame_axis_row(g, axes[k], in_b), joint.settings.linear[k], std::uint8_t(2 * k),
-                  false, rows);
+    add_axis_rows(locked ? locked_axis_row(g, axes[k], in_b) : frame_axis_row(g, axes[k], false),
+                  joint.settings.linear[k], std::uint8_t(2 * k), false, rows);
   const SwingTwist st = swing_twist(g.relative());
   Vec3 twist_axis =
       normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
