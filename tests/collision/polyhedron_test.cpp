@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -279,16 +280,28 @@ TEST(TrianglePolyhedron, IsFlatWithOppositeFacesAndThreeEdges) {
 
 // --- polyhedron-polyhedron: checked against oracles -----------------------------------------
 
+// Four shapes of every kind the routine reads (two random hulls, a box, a flat triangle), the
+// hulls drawn from rng; trial k pairs shapes k % 4 and (k / 4) % 4.
+struct RandomShapes {
+  explicit RandomShapes(std::mt19937& rng)
+      : blob(build_convex_hull(random_on_sphere(rng, 20, Real(0.8)))),
+        rock(build_convex_hull(random_on_sphere(rng, 12, Real(0.6)))) {}
+  std::array<PolyhedronView, 4> views() const {
+    return {blob.view(), rock.view(), slab.view(), tri.view()};
+  }
+
+  HullData blob, rock;
+  BoxPolyhedron slab{box(Real(0.9), Real(0.3), Real(0.6))};
+  TrianglePolyhedron tri{{-1, 0, -1}, {1, Real(0.2), 0}, {Real(-0.5), Real(-0.1), 1}};
+};
+
 TEST(Polyhedra, NormalIsTheAxisOfLeastSeparationOnRandomHulls) {
   // The pruned test must find what trying every axis finds: within its face-preferring tolerance
   // when they overlap, and no contact exactly when they are apart by more than the margin.
   std::mt19937 rng(11);
   std::uniform_real_distribution<Real> offset(Real(-1.6), Real(1.6));
-  const HullData blob = build_convex_hull(random_on_sphere(rng, 20, Real(0.8)));
-  const HullData rock = build_convex_hull(random_on_sphere(rng, 12, Real(0.6)));
-  const BoxPolyhedron slab(box(Real(0.9), Real(0.3), Real(0.6)));
-  const TrianglePolyhedron tri({-1, 0, -1}, {1, Real(0.2), 0}, {Real(-0.5), Real(-0.1), 1});
-  const PolyhedronView shapes[] = {blob.view(), rock.view(), slab.view(), tri.view()};
+  const RandomShapes random_shapes(rng);
+  const std::array<PolyhedronView, 4> shapes = random_shapes.views();
   int contacts = 0, edge_contacts = 0, nearest = 0;
   for (int trial = 0; trial < 1200; ++trial) {
     const PolyhedronView& a = shapes[trial % 4];
@@ -337,11 +350,8 @@ TEST(Polyhedra, NormalIsTheAxisOfLeastSeparationOnRandomHulls) {
 TEST(Polyhedra, NearestFeaturesOfPairsApartAreTheirDistanceExactly) {
   std::mt19937 rng(23);
   std::uniform_real_distribution<Real> offset(Real(-2), Real(2));
-  const HullData blob = build_convex_hull(random_on_sphere(rng, 20, Real(0.8)));
-  const HullData rock = build_convex_hull(random_on_sphere(rng, 12, Real(0.6)));
-  const BoxPolyhedron slab(box(Real(0.9), Real(0.3), Real(0.6)));
-  const TrianglePolyhedron tri({-1, 0, -1}, {1, Real(0.2), 0}, {Real(-0.5), Real(-0.1), 1});
-  const PolyhedronView shapes[] = {blob.view(), rock.view(), slab.view(), tri.view()};
+  const RandomShapes random_shapes(rng);
+  const std::array<PolyhedronView, 4> shapes = random_shapes.views();
   int apart = 0, ties = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     const PolyhedronView& a = shapes[trial % 4];
