@@ -11,12 +11,12 @@ namespace impulse {
 
 void write_prismatic_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
   add_rotation_lock_rows(g, 0, rows);
-  // Along a's axes the rows act at b's anchor, whose lever from a's centre grows with the slide,
-  // and with it the torque the rotation rows must cancel: rows that yield a little (the joint
-  // softness) then let a slider hung on the world turn and leave its line as it slides (1.6e-2 rad
-  // and 0.61 m over 39 m). On the world or a static body (still_axes) the axes go with b, which
-  // the locked rotation keeps along a's, and the rows act at a's centre (locked_axis_row): at a's
-  // anchor 2 m off, its lever fought the rotation rows and the slider overran its limit.
+  // The linear rows act at the bodies' weighted centre (locked_axis_row). At b's anchor their
+  // lever from a's centre grew with the slide, and with it the torque the rotation rows had to
+  // cancel: rows that yield a little (the joint softness) let a slider hung on the world turn and
+  // leave its line (1.6e-2 rad and 0.61 m over 39 m), and under pgs a slider 2 m from its anchor
+  // overran its limit by a metre. On the world or a static body (still_axes) the axes go with b,
+  // which the locked rotation keeps along a's.
   const auto axis_row = [&](const Vec3& axis) { return locked_axis_row(g, axis, g.still_axes); };
   for (std::uint8_t k = 0; k < 2; ++k) {
     JointRow row = axis_row(k == 0 ? Vec3::unit_y() : Vec3::unit_z());
