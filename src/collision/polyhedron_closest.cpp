@@ -25,17 +25,6 @@ struct Nearest {
   Vec3 line;  // from on_a towards on_b, any length: the normal
 };
 
-// Whether point x (in p's frame) lies over face f: its foot on the face's plane inside the
-// polygon.
-bool over_face(const PolyhedronView& p, const PolyFace& f, const Vec3& x) {
-  for (std::uint32_t i = 0; i < f.count; ++i) {
-    const Vec3& u = p.vertices[face_corner(p, f, i)];
-    const Vec3& w = p.vertices[face_corner(p, f, (i + 1) % f.count)];
-    if (dot(cross(w - u, f.normal), x - u) > 0) return false;
-  }
-  return true;
-}
-
 // The face of p nearest point x (p's frame) that x lies over and outside of, if nearer than
 // `best_sq`: its index and x's height above it.
 bool nearest_face_below(const PolyhedronView& p, const Vec3& x, Real best_sq, std::uint32_t& face,

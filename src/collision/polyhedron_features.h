@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers the polyhedron pair routines share: corners of a face, the edge between two
-// vertices, and feature ids.
+// Small helpers the polyhedron pair routines share: corners of a face, whether a point lies over
+// a face, the edge between two vertices, and feature ids.
 
 #include <cstdint>
 
@@ -11,6 +11,17 @@ namespace impulse {
 /// The vertex index of corner i of a face (counter-clockwise seen from outside, i < count).
 inline std::uint32_t face_corner(const PolyhedronView& p, const PolyFace& face, std::uint32_t i) {
   return p.face_vertices[face.first + i];
+}
+
+/// Whether point x (in p's frame) lies over face f: its foot on the face's plane inside the
+/// polygon (on a side counts as inside; a NaN as outside).
+inline bool over_face(const PolyhedronView& p, const PolyFace& f, const Vec3& x) {
+  for (std::uint32_t i = 0; i < f.count; ++i) {
+    const Vec3& u = p.vertices[face_corner(p, f, i)];
+    const Vec3& w = p.vertices[face_corner(p, f, (i + 1) % f.count)];
+    if (!(dot(cross(w - u, f.normal), x - u) <= 0)) return false;
+  }
+  return true;
 }
 
 /// The edge joining vertices u and w, either way round. A linear search: it runs only for the

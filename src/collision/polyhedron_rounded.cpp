@@ -99,15 +99,7 @@ bool crosses_a_face(const PolyhedronView& p, const Vec3& p0, const Vec3& d) {
     const Real h0 = height(p, f, p0);
     const Real h1 = height(p, f, p0 + d);
     if ((h0 < 0) == (h1 < 0)) continue;
-    const PolyFace& face = p.faces[f];
-    const Vec3 y = p0 + d * (h0 / (h0 - h1));
-    bool inside = true;
-    for (std::uint32_t i = 0; i < face.count && inside; ++i) {
-      const Vec3& pu = p.vertices[face_corner(p, face, i)];
-      const Vec3& pw = p.vertices[face_corner(p, face, (i + 1) % face.count)];
-      inside = dot(cross(pw - pu, face.normal), y - pu) <= 0;
-    }
-    if (inside) return true;
+    if (over_face(p, p.faces[f], p0 + d * (h0 / (h0 - h1)))) return true;
   }
   return false;
 }

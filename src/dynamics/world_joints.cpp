@@ -26,6 +26,9 @@ JointGeometry geometry_of(const World::Impl& impl, const World::Impl::JointRecor
   JointGeometry g =
       joint_geometry(joint.model, pose_of(impl, joint.body_a), pose_of(impl, joint.body_b));
   g.still_axes = impl.motions[joint.body_b].type == BodyType::static_body;
+  // Only the types whose rows may act there (locked_axis_row) ask for it: not a ragdoll's.
+  const JointType type = joint.model.settings.type;
+  if (type != JointType::prismatic && type != JointType::six_dof) return g;
   const BodyMotion& a = impl.motions[joint.body_a];
   const BodyMotion& b = impl.motions[joint.body_b];
   const Real turn_a = trace(a.inv_inertia_local), turn_b = trace(b.inv_inertia_local);

@@ -40,7 +40,8 @@ struct JointGeometry {
   bool still_axes = false;
   /// Where the linear rows of a joint that holds all rotation act (locked_axis_row): the centres
   /// of mass weighted by how easily each body turns (the traces of their inverse inertias), a's
-  /// centre on a body that never turns; b's anchor until the world sets it.
+  /// centre on a body that never turns. b's anchor until the world sets it, which it does for
+  /// the types that use it (prismatic, six_dof).
   Vec3 locked_point;
   /// The rotation of b's frame relative to a's, in a's frame axes (identity at creation).
   Quat relative() const { return conjugate(frame_a) * frame_b; }

@@ -36,10 +36,10 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   const bool locked = std::ranges::all_of(joint.settings.angular, [](const AxisMotion& m) {
     return m.mode == AxisMotion::Mode::fixed && !m.spring;
   });
-  const bool in_b = g.still_axes && locked;
   for (std::uint8_t k = 0; k < 3; ++k)
-    add_axis_rows(locked ? locked_axis_row(g, axes[k], in_b) : frame_axis_row(g, axes[k], false),
-                  joint.settings.linear[k], std::uint8_t(2 * k), false, rows);
+    add_axis_rows(
+        locked ? locked_axis_row(g, axes[k], g.still_axes) : frame_axis_row(g, axes[k], false),
+        joint.settings.linear[k], std::uint8_t(2 * k), false, rows);
   const SwingTwist st = swing_twist(g.relative());
   Vec3 twist_axis =
       normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
