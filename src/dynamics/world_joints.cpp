@@ -1,6 +1,7 @@
 #include "dynamics/world_joints.h"
 #include "dynamics/geometric_stiffness.h"
 #include "dynamics/guards.h"
+#include "dynamics/joint_row_decoupling.h"
 
 #include "dynamics/sleep.h"
 #include "dynamics/validation.h"
@@ -87,8 +88,9 @@ void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint)
 
 // Turns a joint's rows into solver rows: Baumgarte (or none while
 // projecting), springs as soft rows, limits speculative while not
-// reached, motors bounded, warm starts by slot. The rows go prepared into
-// `out`, the staging of the joint's chunk (write_joint_rows appends them).
+// reached, motors bounded, warm starts by slot; then (finish) its limits and motors decoupled
+// from its rigid rows. The rows go prepared into `out`, the staging of the joint's chunk
+// (write_joint_rows appends them).
 class StoreSink final : public JointRowSink {
  public:
   StoreSink(const World::Impl& impl, World::Impl::JointRecord& joint, Real dt, Real warm_scale,
@@ -99,7 +101,8 @@ class StoreSink final : public JointRowSink {
         warm_scale_(warm_scale),
         mass_a_(impl.solver_masses[joint.body_a]),
         mass_b_(impl.solver_masses[joint.body_b]),
-        out_(out) {}
+        out_(out),
+        first_(out.size()) {}
 
   void add(const JointRow& row) override {
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
@@ -147,7 +150,18 @@ class StoreSink final : public JointRowSink {
       spec.bias = -soft.bias_factor / dt_ * row.error;
     }
     spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
+    const auto index = std::uint8_t(joint_.row_count);
+    if (row.kind != JointRow::Kind::equality)
+      roles_.bounded[roles_.bounded_count++] = index;
+    else if (row.spring.frequency == 0)
+      roles_.equalities[roles_.equality_count++] = index;
     joint_.row_slots[joint_.row_count++] = row.slot;
+  }
+
+  // After the joint's last row: its limits and motors decoupled from its rigid rows
+  // (joint_row_decoupling.h), which may come before or after them (a six_dof's).
+  void finish() {
+    decouple_bounded_rows(std::span(out_).subspan(first_), roles_, mass_a_, mass_b_);
   }
 
  private:
@@ -165,6 +179,8 @@ class StoreSink final : public JointRowSink {
   Real dt_, warm_scale_;
   LaneMass mass_a_, mass_b_;  // a joint's rows all join its two bodies
   std::vector<World::Impl::PreparedJointRow>& out_;
+  std::size_t first_;  // the joint's first row in out_
+  JointRowRoles roles_;
 };
 
 // The pool for the per-joint passes, or null: a hundred joints' rows or measures take
@@ -329,6 +345,7 @@ void write_joint_rows(World::Impl& impl, Real dt) {
       } else {
         write_joint_rows(joint.model, geometry_of(impl, joint), sink);
       }
+      sink.finish();
     }
   };
   // The joints' places after the store's rows, in joint order, a block each.

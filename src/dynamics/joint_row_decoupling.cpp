@@ -1,0 +1,91 @@
+#include "dynamics/joint_row_decoupling.h"
+
+#include <cmath>
+
+namespace impulse {
+namespace {
+
+// J_x M^-1 J_y^T from x's Jacobian and y's response.
+double coupling(const LaneRow& x, const LaneRow& y) {
+  return double(dot3(x.j[0], y.b[0])) + double(dot3(x.j[1], y.b[1])) +
+         double(dot3(x.j[2], y.b[2])) + double(dot3(x.j[3], y.b[3]));
+}
+
+// Relative to its diagonal, the pivot below which an equality row counts as a combination of the
+// earlier ones (a float row's rounding is some 1e-7 of it).
+constexpr double k_dependent_pivot = 1e-5;
+
+// A = L D L^T of the equality rows' J M^-1 J^T, with a dependent row's pivot 0 (left out).
+class EqualityFactor {
+ public:
+  bool factor(std::span<const World::Impl::PreparedJointRow> rows, const JointRowRoles& roles) {
+    n_ = roles.equality_count;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const LaneRow& row_i = rows[roles.equalities[i]].response;
+      for (std::size_t j = 0; j <= i; ++j) {
+        double s = coupling(row_i, rows[roles.equalities[j]].response);
+        for (std::size_t m = 0; m < j; ++m)
+          s -= l_[i][m] * l_[j][m] * d_[m];
+        if (j < i) {
+          l_[i][j] = d_[j] > 0 ? s / d_[j] : 0;
+          continue;
+        }
+        if (!std::isfinite(s)) return false;
+        d_[i] = s > k_dependent_pivot * double(row_i.diagonal) ? s : 0;
+      }
+    }
+    return true;
+  }
+
+  // x = -A^-1 r over the rows kept (0 for those left out).
+  void solve_negated(std::array<double, k_max_joint_rows>& x) const {
+    for (std::size_t i = 0; i < n_; ++i) {
+      x[i] = -x[i];
+      for (std::size_t m = 0; m < i; ++m)
+        x[i] -= l_[i][m] * x[m];
+    }
+    for (std::size_t i = n_; i-- > 0;) {
+      x[i] = d_[i] > 0 ? x[i] / d_[i] : 0;
+      for (std::size_t m = i + 1; m < n_; ++m)
+        x[i] -= l_[m][i] * x[m];
+    }
+  }
+
+ private:
+  std::size_t n_ = 0;
+  std::array<std::array<double, k_max_joint_rows>, k_max_joint_rows> l_;
+  std::array<double, k_max_joint_rows> d_;
+};
+
+}  // namespace
+
+void decouple_bounded_rows(std::span<World::Impl::PreparedJointRow> rows,
+                           const JointRowRoles& roles, const LaneMass& a, const LaneMass& b) {
+  if (roles.equality_count == 0 || roles.bounded_count == 0) return;
+  EqualityFactor factor;
+  if (!factor.factor(rows, roles)) return;
+  for (std::size_t k = 0; k < roles.bounded_count; ++k) {
+    World::Impl::PreparedJointRow& bounded = rows[roles.bounded[k]];
+    std::array<double, k_max_joint_rows> c;
+    bool finite = std::isfinite(bounded.response.diagonal);
+    for (std::size_t i = 0; i < roles.equality_count; ++i) {
+      c[i] = coupling(rows[roles.equalities[i]].response, bounded.response);
+      finite = finite && std::isfinite(c[i]);
+    }
+    if (!finite) continue;
+    factor.solve_negated(c);
+    LaneRow& response = bounded.response;
+    for (std::size_t i = 0; i < roles.equality_count; ++i) {
+      const World::Impl::PreparedJointRow& equality = rows[roles.equalities[i]];
+      const Real weight = Real(c[i]);
+      for (std::size_t p = 0; p < 4; ++p)
+        response.j[p] += splat(weight) * equality.response.j[p];
+      bounded.spec.bias += weight * equality.spec.bias;
+    }
+    const Real free_diagonal = response.diagonal;
+    write_response(response, a, b);
+    if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / free_diagonal;
+  }
+}
+
+}  // namespace impulse

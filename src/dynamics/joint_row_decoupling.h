@@ -1,0 +1,41 @@
+#pragma once
+// A joint's limit and motor rows made M-orthogonal to its own rigid equality rows.
+//
+// A hinge's limit row J_l = [0, -a, 0, a] alone turns the body about its centre, with J M^-1 J^T
+// of that free turn; the point rows then make it turn about the anchor, whose inertia is larger
+// by m r^2. An iterative solver visiting the limit after its joint's equality rows sizes each
+// impulse by the free turn and has most of it taken back: a 1 kg arm 2.5 m out on a hinge to the
+// world, falling onto its limit, was thrown 758 m off under pgs (docs/joints.md, "Limits and
+// motors decoupled from their joint's rigid rows"). With
+//   J_l' = J_l + c^T J_e,   c = -(J_e M^-1 J_e^T)^-1 J_e M^-1 J_l^T,   b_l' = b_l + c . b_e
+// the limit's visit leaves its joint's equality rows satisfied (J_e M^-1 J_l'^T = 0) and its
+// diagonal is the Schur complement, the turn about the anchor. Where J_e v = b_e, J_l' v = b_l'
+// says what J_l v = b_l says: the solution, the limit's impulse and the joint's reaction (the sum
+// of J^T lambda over its rows) are those of the rows as written; only the equality rows' own
+// impulses take up c lambda_l.
+
+#include "dynamics/world_impl.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+namespace impulse {
+
+/// Which of a joint's prepared rows the decoupling reads and which it changes, by their index
+/// among the joint's rows.
+struct JointRowRoles {
+  std::array<std::uint8_t, k_max_joint_rows> equalities{};  ///< rigid: unbounded, no spring
+  std::array<std::uint8_t, k_max_joint_rows> bounded{};     ///< limits and motors
+  std::uint8_t equality_count = 0, bounded_count = 0;
+};
+
+/// Makes each bounded row of the joint's rows (prepared on bodies a and b) M-orthogonal to its
+/// equality rows as above: Jacobian, response, diagonal and bias; a spring's softness follows its
+/// diagonal (soft_row's is proportional to it). Equality rows that depend on the earlier ones (a
+/// Cholesky pivot below 1e-5 of its diagonal) are left out; nothing changes where a row is not
+/// finite.
+void decouple_bounded_rows(std::span<World::Impl::PreparedJointRow> rows,
+                           const JointRowRoles& roles, const LaneMass& a, const LaneMass& b);
+
+}  // namespace impulse
