@@ -133,6 +133,41 @@ SwingTwist swing_twist(const Quat& relative) {
   return {angle, to_rotation_vector(swing)};
 }
 
+std::optional<SwingTwistRates> swing_twist_rates(const Quat& relative) {
+  const Quat q = relative.w < 0 ? relative * Real(-1) : relative;
+  // As swing_twist: twist (x, 0, 0, w) / n; swing (0, s_y, s_z, n) with s_y = (w y - x z) / n and
+  // s_z = (w z + x y) / n, as a rotation vector phi / s (0, s_y, s_z), s = |(y, z)|,
+  // phi = 2 atan2(s, n). Each coordinate's derivative along dq = (0, e_i) q / 2, for each axis e_i.
+  const Real n = std::sqrt(q.x * q.x + q.w * q.w);
+  constexpr Real k_min_twist_norm = Real(0.05);  // a swing within 5.7 degrees of pi
+  if (n < k_min_twist_norm) return std::nullopt;
+  const Real s = std::sqrt(q.y * q.y + q.z * q.z);
+  const Real s_y = (q.w * q.y - q.x * q.z) / n, s_z = (q.w * q.z + q.x * q.y) / n;
+  // phi / s, which tends to 2 / n at no swing.
+  constexpr Real k_small_swing = Real(1e-4);
+  const bool swung = s > k_small_swing;
+  const Real f = swung ? 2 * std::atan2(s, n) / s : 2 / n;
+  SwingTwistRates rates;
+  for (std::size_t i = 0; i < 3; ++i) {
+    Vec3 e;
+    e[i] = Real(0.5);
+    const Quat d = Quat(e.x, e.y, e.z, 0) * q;
+    const Real dn = (q.w * d.w + q.x * d.x) / n;
+    rates.twist[i] = 2 * (q.w * d.x - q.x * d.w) / (n * n);
+    const Real ds_y = (d.w * q.y + q.w * d.y - d.x * q.z - q.x * d.z - s_y * dn) / n;
+    const Real ds_z = (d.w * q.z + q.w * d.z + d.x * q.y + q.x * d.y - s_z * dn) / n;
+    Real df = -2 * dn / (n * n);
+    if (swung) {
+      const Real ds = (q.y * d.y + q.z * d.z) / s;
+      const Real dphi = 2 * (n * ds - s * dn) / (n * n + s * s);
+      df = (dphi - f * ds) / s;
+    }
+    rates.swing[1][i] = df * s_y + f * ds_y;
+    rates.swing[2][i] = df * s_z + f * ds_z;
+  }
+  return rates;
+}
+
 JointRow swing_axis_row(const JointGeometry& g, const SwingTwist& st, std::size_t k) {
   Vec3 axis;
   axis[k] = 1;

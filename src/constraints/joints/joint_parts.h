@@ -4,6 +4,9 @@
 
 #include "constraints/joints/joint_model.h"
 
+#include <array>
+#include <optional>
+
 namespace impulse {
 
 /// The row for the coordinate s = n . (p_b - p_a) along a unit axis n fixed in body a's frame:
@@ -58,6 +61,17 @@ struct SwingTwist {
   Vec3 swing;
 };
 SwingTwist swing_twist(const Quat& relative);
+
+/// The rates of swing_twist's coordinates: d twist / dt = twist . w and d swing[k] / dt =
+/// swing[k] . w, for w the angular velocity of b's frame relative to a's in a's frame axes; exact,
+/// from dq/dt = w q / 2 (the first-order rows, a's axes, are exact only at zero swing). None
+/// within some 6 degrees of a swing of half a turn, where the twist is undefined and the rates
+/// grow without bound.
+struct SwingTwistRates {
+  Vec3 twist;
+  std::array<Vec3, 3> swing;
+};
+std::optional<SwingTwistRates> swing_twist_rates(const Quat& relative);
 
 /// The row for the swing's component along a's frame axis k (1: y, 2: z; st from swing_twist):
 /// J = [0, -e, 0, e] on that axis e in the world, its rate to first order. A hinge holds both at

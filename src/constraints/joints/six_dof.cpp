@@ -2,10 +2,9 @@
 // joint frame (fixed in a) and each of its three angular coordinates is free, fixed or limited,
 // rigid or soft (a spring).
 //   linear axis n: s = n . (p_b - p_a), J = [-n, -(r_a + d) x n, n, r_b x n] (as the prismatic)
-//   angular: the relative rotation split as swing * twist (joint_parts.h): the twist about x and
-//   the swing's y and z components. Unlike Euler angles these stay meaningful beyond 90 degrees.
-//   Their rates are ~ (w_b - w_a) . e for e the twist axis (halfway between the two frames' x
-//   axes) and a's y and z axes.
+//   angular: the relative rotation split as swing * twist (joint_parts.h): the twist about x (or
+//   y or z, twist_index) and the swing's other two components. Unlike Euler angles these stay
+//   meaningful beyond 90 degrees. Their rows go along their exact rates (swing_twist_rates).
 #include "constraints/joints/joint_parts.h"
 
 #include <algorithm>
@@ -25,6 +24,30 @@ void add_axis_rows(JointRow row, const AxisMotion& motion, std::uint8_t first_sl
     add_range_rows(row, range, first_slot, rows);
 }
 
+// Which angular axis is the twist's: x, unless y or z turns freely against an x that does not, or
+// is the only axis that turns at all (a hinge made of a six_dof). A swing is undefined at half a
+// turn: two free boxes spun about a free swing axis gained 1800 times their energy in 10 s. About
+// one axis the two readings are the same angle; about several they differ at second order.
+std::size_t twist_index(const std::array<AxisMotion, 3>& angular) {
+  const auto is = [&](std::size_t k, AxisMotion::Mode mode) { return angular[k].mode == mode; };
+  using enum AxisMotion::Mode;
+  if (is(1, free) != is(2, free) && !is(0, free)) return is(1, free) ? 1 : 2;
+  if (is(0, fixed) && is(1, fixed) != is(2, fixed)) return is(1, fixed) ? 2 : 1;
+  return 0;
+}
+
+// Swing part k held at zero while its partner turns: b's x axis in a plane of a's (y's part is
+// zero where x_b . z_a is, z's where x_b . y_a is), a row that holds through the swing of half a
+// turn the partner may reach, where the swing's parts are undefined.
+JointRow swing_plane_row(const JointGeometry& g, std::size_t k) {
+  const Vec3 x_b = rotate(g.frame_b, Vec3::unit_x());
+  const Vec3 e = rotate(g.frame_a, k == 1 ? Vec3::unit_z() : Vec3::unit_y());
+  const Real sign = k == 1 ? Real(-1) : Real(1);
+  JointRow row = angular_axis_row(cross(x_b, e) * sign);
+  row.error = sign * dot(e, x_b);
+  return row;
+}
+
 }  // namespace
 
 void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
@@ -40,16 +63,46 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     add_axis_rows(
         locked ? locked_axis_row(g, axes[k], g.still_axes) : frame_axis_row(g, axes[k], false),
         joint.settings.linear[k], std::uint8_t(2 * k), false, rows);
-  const SwingTwist st = swing_twist(g.relative());
-  Vec3 twist_axis =
-      normalize(rotate(g.frame_a, Vec3::unit_x()) + rotate(g.frame_b, Vec3::unit_x()));
-  if (twist_axis == Vec3::zero()) twist_axis = rotate(g.frame_a, Vec3::unit_x());
+  std::array<AxisMotion, 3> angular = joint.settings.angular;
+  JointGeometry turned = g;
+  if (const std::size_t first = twist_index(angular); first > 0) {
+    // The frame's axes taken round so that axis `first` comes first: 120 degrees about (1, 1, 1)
+    // for y, 240 for z.
+    const Real s = first == 1 ? Real(0.5) : Real(-0.5);
+    const Quat round{s, s, s, Real(0.5)};
+    turned.frame_a = g.frame_a * round;
+    turned.frame_b = g.frame_b * round;
+    std::ranges::rotate(angular, angular.begin() + std::ptrdiff_t(first));
+  }
+  // The rows along the coordinates' exact rates: the first-order ones (a's axes, the twist
+  // halfway between the frames' x axes) are exact only where the swing is zero, and a limit on a
+  // swing whose rate they missed pushed without stopping it.
+  const Quat relative = turned.relative();
+  const SwingTwist st = swing_twist(relative);
+  const std::optional<SwingTwistRates> rates = swing_twist_rates(relative);
+  Vec3 twist_axis;
+  if (rates) {
+    twist_axis = rotate(turned.frame_a, rates->twist);
+  } else {
+    twist_axis =
+        normalize(rotate(turned.frame_a, Vec3::unit_x()) + rotate(turned.frame_b, Vec3::unit_x()));
+    if (twist_axis == Vec3::zero()) twist_axis = rotate(turned.frame_a, Vec3::unit_x());
+  }
   JointRow twist = angular_axis_row(twist_axis);
   twist.error = st.twist;
-  add_axis_rows(twist, joint.settings.angular[0], 6, true, rows);
-  for (std::uint8_t k = 1; k <= 2; ++k)
-    add_axis_rows(swing_axis_row(g, st, k), joint.settings.angular[k], std::uint8_t(6 + 2 * k),
-                  false, rows);
+  add_axis_rows(twist, angular[0], 6, true, rows);
+  for (std::uint8_t k = 1; k <= 2; ++k) {
+    JointRow swing = swing_axis_row(turned, st, k);
+    if (angular[k].mode == AxisMotion::Mode::fixed &&
+        angular[3 - k].mode != AxisMotion::Mode::fixed) {
+      swing = swing_plane_row(turned, k);
+    } else if (rates) {
+      const Vec3 rate = rotate(turned.frame_a, rates->swing[k]);
+      swing.ang_a = -rate;
+      swing.ang_b = rate;
+    }
+    add_axis_rows(swing, angular[k], std::uint8_t(6 + 2 * k), false, rows);
+  }
 }
 
 }  // namespace impulse
