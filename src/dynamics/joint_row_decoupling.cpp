@@ -37,6 +37,9 @@ class EqualityFactor {
     return true;
   }
 
+  double l(std::size_t i, std::size_t m) const { return l_[i][m]; }
+  bool kept(std::size_t i) const { return d_[i] > 0; }
+
   // x = -A^-1 r over the rows kept (0 for those left out).
   void solve_negated(std::array<double, k_max_joint_rows>& x) const {
     for (std::size_t i = 0; i < n_; ++i) {
@@ -57,13 +60,9 @@ class EqualityFactor {
   std::array<double, k_max_joint_rows> d_;
 };
 
-}  // namespace
-
-void decouple_bounded_rows(std::span<World::Impl::PreparedJointRow> rows,
-                           const JointRowRoles& roles, const LaneMass& a, const LaneMass& b) {
-  if (roles.equality_count == 0 || roles.bounded_count == 0) return;
-  EqualityFactor factor;
-  if (!factor.factor(rows, roles)) return;
+// Each bounded row less its part along the equality rows (the header's J_l').
+void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const JointRowRoles& roles,
+                      const EqualityFactor& factor, const LaneMass& a, const LaneMass& b) {
   for (std::size_t k = 0; k < roles.bounded_count; ++k) {
     World::Impl::PreparedJointRow& bounded = rows[roles.bounded[k]];
     std::array<double, k_max_joint_rows> c;
@@ -86,6 +85,49 @@ void decouple_bounded_rows(std::span<World::Impl::PreparedJointRow> rows,
     write_response(response, a, b);
     if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / free_diagonal;
   }
+}
+
+// J_e' = L^-1 J_e: each row less its part along the rows before it, as transformed; T = L^-1 the
+// same way, for the softness: J_e' v + T Gamma T^T lambda' = T b_e is the soft system, whose
+// diagonal the rows keep.
+void orthogonalise_equalities(std::span<World::Impl::PreparedJointRow> rows,
+                              const JointRowRoles& roles, const EqualityFactor& factor,
+                              const LaneMass& a, const LaneMass& b) {
+  std::array<std::array<double, k_max_joint_rows>, k_max_joint_rows> t{};
+  std::array<Real, k_max_joint_rows> softness{};
+  for (std::size_t i = 0; i < roles.equality_count; ++i)
+    softness[i] = rows[roles.equalities[i]].spec.softness;
+  for (std::size_t i = 0; i < roles.equality_count; ++i) {
+    t[i][i] = 1;
+    if (!factor.kept(i)) continue;
+    World::Impl::PreparedJointRow& row = rows[roles.equalities[i]];
+    for (std::size_t m = 0; m < i; ++m) {
+      if (!factor.kept(m)) continue;
+      const World::Impl::PreparedJointRow& before = rows[roles.equalities[m]];
+      const double l = factor.l(i, m);
+      for (std::size_t c = 0; c <= m; ++c)
+        t[i][c] -= l * t[m][c];
+      for (std::size_t p = 0; p < 4; ++p)
+        row.response.j[p] -= splat(Real(l)) * before.response.j[p];
+      row.spec.bias -= Real(l) * before.spec.bias;
+    }
+    double gamma = 0;
+    for (std::size_t c = 0; c <= i; ++c)
+      gamma += t[i][c] * t[i][c] * double(softness[c]);
+    row.spec.softness = Real(gamma);
+    write_response(row.response, a, b);
+  }
+}
+
+}  // namespace
+
+void decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows, const JointRowRoles& roles,
+                         const LaneMass& a, const LaneMass& b, bool equalities_too) {
+  if (roles.equality_count == 0 || (roles.bounded_count == 0 && !equalities_too)) return;
+  EqualityFactor factor;
+  if (!factor.factor(rows, roles)) return;
+  decouple_bounded(rows, roles, factor, a, b);
+  if (equalities_too) orthogonalise_equalities(rows, roles, factor, a, b);
 }
 
 }  // namespace impulse

@@ -158,10 +158,12 @@ class StoreSink final : public JointRowSink {
     joint_.row_slots[joint_.row_count++] = row.slot;
   }
 
-  // After the joint's last row: its limits and motors decoupled from its rigid rows
-  // (joint_row_decoupling.h), which may come before or after them (a six_dof's).
+  // After the joint's last row: its limits and motors decoupled from its rigid rows, which may
+  // come before or after them (a six_dof's), and those from each other for the solvers that do not
+  // solve them together (joint_row_decoupling.h).
   void finish() {
-    decouple_bounded_rows(std::span(out_).subspan(first_), roles_, mass_a_, mass_b_);
+    decouple_joint_rows(std::span(out_).subspan(first_), roles_, mass_a_, mass_b_,
+                        !impl_.solver->solves_bilateral_rows_exactly());
   }
 
  private:
