@@ -147,13 +147,25 @@ std::uint32_t mesh_feature(std::uint32_t t, std::uint8_t type, std::uint32_t ind
   }
 }
 
-void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& a_origin_local,
+// A point inside a, in its frame, for the one-sided test: the centre of a sphere, capsule or box,
+// the mean of a hull's corners. A hull need not hold its origin: one resting on a mesh with its
+// origin below the surface was taken for a body behind it, lost its contacts and fell through.
+Vec3 inside_point(const ConvexRef& a) {
+  const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
+  if (!hull || hull->vertices.empty()) return Vec3::zero();
+  Vec3 sum;
+  for (const Vec3& v : hull->vertices)
+    sum += v;
+  return sum / Real(hull->vertices.size());
+}
+
+void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& a_inside_local,
                            const MeshShape& b, const Transform& tb, std::uint32_t t, Real margin,
                            std::vector<Candidate>& candidates) {
   const auto& tri = b.triangles[t];
   const Vec3& v0 = b.vertices[tri[0]];
   const Vec3& front = b.normals[t];
-  if (dot(front, a_origin_local - v0) < 0) return;  // one-sided: a is behind the triangle
+  if (dot(front, a_inside_local - v0) < 0) return;  // one-sided: a is behind the triangle
   const TrianglePolyhedron triangle(v0, b.vertices[tri[1]], b.vertices[tri[2]]);
   Manifold m;
   if (!collide_triangle(a, ta, triangle.view(), tb, margin, m)) return;
@@ -301,8 +313,9 @@ void collide_convex_mesh(const ConvexRef& a, const Transform& ta, const MeshShap
   thread_local Scratch scratch;
   scratch.candidates.clear();
   const Transform a_in_b = inverse(tb) * ta;
+  const Vec3 inside = apply(a_in_b, inside_point(a));
   b.tree.query(local_bounds(a, a_in_b).expanded(margin), [&](std::uint32_t t) {
-    add_triangle_contacts(a, ta, a_in_b.position, b, tb, t, margin, scratch.candidates);
+    add_triangle_contacts(a, ta, inside, b, tb, t, margin, scratch.candidates);
     return true;
   });
   remove_voided(b, scratch.candidates, scratch.voided);

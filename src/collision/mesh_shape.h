@@ -7,7 +7,7 @@
 // or corner contacts whose corners all belong to neighbours already in contact are dropped as
 // redundant (Jolt's voided features).
 //
-// Meshes are one-sided: a triangle ignores a convex whose origin lies behind its plane, and
+// Meshes are one-sided: a triangle ignores a convex whose centre lies behind its plane, and
 // contacts that would push a convex towards a triangle's back are dropped, so a body below a mesh
 // is not pushed through it (docs/collision.md, "Planes and triangle meshes").
 //

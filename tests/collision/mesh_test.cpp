@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/convex_hull.h"
 #include "collision/mesh_grid.h"
 #include "collision/polyhedron.h"
 #include "support/geometry.h"
@@ -380,6 +381,24 @@ TEST(MeshContacts, OneSidedFloorIgnoresBodiesBelowItAndPushesUpThoseAbove) {
   ASSERT_FALSE(out.empty());
   expect_only_normal(out, k_down, k_tol, "deep");
   EXPECT_NEAR(deepest(out), 0.4, k_tol);
+}
+
+// A hull whose corners all lie above its origin, resting on the floor with the origin 0.2 m below
+// it: the one-sided test asks for a point inside the hull, not its origin (taken for a body
+// behind the floor, such a hull lost its contacts and fell through).
+TEST(MeshContacts, AHullAboveItsOwnOriginRestingOnTheFloorIsPushedUp) {
+  std::vector<Vec3> corners;
+  for (const Real x : {Real(-0.3), Real(0.3)})
+    for (const Real y : {Real(0.2), Real(0.6)})
+      for (const Real z : {Real(-0.3), Real(0.3)})
+        corners.push_back({x, y, z});
+  const HullData hull = build_convex_hull(corners);
+  const auto out = collide(hull.view(), at({Real(0.1), Real(-0.21), Real(0.2)}), floor_mesh());
+  ASSERT_EQ(out.size(), 1u);
+  expect_only_normal(out, k_down, k_tol, "resting");
+  EXPECT_NEAR(deepest(out), 0.01, k_tol);
+  // Wholly below the floor it stays behind it.
+  EXPECT_TRUE(collide(hull.view(), at({Real(0.1), Real(-0.7), Real(0.2)}), floor_mesh()).empty());
 }
 
 const BoxPolyhedron k_cube{Box{}};  // half extents 0.5
