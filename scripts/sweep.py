@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Steps seeded random scenes with the `impulse` command and lists those that break a physical rule.
+
+Three kinds of scene, each written to the scene-format contract (docs/scene-format.md):
+  pairs   two bodies on one joint (any type, anchors up to 3 m from the centres, masses 0.1 to
+          100 kg, one body static in 30%, ranges about the start, gravity on or off, random
+          velocities);
+  chains  2 to 8 bodies hanging from a post on random joints (motors in some), over a ground, the
+          bodies placed so that no two of them overlap at the start;
+  drops   2 to 8 random shapes (compounds in 20%), masses 0.1 to 100 kg, thrown onto a box, plane
+          or two-triangle mesh ground.
+Each scene runs --steps steps (600: 10 s); a scene is listed when its mechanical energy rose by
+more than --energy of its scale (pairs: the largest kinetic energy, start or end; chains and
+drops: the bodies' weight times 5 m plus their kinetic energy), when its joints end more than
+5 cm apart, when a body ends more than 2 m below a ground it was over (drops), or when the
+command failed. Scenes with motors are not held to the energy rule. A summary line counts each.
+
+  python3 scripts/sweep.py pairs --solver pgs --count 300 --seed 0
+  python3 scripts/sweep.py drops --count 100 --keep /tmp/drops   # keep the scene files
+
+A developer's tool, as scripts/peers_compare.py (it needs python3, which scripts/setup.sh does not
+install); docs/reliability.md ("Random sweeps") has what it found.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+TYPES = ["ball", "hinge", "prismatic", "cone_twist", "six_dof", "fixed", "distance"]
+
+
+def unit():
+    v = [random.gauss(0, 1) for _ in range(3)]
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v]
+
+
+def about_zero(lo, hi):
+    return [random.uniform(lo, 0), random.uniform(0, hi)]
+
+
+def shape(largest):
+    kind = random.choice(["box", "sphere", "capsule"])
+    if kind == "box":
+        return {"type": "box", "half_extents": [random.uniform(0.05, largest) for _ in range(3)]}
+    if kind == "sphere":
+        return {"type": "sphere", "radius": random.uniform(0.05, largest * 0.8)}
+    return {"type": "capsule", "radius": random.uniform(0.05, largest / 2),
+            "half_height": random.uniform(0.05, largest)}
+
+
+def reach(s):
+    """The radius of a sphere about the body's origin that holds the shape."""
+    if s["type"] == "box":
+        return math.sqrt(sum(h * h for h in s["half_extents"]))
+    if s["type"] == "sphere":
+        return s["radius"]
+    return s["radius"] + s["half_height"]
+
+
+def joint(kind, a, b, anchor, b_position, motors):
+    j = {"name": "j_%s_%s" % (a, b or "world"), "type": kind, "body_a": a}
+    if b:
+        j["body_b"] = b
+    if kind == "distance":
+        j["anchor_a"] = [random.uniform(-0.3, 0.3) for _ in range(3)]
+        j["anchor_b"] = [x + random.uniform(-0.3, 0.3) for x in b_position]
+        length = math.dist(j["anchor_a"], j["anchor_b"])
+        if random.random() < 0.5:
+            j["min"] = length * random.uniform(0, 1)
+            j["max"] = length + random.uniform(0, 1)
+        return j
+    j["anchor"] = anchor
+    if kind in ("hinge", "prismatic", "cone_twist"):
+        j["axis"] = unit()
+    if kind == "hinge" and random.random() < 0.7:
+        j["limits"] = about_zero(-2.5, 2.5)
+    if kind == "hinge" and motors and random.random() < 0.3:
+        j["motor"] = {"speed": random.uniform(-3, 3), "max_torque": random.uniform(0, 50)}
+    if kind == "prismatic" and random.random() < 0.7:
+        j["limits"] = about_zero(-1, 1)
+    if kind == "cone_twist":
+        j["swing_limit"] = random.uniform(0.1, 1.5)
+        j["twist_limits"] = about_zero(-1.5, 1.5)
+    if kind == "six_dof":
+        def axis(linear):
+            c = random.random()
+            if c < 0.3:
+                return "free"
+            if c < 0.6:
+                return "fixed"
+            return about_zero(-1, 1) if linear else about_zero(-1.5, 1.5)
+        j["linear"] = [axis(True) for _ in range(3)]
+        j["angular"] = [axis(False) for _ in range(3)]
+    return j
+
+
+def scene(name, gravity, solver, bodies, joints=()):
+    return {"format": "impulse-scene/1", "name": name, "gravity": [0, -9.81 if gravity else 0, 0],
+            "timestep": 1 / 60, "sleeping": False, "solver": {"type": solver, "iterations": 10},
+            "bodies": bodies, "joints": list(joints)}
+
+
+def pairs(seed, solver):
+    gravity = random.random() < 0.5
+    bodies = []
+    if random.random() < 0.3:
+        bodies.append({"name": "a", "type": "static", "position": [0, 0, 0],
+                       "shape": {"type": "sphere", "radius": 0.05}})
+    else:
+        bodies.append({"name": "a", "type": "dynamic", "mass": 10 ** random.uniform(-1, 2),
+                       "position": [0, 0, 0], "shape": shape(0.6),
+                       "linear_velocity": [random.uniform(-2, 2) for _ in range(3)],
+                       "angular_velocity": [random.uniform(-3, 3) for _ in range(3)]})
+    b_position = [random.uniform(-3, 3) for _ in range(3)]
+    bodies.append({"name": "b", "type": "dynamic", "mass": 10 ** random.uniform(-1, 2),
+                   "position": b_position, "shape": shape(0.6),
+                   "linear_velocity": [random.uniform(-2, 2) for _ in range(3)],
+                   "angular_velocity": [random.uniform(-3, 3) for _ in range(3)]})
+    anchor = ([random.uniform(-3, 3) for _ in range(3)] if random.random() < 0.7
+              else [x / 2 for x in b_position])
+    j = joint(random.choice(TYPES), "a", "b", anchor, b_position, motors=False)
+    return scene("pairs%d" % seed, gravity, solver, bodies, [j])
+
+
+def chains(seed, solver):
+    bodies = [{"name": "ground", "type": "static", "position": [0, -0.5, 0],
+               "shape": {"type": "box", "half_extents": [20, 0.5, 20]}},
+              {"name": "post", "type": "static", "position": [0, 4, 0],
+               "shape": {"type": "sphere", "radius": 0.05}}]
+    joints, placed = [], []
+    previous, previous_position = "post", [0, 4, 0]
+    for i in range(random.randint(2, 8)):
+        for _ in range(100):  # a place where it overlaps no body but the one it hangs from
+            s = shape(0.4)
+            d = unit()
+            step = random.uniform(0.3, 1.0)
+            p = [previous_position[k] + d[k] * step for k in range(3)]
+            p[1] = max(p[1], 0.8)
+            if all(math.dist(p, q) > reach(s) + r for q, r in placed[:-1]):
+                break
+        name = "b%d" % i
+        bodies.append({"name": name, "type": "dynamic", "mass": 10 ** random.uniform(-0.5, 1.5),
+                       "position": p, "shape": s})
+        anchor = [(previous_position[k] + p[k]) / 2 for k in range(3)]
+        kind = random.choice(TYPES[:-1] + ["ball", "hinge"])
+        joints.append(joint(kind, name, previous, anchor, p, motors=True))
+        placed.append((p, reach(s)))
+        previous, previous_position = name, p
+    return scene("chains%d" % seed, True, solver, bodies, joints)
+
+
+def drops(seed, solver):
+    ground = random.choice(["box", "plane", "mesh"])
+    if ground == "box":
+        g = {"position": [0, -0.5, 0], "shape": {"type": "box", "half_extents": [20, 0.5, 20]}}
+    elif ground == "plane":
+        g = {"position": [0, 0, 0], "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0}}
+    else:
+        g = {"position": [0, 0, 0], "shape": {
+            "type": "mesh", "vertices": [[-20, 0, -20], [20, 0, -20], [20, 0, 20], [-20, 0, 20]],
+            "triangles": [[0, 2, 1], [0, 3, 2]]}}
+    bodies = [dict(g, name="ground", type="static")]
+    for i in range(random.randint(2, 8)):
+        q = [random.gauss(0, 1) for _ in range(4)]
+        n = math.sqrt(sum(x * x for x in q))
+        b = {"name": "b%d" % i, "type": "dynamic", "mass": 10 ** random.uniform(-1, 2),
+             "position": [random.uniform(-1.5, 1.5), random.uniform(0.8, 5),
+                          random.uniform(-1.5, 1.5)],
+             "orientation": [x / n for x in q],
+             "linear_velocity": [random.uniform(-3, 3) for _ in range(3)],
+             "angular_velocity": [random.uniform(-5, 5) for _ in range(3)]}
+        if random.random() < 0.2:
+            b["shapes"] = [dict(shape(0.8), position=[random.uniform(-0.4, 0.4) for _ in range(3)])
+                           for _ in range(2)]
+        elif random.random() < 0.25:
+            b["shape"] = {"type": "convex_hull", "points": [
+                [random.uniform(-0.5, 0.5) for _ in range(3)] for _ in range(random.randint(6, 20))]}
+        else:
+            b["shape"] = shape(0.8)
+        bodies.append(b)
+    return scene("drops%d" % seed, True, solver, bodies)
+
+
+def run(command, path, steps):
+    out = subprocess.run([command, "run", path, "--steps", str(steps), "--json"],
+                         capture_output=True, text=True)
+    return json.loads(out.stdout) if out.returncode == 0 else None
+
+
+def energy(summary):
+    return summary["energy"]["kinetic"] + summary["energy"]["potential"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kind", choices=["pairs", "chains", "drops"])
+    parser.add_argument("--impulse", default="build/release/apps/cli/impulse")
+    parser.add_argument("--solver", default="pgs")
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="the first scene's seed")
+    parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--energy", type=float, default=0.05,
+                        help="the rise in mechanical energy, against its scale, that lists a scene")
+    parser.add_argument("--keep", help="a directory to keep the scene files in")
+    args = parser.parse_args()
+    make = {"pairs": pairs, "chains": chains, "drops": drops}[args.kind]
+    directory = args.keep or tempfile.mkdtemp()
+    os.makedirs(directory, exist_ok=True)
+    counts = {"energy": 0, "apart": 0, "fell": 0, "failed": 0}
+    for seed in range(args.seed, args.seed + args.count):
+        random.seed(seed)
+        s = make(seed, args.solver)
+        path = os.path.join(directory, "%s%d.json" % (args.kind, seed))
+        with open(path, "w") as f:
+            json.dump(s, f)
+        start, end = run(args.impulse, path, 0), run(args.impulse, path, args.steps)
+        if start is None or end is None:
+            counts["failed"] += 1
+            print("%s: the command failed" % path)
+            continue
+        dynamic = [b for b in s["bodies"] if b["type"] == "dynamic"]
+        if args.kind == "pairs":
+            scale = max(start["energy"]["kinetic"], end["energy"]["kinetic"], 1e-3)
+        else:
+            scale = start["energy"]["kinetic"] + sum(9.81 * b["mass"] * 5 for b in dynamic)
+        rise = (energy(end) - energy(start)) / scale
+        motors = any("motor" in j for j in s["joints"])
+        found = []
+        if rise > args.energy and not motors:
+            found.append("energy +%.3g of its scale" % rise)
+            counts["energy"] += 1
+        if s["joints"] and end["max_joint_error"] > 0.05:
+            found.append("joints %.3g m apart" % end["max_joint_error"])
+            counts["apart"] += 1
+        if args.kind == "drops":
+            under = [b["position"][1] for b in end["bodies"][1:]
+                     if abs(b["position"][0]) < 19 and abs(b["position"][2]) < 19]
+            if under and min(under) < -2:
+                found.append("a body %.3g m under the ground" % -min(under))
+                counts["fell"] += 1
+        if found:
+            print("%s: %s" % (path, "; ".join(found)))
+    print("%s, %s, %d scenes from seed %d: energy gained in %d, joints apart in %d, "
+          "fell through in %d, failed %d" % (args.kind, args.solver, args.count, args.seed,
+                                             counts["energy"], counts["apart"], counts["fell"],
+                                             counts["failed"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
