@@ -72,7 +72,7 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     const Quat round{s, s, s, Real(0.5)};
     turned.frame_a = g.frame_a * round;
     turned.frame_b = g.frame_b * round;
-    std::ranges::rotate(angular, angular.begin() + std::ptrdiff_t(first));
+    std::rotate(angular.begin(), angular.begin() + std::ptrdiff_t(first), angular.end());
   }
   // The rows along the coordinates' exact rates: the first-order ones (a's axes, the twist
   // halfway between the frames' x axes) are exact only where the swing is zero, and a limit on a
