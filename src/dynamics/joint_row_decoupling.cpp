@@ -1,5 +1,6 @@
 #include "dynamics/joint_row_decoupling.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace impulse {
@@ -12,14 +13,21 @@ double coupling(const LaneRow& x, const LaneRow& y) {
 }
 
 // Relative to its diagonal, the pivot below which an equality row counts as a combination of the
-// earlier ones (a float row's rounding is some 1e-7 of it).
+// earlier ones (a float row's rounding is some 1e-7 of it); and so a bounded row whose decoupled
+// diagonal falls below this of its own: a combination of the equality rows.
 constexpr double k_dependent_pivot = 1e-5;
+// Relative to the block's largest diagonal, the least a pivot may be: a row that barely moves its
+// bodies (an angular row on a body held to a tilted plane) is rounding, not a direction.
+constexpr double k_least_pivot = 1e-9;
 
 // A = L D L^T of the equality rows' J M^-1 J^T, with a dependent row's pivot 0 (left out).
 class EqualityFactor {
  public:
   bool factor(std::span<const World::Impl::PreparedJointRow> rows, const JointRowRoles& roles) {
     n_ = roles.equality_count;
+    double largest = 0;
+    for (std::size_t i = 0; i < n_; ++i)
+      largest = std::max(largest, double(rows[roles.equalities[i]].response.diagonal));
     for (std::size_t i = 0; i < n_; ++i) {
       const LaneRow& row_i = rows[roles.equalities[i]].response;
       for (std::size_t j = 0; j <= i; ++j) {
@@ -31,7 +39,9 @@ class EqualityFactor {
           continue;
         }
         if (!std::isfinite(s)) return false;
-        d_[i] = s > k_dependent_pivot * double(row_i.diagonal) ? s : 0;
+        const bool independent =
+            s > k_dependent_pivot * double(row_i.diagonal) && s > k_least_pivot * largest;
+        d_[i] = independent ? s : 0;
       }
     }
     return true;
@@ -73,7 +83,11 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
     }
     if (!finite) continue;
     factor.solve_negated(c);
+    // As written, for a row the equality rows already hold: decoupled it would be rounding with a
+    // bias (a limit along a plane world's normal threw its body 15 km).
     LaneRow& response = bounded.response;
+    const std::array<Lanes, 4> written = response.j;
+    const Real written_bias = bounded.spec.bias, free_diagonal = response.diagonal;
     for (std::size_t i = 0; i < roles.equality_count; ++i) {
       const World::Impl::PreparedJointRow& equality = rows[roles.equalities[i]];
       const Real weight = Real(c[i]);
@@ -81,8 +95,13 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
         response.j[p] += splat(weight) * equality.response.j[p];
       bounded.spec.bias += weight * equality.spec.bias;
     }
-    const Real free_diagonal = response.diagonal;
     write_response(response, a, b);
+    if (!(double(response.diagonal) > k_dependent_pivot * double(free_diagonal))) {
+      response.j = written;
+      bounded.spec.bias = written_bias;
+      write_response(response, a, b);
+      continue;
+    }
     if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / free_diagonal;
   }
 }

@@ -89,8 +89,8 @@ void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint)
 // Turns a joint's rows into solver rows: Baumgarte (or none while
 // projecting), springs as soft rows, limits speculative while not
 // reached, motors bounded, warm starts by slot; then (finish) its limits and motors decoupled
-// from its rigid rows. The rows go prepared into `out`, the staging of the joint's chunk
-// (write_joint_rows appends them).
+// from its rigid rows, and those from each other for the solvers that visit them one by one. The
+// rows go prepared into `out`, the staging of the joint's chunk (write_joint_rows appends them).
 class StoreSink final : public JointRowSink {
  public:
   StoreSink(const World::Impl& impl, World::Impl::JointRecord& joint, Real dt, Real warm_scale,

@@ -69,7 +69,7 @@ SwingTwist swing_twist(const Quat& relative);
 /// grow without bound.
 struct SwingTwistRates {
   Vec3 twist;
-  std::array<Vec3, 3> swing;
+  std::array<Vec3, 3> swing;  ///< indexed as SwingTwist::swing: [1] y, [2] z ([0] zero)
 };
 std::optional<SwingTwistRates> swing_twist_rates(const Quat& relative);
 

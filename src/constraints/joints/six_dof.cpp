@@ -4,7 +4,9 @@
 //   linear axis n: s = n . (p_b - p_a), J = [-n, -(r_a + d) x n, n, r_b x n] (as the prismatic)
 //   angular: the relative rotation split as swing * twist (joint_parts.h): the twist about x (or
 //   y or z, twist_index) and the swing's other two components. Unlike Euler angles these stay
-//   meaningful beyond 90 degrees. Their rows go along their exact rates (swing_twist_rates).
+//   meaningful beyond 90 degrees. Their rows go along their exact rates (swing_twist_rates), but
+//   within 5.7 degrees of a half-turn swing (the first-order axes) and for a rigidly fixed swing
+//   part whose partner turns (swing_plane_row).
 #include "constraints/joints/joint_parts.h"
 
 #include <algorithm>
@@ -36,8 +38,8 @@ std::size_t twist_index(const std::array<AxisMotion, 3>& angular) {
   return 0;
 }
 
-// Swing part k held at zero while its partner turns: b's x axis in a plane of a's (y's part is
-// zero where x_b . z_a is, z's where x_b . y_a is), a row that holds through the swing of half a
+// Swing part k rigidly held at zero while its partner turns: b's x axis in a plane of a's (y's part
+// is zero where x_b . z_a is, z's where x_b . y_a is), a row that holds through the swing of half a
 // turn the partner may reach, where the swing's parts are undefined.
 JointRow swing_plane_row(const JointGeometry& g, std::size_t k) {
   const Vec3 x_b = rotate(g.frame_b, Vec3::unit_x());
@@ -92,11 +94,11 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   twist.error = st.twist;
   add_axis_rows(twist, angular[0], 6, true, rows);
   for (std::uint8_t k = 1; k <= 2; ++k) {
-    JointRow swing = swing_axis_row(turned, st, k);
-    if (angular[k].mode == AxisMotion::Mode::fixed &&
-        angular[3 - k].mode != AxisMotion::Mode::fixed) {
-      swing = swing_plane_row(turned, k);
-    } else if (rates) {
+    // A spring keeps the angle's row: the plane row's error is a sine, its stiffness would fade.
+    const bool plane = angular[k].mode == AxisMotion::Mode::fixed && !angular[k].spring &&
+                       angular[3 - k].mode != AxisMotion::Mode::fixed;
+    JointRow swing = plane ? swing_plane_row(turned, k) : swing_axis_row(turned, st, k);
+    if (!plane && rates) {
       const Vec3 rate = rotate(turned.frame_a, rates->swing[k]);
       swing.ang_a = -rate;
       swing.ang_b = rate;
