@@ -140,13 +140,19 @@ void orthogonalise_equalities(std::span<World::Impl::PreparedJointRow> rows,
 
 }  // namespace
 
-void decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows, const JointRowRoles& roles,
-                         const LaneMass& a, const LaneMass& b, bool equalities_too) {
-  if (roles.equality_count == 0 || (roles.bounded_count == 0 && !equalities_too)) return;
+std::uint16_t decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows,
+                                  const JointRowRoles& roles, const LaneMass& a, const LaneMass& b,
+                                  bool equalities_too, bool find_dependent) {
+  if (roles.equality_count == 0 || (roles.bounded_count == 0 && !equalities_too && !find_dependent))
+    return 0;
   EqualityFactor factor;
-  if (!factor.factor(rows, roles)) return;
+  if (!factor.factor(rows, roles)) return 0;
   decouple_bounded(rows, roles, factor, a, b);
   if (equalities_too) orthogonalise_equalities(rows, roles, factor, a, b);
+  std::uint16_t dependent = 0;
+  for (std::size_t i = 0; i < roles.equality_count; ++i)
+    if (!factor.kept(i)) dependent |= std::uint16_t(1u << roles.equalities[i]);
+  return dependent;
 }
 
 }  // namespace impulse

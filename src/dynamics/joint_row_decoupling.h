@@ -42,9 +42,12 @@ struct JointRowRoles {
 /// equality rows as above: Jacobian, response, diagonal and bias; a spring's softness follows its
 /// diagonal (soft_row's is proportional to it). Then, where `equalities_too`, the equality rows
 /// among themselves, in their order. Equality rows that depend on the earlier ones (a Cholesky
-/// pivot below 1e-5 of its diagonal) are left out and left as they are; nothing changes where a
-/// row is not finite.
-void decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows, const JointRowRoles& roles,
-                         const LaneMass& a, const LaneMass& b, bool equalities_too);
+/// pivot below 1e-5 of its diagonal, or 1e-9 of the largest) are left out and left as they are;
+/// nothing changes where a row is not finite. Returns those dependent rows, a bit per index among
+/// the joint's rows, where the factor was made: always with `find_dependent`, else only where
+/// there is something to decouple.
+std::uint16_t decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows,
+                                  const JointRowRoles& roles, const LaneMass& a, const LaneMass& b,
+                                  bool equalities_too, bool find_dependent);
 
 }  // namespace impulse

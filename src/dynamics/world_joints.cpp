@@ -111,7 +111,7 @@ class StoreSink final : public JointRowSink {
         out_.emplace_back(std::array{row.lin_a, row.ang_a, row.lin_b, row.ang_b}, mass_a_, mass_b_);
     const LaneRow& response = prepared.response;
     const Real w = response.diagonal;
-    if (w == 0) {
+    if (w == 0 || (planar() && !(w > k_off_plane * unheld_diagonal(row)))) {
       out_.pop_back();
       return;
     }
@@ -160,13 +160,47 @@ class StoreSink final : public JointRowSink {
 
   // After the joint's last row: its limits and motors decoupled from its rigid rows, which may
   // come before or after them (a six_dof's), and those from each other for the solvers that do not
-  // solve them together (joint_row_decoupling.h).
+  // solve them together (joint_row_decoupling.h). A rigid row that is a combination of the
+  // others goes: the others hold it, and its own bias could differ from theirs, a demand no
+  // velocity meets (a ball joint in a plane world whose normal is no axis: its three point rows
+  // are two in the plane, and pgs and pivoting flung the pendulum to the speed limit). Bodies held
+  // to a plane are where such rows arise, so only their joints are factored for them alone.
   void finish() {
-    decouple_joint_rows(std::span(out_).subspan(first_), roles_, mass_a_, mass_b_,
-                        !impl_.solver->solves_bilateral_rows_exactly());
+    const std::uint16_t dependent =
+        decouple_joint_rows(std::span(out_).subspan(first_), roles_, mass_a_, mass_b_,
+                            !impl_.solver->solves_bilateral_rows_exactly(), planar());
+    if (dependent == 0) return;
+    std::uint32_t kept = 0;
+    for (std::uint32_t k = 0; k < joint_.row_count; ++k) {
+      if (dependent & (1u << k)) continue;
+      if (kept != k) {
+        out_[first_ + kept] = out_[first_ + k];
+        joint_.row_slots[kept] = joint_.row_slots[k];
+      }
+      ++kept;
+    }
+    out_.erase(out_.begin() + std::ptrdiff_t(first_ + kept), out_.end());
+    joint_.row_count = kept;
   }
 
  private:
+  bool planar() const { return mass_a_.in_plane || mass_b_.in_plane; }
+  // A row's J M^-1 J^T were its bodies free to move along all of it (M^-1 of the plane's
+  // directions too: the inverse mass, the inverse inertia's trace). Against a plane whose normal is
+  // no axis, a row across the plane (a hinge's swing rows on its normal) keeps J M^-1 J^T of
+  // rounding, 1e-8 of this or negative, not 0, and held to it the solvers flung the body.
+  Real unheld_diagonal(const JointRow& row) const {
+    const SolverBodyMass& a = mass_a_.mass;
+    const SolverBodyMass& b = mass_b_.mass;
+    return a.inv_mass * dot(row.lin_a, row.lin_a) +
+           trace(a.inv_inertia) * dot(row.ang_a, row.ang_a) +
+           b.inv_mass * dot(row.lin_b, row.lin_b) +
+           trace(b.inv_inertia) * dot(row.ang_b, row.ang_b);
+  }
+  // Below this of unheld_diagonal a row runs across a plane the body is held to (float's rounding
+  // of J M^-1 J^T is some 1e-7 of it).
+  static constexpr Real k_off_plane = Real(1e-5);
+
   // What joint_softness is relative to: the row's translational J M^-1 J^T, or its rotational
   // one for a purely angular row. Not the whole of it: a linear row's lever (r_a + d) x n grows
   // with the error d, and a softness that grew with it would let a stretched joint go slack.
