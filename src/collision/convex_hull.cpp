@@ -519,7 +519,9 @@ HullData build_convex_hull(std::span<const Vec3> points) {
     if (renumber[i] == k_none) continue;
     renumber[i] = static_cast<std::uint32_t>(hull.vertices.size());
     hull.vertices.push_back(points[i]);
+    hull.interior += points[i];
   }
+  hull.interior /= Real(hull.vertices.size());
 
   // Each undirected edge is met twice, once in each direction: faces[0] is the face where it
   // runs from the smaller vertex index to the larger (PolyEdge's orientation).

@@ -17,8 +17,9 @@ struct HullData {
   std::vector<PolyFace> faces;
   std::vector<std::uint32_t> face_vertices;  // each face's corners, CCW seen from outside
   std::vector<PolyEdge> edges;  // unique, sorted by their vertex pair (smaller index first)
+  Vec3 interior;                // its corners' mean (PolyhedronView::interior)
 
-  PolyhedronView view() const { return {vertices, faces, face_vertices, edges}; }
+  PolyhedronView view() const { return {vertices, faces, face_vertices, edges, interior}; }
 };
 
 /// The convex hull of points, with coplanar neighbouring triangles merged into one face.

@@ -147,16 +147,12 @@ std::uint32_t mesh_feature(std::uint32_t t, std::uint8_t type, std::uint32_t ind
   }
 }
 
-// A point inside a, in its frame, for the one-sided test: the centre of a sphere, capsule or box,
-// the mean of a hull's corners. A hull need not hold its origin: one resting on a mesh with its
+// A point inside a, in its frame, for the one-sided test: the centre of a sphere or capsule, a
+// polyhedron's interior point. A hull need not hold its origin: one resting on a mesh with its
 // origin below the surface was taken for a body behind it, lost its contacts and fell through.
 Vec3 inside_point(const ConvexRef& a) {
-  const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
-  if (!hull || hull->vertices.empty()) return Vec3::zero();
-  Vec3 sum;
-  for (const Vec3& v : hull->vertices)
-    sum += v;
-  return sum / Real(hull->vertices.size());
+  const PolyhedronView* polyhedron = std::get_if<PolyhedronView>(&a);
+  return polyhedron ? polyhedron->interior : Vec3::zero();
 }
 
 void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& a_inside_local,

@@ -70,7 +70,7 @@ BoxPolyhedron::BoxPolyhedron(const Box& box) {
 }
 
 PolyhedronView BoxPolyhedron::view() const {
-  return {vertices_, faces_, face_vertices_, edges_};
+  return {vertices_, faces_, face_vertices_, edges_, Vec3::zero()};
 }
 
 TrianglePolyhedron::TrianglePolyhedron(const Vec3& a, const Vec3& b, const Vec3& c)
@@ -85,7 +85,8 @@ TrianglePolyhedron::TrianglePolyhedron(const Vec3& a, const Vec3& b, const Vec3&
 }
 
 PolyhedronView TrianglePolyhedron::view() const {
-  return {vertices_, faces_, face_vertices_, edges_};
+  return {vertices_, faces_, face_vertices_, edges_,
+          (vertices_[0] + vertices_[1] + vertices_[2]) / Real(3)};
 }
 
 }  // namespace impulse

@@ -37,6 +37,8 @@ struct PolyhedronView {
   std::span<const PolyFace> faces;
   std::span<const std::uint32_t> face_vertices;
   std::span<const PolyEdge> edges;
+  /// A point inside (a hull's corners' mean, a box's centre): a hull need not hold its origin.
+  Vec3 interior;
 
   /// The index of a vertex farthest along direction (local frame).
   std::uint32_t support_index(const Vec3& direction) const;

@@ -28,7 +28,7 @@ struct TestPolyhedron {
   std::vector<Vec3> vertices;
   std::vector<PolyFace> faces;
 
-  PolyhedronView view() const { return {vertices, faces, {}, {}}; }
+  PolyhedronView view() const { return {vertices, faces, {}, {}, {}}; }
   bool contains(const Vec3& p, Real slack) const {
     for (const PolyFace& f : faces) {
       if (dot(f.normal, p) > f.offset + slack) return false;

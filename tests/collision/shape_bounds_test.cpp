@@ -104,7 +104,7 @@ TEST(ShapeBounds, PolyhedronBoundsAreExactOverItsVertices) {
   std::vector<Vec3> vertices;
   for (int i = 0; i < 40; ++i)
     vertices.push_back({u(rng), 2 * u(rng), u(rng) / 2});
-  const PolyhedronView view{vertices, {}, {}, {}};
+  const PolyhedronView view{vertices, {}, {}, {}, {}};
   for (int i = 0; i < 20; ++i) {
     const Transform pose = random_pose(rng);
     const auto farthest = [&](const Vec3& local_direction) {

@@ -97,11 +97,14 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     // A spring keeps the angle's row: the plane row's error is a sine, its stiffness would fade.
     const bool plane = angular[k].mode == AxisMotion::Mode::fixed && !angular[k].spring &&
                        angular[3 - k].mode != AxisMotion::Mode::fixed;
-    JointRow swing = plane ? swing_plane_row(turned, k) : swing_axis_row(turned, st, k);
-    if (!plane && rates) {
-      const Vec3 rate = rotate(turned.frame_a, rates->swing[k]);
-      swing.ang_a = -rate;
-      swing.ang_b = rate;
+    JointRow swing;
+    if (plane) {
+      swing = swing_plane_row(turned, k);
+    } else if (rates) {
+      swing = angular_axis_row(rotate(turned.frame_a, rates->swing[k]));
+      swing.error = st.swing[k];
+    } else {
+      swing = swing_axis_row(turned, st, k);
     }
     add_axis_rows(swing, angular[k], std::uint8_t(6 + 2 * k), false, rows);
   }
