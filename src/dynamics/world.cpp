@@ -623,12 +623,15 @@ void substep(World::Impl& w, Real dt) {
   stiffen_jointed_bodies(w, dt);
   // After the forces: a resting contact's first tangent then follows where gravity pushes it.
   write_contact_rows(w, dt);
+  const std::size_t joint_rows = w.rows.size();
   write_joint_rows(w, dt);
   const std::size_t prepared = w.rows.size();  // the contact and joint rows come prepared
   write_custom_rows(w);
   if (w.rows.size() > 0) {
     w.rows.prepare(w.solver_masses, &w.step_pool(), prepared);
     report_degenerate_rows(w);
+    if (w.settings.solver.warm_start)
+      w.warm_start_line_search.scale(w.rows, joint_rows, prepared, w.velocities, w.solver_masses);
     if (relax) w.free_velocities = w.velocities;
     end_part(stats.rows_ms);
     w.solver->solve(w.rows, solver_bodies(w, dt), w.settings.solver, stats.solve);

@@ -15,6 +15,7 @@
 #include "core/team_choice.h"
 #include "dynamics/body_storage.h"
 #include "solver/solver.h"
+#include "solver/warm_start_line_search.h"
 
 #include <array>
 #include <map>
@@ -91,6 +92,8 @@ struct World::Impl {
   // Constraint rows of this step and the solver that finds their impulses.
   RowStore rows;
   SolverInstance solver;
+  // Scales a jointed island's warm start back where it would add energy, before every solver.
+  WarmStartLineSearch warm_start_line_search;
   // Solves what `solver` refuses (DiagnosticKind::solve_refused), and then its relax solve.
   SolverInstance fallback_solver{SolverType::pgs};
   TaskPoolInstance pool;  // the world's threads (World::set_threads)
