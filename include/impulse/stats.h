@@ -13,9 +13,9 @@ namespace impulse {
 
 enum class SolveStatus : std::uint8_t {
   ok,       ///< ran to its iteration budget or tolerance
-  refused,  ///< beyond what the solver takes (size, non-finite data): no impulse applied (a World
-            ///< then solves the rows with pgs: DiagnosticKind::solve_refused)
-  not_converged,  ///< a direct solve gave up (pivot limit): its best iterate was applied
+  refused,  ///< beyond what the solver takes (size, non-finite data) or a direct solve that found
+            ///< no solution: no impulse applied (a World then solves the rows with pgs:
+            ///< DiagnosticKind::solve_refused)
 };
 
 /// What one constraint solve did.

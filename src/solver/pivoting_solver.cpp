@@ -70,8 +70,9 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
   const MlcpResult result =
       solve_dense_mlcp_with_discs(problem, disc_pairs, settings.warm_start ? &guess : nullptr);
   if (!result.solved) {
-    stats.status = SolveStatus::not_converged;
+    stats.status = SolveStatus::refused;
     stats.diagnostic = result.failure;
+    return;
   }
   std::fill(rows.lambda.begin(), rows.lambda.end(), Real(0));
   for (Eigen::Index k = 0; k < m; ++k)
