@@ -544,6 +544,13 @@ void move_and_relax(World::Impl& w, Solver& solver, Real dt, bool solve_untouche
   if (!continues) w.velocities = w.free_velocities;
   w.rows.drop_position_bias(&w.step_pool());
   solver.solve_again(w.rows, solver_bodies(w, dt), settings, w.relax_stats, continues);
+  // A direct solver may refuse the relaxed rows (a different problem) even where it solved the
+  // first ones: it applied nothing, and the fallback solves them from the free velocities.
+  if (w.relax_stats.status == SolveStatus::refused) {
+    report_refused_solve(w, w.relax_stats);
+    w.velocities = w.free_velocities;
+    w.fallback_solver->solve(w.rows, solver_bodies(w, dt), settings, w.relax_stats);
+  }
   guard_bodies(w, StepStage::solve);
 }
 

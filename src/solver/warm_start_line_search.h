@@ -3,7 +3,7 @@
 // last step's load into this one; when the limit lets go, that impulse throws its bodies apart and
 // the sweeps must take it back through the joint's neighbours, which ten of them do slowly where a
 // light link carries heavy ones. Measured under pgs: a 1 kg link on a swing limit, 16 kg welded and
-// sliding below it, gained 37 kJ in 10 s with warm starts and nothing without.
+// sliding below it, gained 35 kJ in 10 s with warm starts and nothing without.
 //
 // A solve lowers f(lambda) = 1/2 lambda^T (A + Gamma) lambda + lambda^T (J v - b) (the MLCP's
 // objective: f is the kinetic energy the impulses add, less the work the biases ask for), so a
