@@ -51,7 +51,9 @@ void WarmStartLineSearch::scale(RowStore& rows, std::size_t begin, std::size_t e
   joint_response_.assign(n, BodyVelocity{});
   for (std::size_t i = begin; i < end; ++i) {
     if (!searched_row(i)) continue;
-    searched_[rows.body_a[i]] = searched_[rows.body_b[i]] = 1;
+    // Only the bodies that move: a static body's contacts have no response to gather.
+    for (const std::uint32_t body : {rows.body_a[i], rows.body_b[i]})
+      searched_[body] = masses[body].movable() ? 1 : 0;
     apply_row_impulse(rows, i, rows.lambda[i], joint_response_);
   }
   others_applied_.assign(v.begin(), v.end());
