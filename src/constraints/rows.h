@@ -289,6 +289,11 @@ class RowStore {
   /// The bounds of row i given the current impulses (friction rows follow their normal rows).
   Real lower(std::size_t i) const { return normal_row[i] < 0 ? lo[i] : -mu[i] * normal_load(i); }
   Real upper(std::size_t i) const { return normal_row[i] < 0 ? hi[i] : mu[i] * normal_load(i); }
+  /// Whether row i pushes one way only: a contact's normal row, a limit (not friction, whose
+  /// bounds follow its normal rows, nor a motor, bounded both ways).
+  bool one_sided(std::size_t i) const {
+    return normal_row[i] < 0 && is_finite(lo[i]) != is_finite(hi[i]);
+  }
   /// Whether row i is the first row of a disc pair (prepared). A cone pair with a degenerate row
   /// is no disc pair: its one usable row's box is the 1D disc.
   bool disc_first(std::size_t i) const { return disc_step[i] > 0; }

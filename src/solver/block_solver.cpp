@@ -20,7 +20,7 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
     if (end - begin < 2) continue;
     block_rows_.resize(end - begin);
     std::iota(block_rows_.begin(), block_rows_.end(), begin);
-    blocks_[block].assemble(rows, block_rows_);
+    blocks_[block].assemble(rows, block_rows_, bodies.masses);
   }
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;

@@ -1,5 +1,6 @@
 #include "solver/exact_block.h"
 
+#include "solver/contradicting_rows.h"
 #include "solver/disc_mlcp.h"
 #include "solver/residual.h"
 
@@ -7,8 +8,20 @@
 
 namespace impulse {
 
-void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> rows) {
+void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> rows,
+                          std::span<const SolverBodyMass> masses) {
   rows_.assign(rows.begin(), rows.end());
+  bodies_.clear();
+  for (const std::uint32_t i : rows_) {
+    bodies_.push_back(store.body_a[i]);
+    bodies_.push_back(store.body_b[i]);
+  }
+  std::sort(bodies_.begin(), bodies_.end());
+  bodies_.erase(std::unique(bodies_.begin(), bodies_.end()), bodies_.end());
+  mass_ = 0;
+  for (const std::uint32_t body : bodies_) {
+    if (masses[body].inv_mass > 0) mass_ += 1 / double(masses[body].inv_mass);
+  }
   const int k = int(rows_.size());
   problem_.a.resize(k, k);
   problem_.b.resize(k);
@@ -60,7 +73,8 @@ bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor) {
   }
   problem_.b.noalias() += problem_.a * guess_;
   const MlcpResult result = solve_dense_mlcp_with_discs(problem_, disc_pairs_, &guess_);
-  if (!result.solved) return false;
+  if (!result.solved || rows_contradict(store, rows_, result.lambda, problem_.a, mass_))
+    return false;
   const auto relaxed = [&](int r) {
     const std::size_t i = rows_[std::size_t(r)];
     return store.lambda[i] + sor * (Real(result.lambda[r]) - store.lambda[i]);

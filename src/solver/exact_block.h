@@ -16,12 +16,15 @@ class ExactBlock {
  public:
   /// Takes the rows (store indices, ascending) and assembles their fixed part: A + diag(softness),
   /// the friction coupling among them, the disc pairs, A's spectrum (semi_definite_spectrum: J
-  /// M^-1 J^T + diag(softness) is positive semi-definite by construction). O(k^2) for k rows; none
-  /// of it changes between visits within a solve (nor in its relax solve).
-  void assemble(const RowStore& store, std::span<const std::uint32_t> rows);
+  /// M^-1 J^T + diag(softness) is positive semi-definite by construction), and the mass of the
+  /// rows' moving bodies. O(k^2) for k rows; none of it changes between visits within a solve (nor
+  /// in its relax solve).
+  void assemble(const RowStore& store, std::span<const std::uint32_t> rows,
+                std::span<const SolverBodyMass> masses);
   /// Solves the rows' MLCP with every other row's impulse fixed (b, the bounds and the guess from
   /// the store and the velocities) and applies the change, relaxed by sor and clamped to the
-  /// bounds (a disc pair to its disc); false when the small solve failed (nothing applied).
+  /// bounds (a disc pair to its disc); false when the small solve failed or its impulses push
+  /// against each other (rows_contradict): nothing applied.
   bool solve(RowStore& store, std::span<BodyVelocity> v, Real sor);
 
  private:
@@ -29,6 +32,8 @@ class ExactBlock {
   MlcpProblem problem_;
   std::vector<int> disc_pairs_;  // the disc pairs' first rows, as rows of the block
   Eigen::VectorXd guess_;
+  std::vector<std::uint32_t> bodies_;  // assemble's scratch: the rows' bodies, each once
+  double mass_ = 0;                    // kg, of those that move
 };
 
 }  // namespace impulse

@@ -1,10 +1,63 @@
 #include "solver/pivoting_solver.h"
 
+#include "core/island_sets.h"
 #include "solver/assembly.h"
+#include "solver/contradicting_rows.h"
 #include "solver/disc_mlcp.h"
 #include "solver/residual.h"
 
+#include <vector>
+
 namespace impulse {
+namespace {
+
+// The one-sided rows of the first island (rows joined through moving bodies) whose impulses
+// push against each other (contradicting_rows.h), named for the diagnostic; empty where none do.
+// usable[k] is the store row of lambda[k] and of a's row k.
+std::string contradicting_rows(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                               const std::vector<Eigen::Index>& usable,
+                               const Eigen::VectorXd& lambda, const Eigen::MatrixXd& a) {
+  IslandSets sets;
+  sets.reset(masses.size());
+  for (const Eigen::Index i : usable) {
+    const std::uint32_t body_a = rows.body_a[std::size_t(i)], body_b = rows.body_b[std::size_t(i)];
+    if (masses[body_a].movable() && masses[body_b].movable()) sets.join(body_a, body_b);
+  }
+  // Per island's root: the one-sided rows' squared impulses, the energy lambda^T A lambda (A holds
+  // nothing between islands), the mass of its moving bodies.
+  std::vector<double> pushing(masses.size(), 0), energy(masses.size(), 0), mass(masses.size(), 0);
+  std::vector<std::uint8_t> counted(masses.size(), 0);
+  std::vector<std::uint32_t> root_of(usable.size());
+  const Eigen::VectorXd response = a * lambda;
+  for (std::size_t k = 0; k < usable.size(); ++k) {
+    const auto i = std::size_t(usable[k]);
+    const bool a_moves = masses[rows.body_a[i]].movable();
+    const std::uint32_t root = sets.find(a_moves ? rows.body_a[i] : rows.body_b[i]);
+    root_of[k] = root;
+    const double impulse = lambda[Eigen::Index(k)];
+    if (rows.one_sided(i)) pushing[root] += impulse * impulse;
+    energy[root] += impulse * response[Eigen::Index(k)];
+    for (const std::uint32_t body : {rows.body_a[i], rows.body_b[i]}) {
+      if (counted[body] || masses[body].inv_mass <= 0) continue;
+      counted[body] = 1;
+      mass[root] += 1 / double(masses[body].inv_mass);
+    }
+  }
+  std::string named;
+  for (std::size_t k = 0; k < usable.size(); ++k) {
+    const std::uint32_t root = root_of[k];
+    if (!impulses_contradict(pushing[root], energy[root], mass[root])) continue;
+    for (std::size_t n = k; n < usable.size() && named.size() < 60; ++n) {
+      if (root_of[n] == root && rows.one_sided(std::size_t(usable[n])) &&
+          lambda[Eigen::Index(n)] != 0)
+        named += (named.empty() ? "" : ", ") + std::to_string(usable[n]);
+    }
+    return named;
+  }
+  return named;
+}
+
+}  // namespace
 
 void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                            SolveStats& stats) {
@@ -72,6 +125,14 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
   if (!result.solved) {
     stats.status = SolveStatus::refused;
     stats.diagnostic = result.failure;
+    return;
+  }
+  const std::string pushing =
+      contradicting_rows(rows, bodies.masses, usable, result.lambda, problem.a);
+  if (!pushing.empty()) {
+    stats.status = SolveStatus::refused;
+    stats.diagnostic = "the impulses of rows " + pushing +
+                       " push against each other (their position biases contradict: a jam)";
     return;
   }
   std::fill(rows.lambda.begin(), rows.lambda.end(), Real(0));

@@ -41,8 +41,8 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
     for (std::uint32_t i = rows.block_begin[k]; i < rows.block_begin[k + 1]; ++i) {
       const Real a = inv_mass_[rows.body_a[i]], b = inv_mass_[rows.body_b[i]];
       const bool friction = rows.normal_row[i] >= 0;
-      const bool one_sided = friction || is_finite(rows.lo[i]) != is_finite(rows.hi[i]);
-      if (!one_sided || std::min(a, b) <= 0) continue;
+      const bool contact_or_limit = friction || rows.one_sided(i);
+      if (!contact_or_limit || std::min(a, b) <= 0) continue;
       const Real light = std::max(a, b);
       if (light > k_mass_ratio * std::min(a, b)) {
         marks_[i] = 1;
@@ -88,7 +88,7 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
       continue;
     }
     Island& island = islands_[kept++];
-    island.block.assemble(rows, island_rows_[k]);
+    island.block.assemble(rows, island_rows_[k], masses);
     island.position_bias = std::any_of(island_rows_[k].begin(), island_rows_[k].end(),
                                        [&](std::uint32_t i) { return rows.position_bias[i] != 0; });
   }

@@ -12,10 +12,6 @@ bool applied(const RowStore& rows, std::size_t i) {
   return rows.lambda[i] != 0 && rows.inv_eff_mass[i] != 0;
 }
 
-bool one_sided(const RowStore& rows, std::size_t i) {
-  return rows.normal_row[i] < 0 && is_finite(rows.lo[i]) != is_finite(rows.hi[i]);
-}
-
 }  // namespace
 
 void WarmStartLineSearch::scale(RowStore& rows, std::size_t begin, std::size_t end,
@@ -23,7 +19,7 @@ void WarmStartLineSearch::scale(RowStore& rows, std::size_t begin, std::size_t e
                                 std::span<const SolverBodyMass> masses) {
   bool any = false;
   for (std::size_t i = begin; i < end && !any; ++i)
-    any = one_sided(rows, i) && applied(rows, i);
+    any = rows.one_sided(i) && applied(rows, i);
   if (!any) return;
 
   const std::size_t n = masses.size();
@@ -41,7 +37,7 @@ void WarmStartLineSearch::scale(RowStore& rows, std::size_t begin, std::size_t e
     const std::uint32_t root =
         sets_.find(masses[rows.body_a[i]].movable() ? rows.body_a[i] : rows.body_b[i]);
     roots_[i - begin] = root;
-    if (one_sided(rows, i)) one_sided_[root] = 1;
+    if (rows.one_sided(i)) one_sided_[root] = 1;
   }
   const auto searched_row = [&](std::size_t i) {
     return applied(rows, i) && one_sided_[roots_[i - begin]];
