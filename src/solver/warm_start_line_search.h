@@ -29,19 +29,20 @@ class WarmStartLineSearch {
  public:
   /// Scales the warm starts (the prepared rows' lambda) of rows [begin, end), the joints', island
   /// by island; v are the velocities before any warm start. Costs a pass over [begin, end) when no
-  /// one-sided row there has a warm start; else passes over every row and body.
+  /// one-sided row there has a warm start; else three passes over them, one over the bodies and
+  /// one over the other rows.
   void scale(RowStore& rows, std::size_t begin, std::size_t end, std::span<const BodyVelocity> v,
              std::span<const SolverBodyMass> masses);
 
  private:
-  // Scratch: per joint row its island's root; per body whether its island is searched, the joint
-  // rows' warm-start response, its velocity with the other rows' applied, and, by an island's
-  // root, whether a one-sided row is in it and f's terms: f(alpha) = alpha^2 quadratic / 2 + alpha
-  // linear.
+  // Scratch: per joint row its island's root; per body whether it moves, whether its island is
+  // searched, the joint rows' impulse on it and then its response to them, and its island's root;
+  // and, by an island's root, whether a one-sided row is in it and f's terms: f(alpha) = alpha^2
+  // quadratic / 2 + alpha linear.
   IslandSets sets_;
-  std::vector<std::uint32_t> roots_;
-  std::vector<std::uint8_t> searched_, one_sided_;
-  std::vector<BodyVelocity> joint_response_, others_applied_;
+  std::vector<std::uint32_t> roots_, body_roots_;
+  std::vector<std::uint8_t> moves_, searched_, one_sided_;
+  std::vector<BodyVelocity> impulse_;
   std::vector<double> quadratic_, linear_;
 };
 
