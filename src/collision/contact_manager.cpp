@@ -430,6 +430,8 @@ void ContactManager::match(ContactManifold& fresh, const Pair& pair) const {
     point.normal_impulse = best->normal_impulse;
     point.friction_impulse = best->friction_impulse;
     point.warm = true;
+    point.stalled = best->stalled;
+    point.stored_depth = best->stored_depth;
   }
 }
 

@@ -23,6 +23,11 @@ struct ContactState {
   Real normal_impulse = 0;  // N s, along the manifold's normal
   Vec3 friction_impulse;    // N s, world vector in the contact plane: survives a new tangent basis
   bool warm = false;        // matched a point of the last step, whose impulses it carries
+  // A push-out that does not take (a jam: push_stalled in constraints/contact_rows.h): the steps
+  // running in which the point pushed out while its depth held and its normal impulse grew (or,
+  // once jammed, held), and its depth when its impulses were last stored.
+  std::uint8_t stalled = 0;
+  Real stored_depth = 0;
   // The point's two ends in their shapes' frames when the narrowphase found it: on B's surface
   // (point.position) and on A's (position + depth * normal), each moved in to its shape's core
   // along the normal by the shape's rounding_radius (a rounded surface's point is not the body's:

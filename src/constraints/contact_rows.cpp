@@ -453,11 +453,18 @@ void write_manifold_rows(const ContactManifold& manifold, const BodyMotion& a, c
     write_row(contact_jacobian(normal, l.ra, l.rb));
   }
   rows.finish_prepared(first, next);
+  const std::uint32_t normals = first + friction_rows;
+  for (int k = 0; k < count; ++k) {
+    if (manifold.points[std::size_t(k)].stalled >= k_stalled_steps &&
+        rows.position_bias[normals + std::uint32_t(k)] > 0)
+      rows.soften(normals + std::uint32_t(k), k_jammed_softness);
+  }
 }
 
 void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> manifold_rows,
-                            std::span<ContactManifold> manifolds, FrictionModel model,
-                            TaskPool* pool) {
+                            std::span<ContactManifold> manifolds, const SolverSettings& solver,
+                            Real dt, TaskPool* pool) {
+  const FrictionModel model = solver.friction_model;
   run_ranges(pool, manifolds.size(), k_manifold_chunks, k_parallel_manifolds,
              [&](std::size_t begin, std::size_t end) {
                for (std::size_t k = begin; k < end; ++k) {
@@ -475,8 +482,15 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
                    return directions[t1 - first] * rows.lambda[t1] +
                           directions[t1 - first + 1] * rows.lambda[t1 + 1];
                  };
-                 for (std::size_t j = 0; j < count; ++j)
-                   m.points[j].normal_impulse = rows.lambda[normals + j];
+                 for (std::size_t j = 0; j < count; ++j) {
+                   ContactState& c = m.points[j];
+                   const Real after = rows.lambda[normals + j];
+                   const bool stalled = push_stalled(c, rows.position_bias[normals + j], dt,
+                                                     solver.slop, c.normal_impulse, after);
+                   c.stalled = stalled ? std::uint8_t(std::min(c.stalled + 1, 255)) : 0;
+                   c.stored_depth = c.point.depth;
+                   c.normal_impulse = after;
+                 }
                  if (model != FrictionModel::patch) {
                    for (std::size_t j = 0; j < count; ++j)
                      m.points[j].friction_impulse = tangent_impulse(first + 2 * j);

@@ -143,10 +143,35 @@ ConstantFriction constant_friction(const BodyMotion& a, std::size_t points_a, co
 /// Copies the solved impulses back into the manifolds: the next step's warm start. A patch's
 /// friction goes to its points as the least point impulses of the same sum and the same moment
 /// about its centre. In the chunks write_contact_rows writes them in, on the pool's threads when
-/// given; model is the one the rows were written with.
+/// given; solver's friction model is the one the rows were written with. Counts each point's
+/// stalled push-outs (ContactState::stalled, below) by the solver's slop over the step dt.
 void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> manifold_rows,
-                            std::span<ContactManifold> manifolds, FrictionModel model,
-                            TaskPool* pool = nullptr);
+                            std::span<ContactManifold> manifolds, const SolverSettings& solver,
+                            Real dt, TaskPool* pool = nullptr);
+
+/// Jammed points. A push-out with no solution (a box wider than the gap between two walls, two
+/// links of a welded chain touching) moves nothing and grows the impulses of the rows that push
+/// against each other from step to step along the direction they share, which no solve takes back
+/// (docs/solvers.md, "Jammed points"). A point more than twice the slop deep that pushed out at
+/// k_stalled_steps steps running while its depth stayed within a quarter of the push and its
+/// normal impulse grew is jammed: its normal row is made soft, softness k_jammed_softness times
+/// its J M^-1 J^T (a spring: its impulse settles where the push-out's bias is balanced), in the
+/// relax solve too, where the softness takes the grown impulse back. It stays so while its depth
+/// stays. (Twice the slop: a point the drift's catch-up holds near the slop, sliding over a
+/// turning face, pushes at a steady depth while its load grows.)
+constexpr std::uint8_t k_stalled_steps = 8;
+constexpr Real k_jammed_softness = Real(0.1);
+
+/// Whether a point pushing out by position_bias (m/s) over dt did not take: deeper than twice the
+/// slop, its depth moved by less than a quarter of that push since its impulses were stored, and
+/// its normal impulse grew from `before` to `after` (or it is jammed already).
+inline bool push_stalled(const ContactState& c, Real position_bias, Real dt, Real slop, Real before,
+                         Real after) {
+  const Real quarter_push = position_bias * dt / 4;
+  return c.warm && position_bias > 0 && c.point.depth > 2 * slop &&
+         std::abs(c.point.depth - c.stored_depth) < quarter_push &&
+         (after > before || c.stalled >= k_stalled_steps);
+}
 
 template <class Active, class MaterialOf, class PointsOf>
 void write_contact_rows(std::span<ContactManifold> manifolds, std::span<const BodyMotion> motions,

@@ -167,6 +167,11 @@ void RowStore::finish_prepared(std::size_t first, std::size_t end) {
   }
 }
 
+void RowStore::soften(std::size_t i, Real fraction) {
+  softness[i] = fraction * diagonal[i];
+  inv_eff_mass[i] = inverse_effective_mass(diagonal[i], softness[i]);
+}
+
 bool RowStore::has_position_bias() const {
   return std::any_of(position_bias.begin(), position_bias.end(), [](Real b) { return b != 0; });
 }

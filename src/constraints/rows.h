@@ -289,6 +289,9 @@ class RowStore {
   /// The bounds of row i given the current impulses (friction rows follow their normal rows).
   Real lower(std::size_t i) const { return normal_row[i] < 0 ? lo[i] : -mu[i] * normal_load(i); }
   Real upper(std::size_t i) const { return normal_row[i] < 0 ? hi[i] : mu[i] * normal_load(i); }
+  /// Makes prepared row i soft: softness `fraction` times its J M^-1 J^T, and its effective mass
+  /// to match.
+  void soften(std::size_t i, Real fraction);
   /// Whether row i pushes one way only: a contact's normal row, a limit (not friction, whose
   /// bounds follow its normal rows, nor a motor, bounded both ways).
   bool one_sided(std::size_t i) const {

@@ -659,7 +659,7 @@ void substep(World::Impl& w, Real dt) {
       move_and_relax(w, solver, dt, !froze);
       end_part(stats.relax_ms);
     }
-    store_contact_impulses(w);
+    store_contact_impulses(w, dt);
     store_joint_impulses(w, dt);
     store_custom_impulses(w);
     end_part(stats.store_ms);

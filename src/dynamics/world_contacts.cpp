@@ -150,9 +150,9 @@ void write_contact_rows(World::Impl& impl, Real dt) {
       impl.manifold_rows, &impl.step_pool());
 }
 
-void store_contact_impulses(World::Impl& impl) {
+void store_contact_impulses(World::Impl& impl, Real dt) {
   store_contact_impulses(impl.rows, impl.manifold_rows, impl.contacts.manifolds(),
-                         impl.settings.solver.friction_model, &impl.step_pool());
+                         impl.settings.solver, dt, &impl.step_pool());
 }
 
 }  // namespace impulse

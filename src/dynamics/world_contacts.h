@@ -25,6 +25,6 @@ void resolve_contact_impacts(World::Impl& impl, Real dt);
 
 void write_contact_rows(World::Impl& impl, Real dt);
 /// Stores the solved impulses in the cache: the next step's warm start.
-void store_contact_impulses(World::Impl& impl);
+void store_contact_impulses(World::Impl& impl, Real dt);
 
 }  // namespace impulse

@@ -139,7 +139,7 @@ TEST(ContactOrder, TheWriterPlacesEachManifoldsRowsInTheOrderGivenAndStoresThemB
     p.rows.lambda[i] = Real(i + 1);
   }
   // A manifold's friction rows (two a point), then its normal rows.
-  store_contact_impulses(p.rows, where, manifolds, FrictionModel::coulomb);
+  store_contact_impulses(p.rows, where, manifolds, solver, k_dt);
   EXPECT_EQ(manifolds[0].points[0].normal_impulse, Real(9));
   EXPECT_EQ(manifolds[1].points[0].normal_impulse, Real(5));
   EXPECT_EQ(manifolds[1].points[1].normal_impulse, Real(6));

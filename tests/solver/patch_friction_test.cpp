@@ -174,7 +174,7 @@ TEST(PatchFriction, StoredImpulsesWarmStartTheSameRows) {
   write_rows(s, settings);
   s.p.solve(SolverType::pgs, settings);
   std::vector<ContactManifold> manifolds{s.manifold};
-  store_contact_impulses(s.p.rows, s.manifold_rows, manifolds, FrictionModel::patch);
+  store_contact_impulses(s.p.rows, s.manifold_rows, manifolds, settings, Real(1) / 60);
   Vec3 sum = Vec3::zero();
   Real moment = 0;
   for (std::size_t k = 0; k < 4; ++k) {
@@ -214,7 +214,7 @@ TEST(PatchFriction, StoredImpulsesKeepSumAndMomentOnALopsidedPatch) {
   ASSERT_EQ(s.p.rows.size(), 6u);  // a tangent pair, a twist row, three normal rows
   s.p.solve(SolverType::pgs, settings);
   std::vector<ContactManifold> manifolds{s.manifold};
-  store_contact_impulses(s.p.rows, s.manifold_rows, manifolds, FrictionModel::patch);
+  store_contact_impulses(s.p.rows, s.manifold_rows, manifolds, settings, Real(1) / 60);
   Vec3 centre = Vec3::zero();
   for (std::size_t k = 0; k < 3; ++k) {
     const ContactPoint& p = manifolds[0].points[k].point;
