@@ -531,6 +531,14 @@ SolverSettings relax_settings(const SolverSettings& solve) {
   return settings;
 }
 
+// A refused solve applied nothing: reported, its rows are solved by the fallback (pgs) with the
+// same settings, its stats replacing the refused solve's.
+void solve_refused_rows(World::Impl& w, const SolverSettings& settings, SolveStats& stats,
+                        Real dt) {
+  report_refused_solve(w, stats);
+  w.fallback_solver->solve(w.rows, solver_bodies(w, dt), settings, stats);
+}
+
 // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
 // the rows are solved again without the contacts' Baumgarte bias, from the first solve's impulses.
 // It continues from the velocities the solve left where the solver can and nothing has changed
@@ -547,9 +555,8 @@ void move_and_relax(World::Impl& w, Solver& solver, Real dt, bool solve_untouche
   // A direct solver may refuse the relaxed rows (a different problem) even where it solved the
   // first ones: it applied nothing, and the fallback solves them from the free velocities.
   if (w.relax_stats.status == SolveStatus::refused) {
-    report_refused_solve(w, w.relax_stats);
     w.velocities = w.free_velocities;
-    w.fallback_solver->solve(w.rows, solver_bodies(w, dt), settings, w.relax_stats);
+    solve_refused_rows(w, settings, w.relax_stats, dt);
   }
   guard_bodies(w, StepStage::solve);
 }
@@ -644,11 +651,8 @@ void substep(World::Impl& w, Real dt) {
     w.solver->solve(w.rows, solver_bodies(w, dt), w.settings.solver, stats.solve);
     // A refused solve applied nothing: left so, every contact and joint would let go.
     const bool refused = stats.solve.status == SolveStatus::refused;
+    if (refused) solve_refused_rows(w, w.settings.solver, stats.solve, dt);
     Solver& solver = refused ? *w.fallback_solver : *w.solver;
-    if (refused) {
-      report_refused_solve(w, stats.solve);
-      solver.solve(w.rows, solver_bodies(w, dt), w.settings.solver, stats.solve);
-    }
     const bool froze = guard_bodies(w, StepStage::solve);
     end_part(stats.solver_ms);
     // Nothing to relax: no row pushes a penetration out, and the solve solved every row directly
