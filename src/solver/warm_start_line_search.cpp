@@ -1,7 +1,5 @@
 #include "solver/warm_start_line_search.h"
 
-#include "solver/residual.h"
-
 #include <algorithm>
 
 namespace impulse {
