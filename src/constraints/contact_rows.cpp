@@ -485,10 +485,17 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
                  for (std::size_t j = 0; j < count; ++j) {
                    ContactState& c = m.points[j];
                    const Real after = rows.lambda[normals + j];
-                   const bool stalled = push_stalled(c, rows.position_bias[normals + j], dt,
-                                                     solver.slop, c.normal_impulse, after);
-                   c.stalled = stalled ? std::uint8_t(std::min(c.stalled + 1, 255)) : 0;
-                   c.stored_depth = c.point.depth;
+                   // Only a point deeper than twice the slop stalls (push_stalled): a stack's
+                   // points are not, and are left unwritten (their next depth past it is compared
+                   // with the depth they last had there, once).
+                   if (c.point.depth > 2 * solver.slop) {
+                     const bool stalled = push_stalled(c, rows.position_bias[normals + j], dt,
+                                                       solver.slop, c.normal_impulse, after);
+                     c.stalled = stalled ? std::uint8_t(std::min(c.stalled + 1, 255)) : 0;
+                     c.stored_depth = c.point.depth;
+                   } else if (c.stalled != 0) {
+                     c.stalled = 0;
+                   }
                    c.normal_impulse = after;
                  }
                  if (model != FrictionModel::patch) {
