@@ -149,10 +149,10 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
                             std::span<ContactManifold> manifolds, const SolverSettings& solver,
                             Real dt, TaskPool* pool = nullptr);
 
-/// Jammed points. A push-out with no solution (a box wider than the gap between two walls, two
-/// links of a welded chain touching) moves nothing and grows the impulses of the rows that push
-/// against each other from step to step along the direction they share, which no solve takes back
-/// (docs/solvers.md, "Jammed points"). A point more than twice the slop deep that pushed out at
+/// Jammed points. A push-out with no solution (a box wider than the gap between two static walls)
+/// moves nothing and grows the impulses of the rows that push against each other from step to
+/// step along the direction they share, which no solve takes back (docs/solvers.md, "Jammed
+/// points"). A point more than twice the slop deep that pushed out at
 /// k_stalled_steps steps running while its depth stayed within a quarter of the push and its
 /// normal impulse grew is jammed: its normal row is made soft, softness k_jammed_softness times
 /// its J M^-1 J^T (a spring: its impulse settles where the push-out's bias is balanced), in the
