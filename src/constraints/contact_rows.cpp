@@ -488,7 +488,7 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
                    // Only a point deeper than twice the slop stalls (push_stalled): a stack's
                    // points are not, and are left unwritten (their next depth past it is compared
                    // with the depth they last had there, once).
-                   if (c.point.depth > 2 * solver.slop) {
+                   if (deep_enough_to_stall(c.point.depth, solver.slop)) {
                      const bool stalled = push_stalled(c, rows.position_bias[normals + j], dt,
                                                        solver.slop, c.normal_impulse, after);
                      c.stalled = stalled ? std::uint8_t(std::min(c.stalled + 1, 255)) : 0;

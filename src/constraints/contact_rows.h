@@ -162,13 +162,18 @@ void store_contact_impulses(const RowStore& rows, std::span<const ManifoldRows> 
 constexpr std::uint8_t k_stalled_steps = 8;
 constexpr Real k_jammed_softness = Real(0.1);
 
+/// Whether a point lies deep enough to stall: past twice the slop.
+inline bool deep_enough_to_stall(Real depth, Real slop) {
+  return depth > 2 * slop;
+}
+
 /// Whether a point pushing out by position_bias (m/s) over dt did not take: deeper than twice the
 /// slop, its depth moved by less than a quarter of that push since its impulses were stored, and
 /// its normal impulse grew from `before` to `after` (or it is jammed already).
 inline bool push_stalled(const ContactState& c, Real position_bias, Real dt, Real slop, Real before,
                          Real after) {
   const Real quarter_push = position_bias * dt / 4;
-  return c.warm && position_bias > 0 && c.point.depth > 2 * slop &&
+  return c.warm && position_bias > 0 && deep_enough_to_stall(c.point.depth, slop) &&
          std::abs(c.point.depth - c.stored_depth) < quarter_push &&
          (after > before || c.stalled >= k_stalled_steps);
 }
