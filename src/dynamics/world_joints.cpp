@@ -133,8 +133,11 @@ class StoreSink final : public JointRowSink {
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
-        // Not reached yet: it may approach the limit this step but not pass it.
+        // Not reached yet: it may approach the limit this step but not pass it. Passed, a push
+        // back as a contact's out of an overlap: it moves the bodies, and the relax solve takes
+        // its velocity away again (docs/solvers.md, "Relax").
         spec.bias = row.error > 0 ? -row.error / dt_ : -beta / dt_ * row.error;
+        if (row.error < 0) spec.position_bias = spec.bias;
         break;
       case JointRow::Kind::motor:
         spec.bias = row.speed;
@@ -148,6 +151,7 @@ class StoreSink final : public JointRowSink {
       const SoftRow soft = soft_row(w, row.spring.frequency, row.spring.damping_ratio, dt_);
       spec.softness = soft.softness;
       spec.bias = -soft.bias_factor / dt_ * row.error;
+      spec.position_bias = 0;  // a spring's pull is a force, not a correction
     }
     spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
     const auto index = std::uint8_t(joint_.row_count);

@@ -60,20 +60,25 @@ void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> 
   if (problem_.a.allFinite()) problem_.spectrum = semi_definite_spectrum(problem_.a);
 }
 
-bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor) {
+bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor, Real gain_speed) {
   const int k = int(rows_.size());
+  velocity_.resize(k);
   for (int r = 0; r < k; ++r) {
     const std::size_t i = rows_[std::size_t(r)];
     guess_[r] = store.lambda[i];
     // With the other rows fixed, w' = w + A (lambda' - lambda): an MLCP in lambda' with b = A
     // lambda - w.
-    problem_.b[r] = -row_error<double>(store, i, v);
+    const double error = row_error<double>(store, i, v);
+    problem_.b[r] = -error;
+    velocity_[r] = error + double(store.bias[i]) - double(store.softness[i]) * guess_[r];
     problem_.lo[r] = store.lower(i);
     problem_.hi[r] = store.upper(i);
   }
   problem_.b.noalias() += problem_.a * guess_;
   const MlcpResult result = solve_dense_mlcp_with_discs(problem_, disc_pairs_, &guess_);
-  if (!result.solved || rows_contradict(store, rows_, result.lambda, problem_.a, mass_))
+  if (!result.solved || rows_contradict(store, rows_, result.lambda, problem_.a, mass_) ||
+      (is_finite(gain_speed) &&
+       energy_gain(result.lambda) > 0.5 * mass_ * double(gain_speed) * double(gain_speed)))
     return false;
   const auto relaxed = [&](int r) {
     const std::size_t i = rows_[std::size_t(r)];
@@ -99,6 +104,20 @@ bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor) {
     }
   }
   return true;
+}
+
+double ExactBlock::energy_gain(const Eigen::VectorXd& lambda) const {
+  // With d the change of impulse: d^T J v + d^T A d / 2 (a soft row's softness in A counts too).
+  const int k = int(rows_.size());
+  double gain = 0;
+  for (int r = 0; r < k; ++r) {
+    const double d = lambda[r] - guess_[r];
+    double ad = 0;
+    for (int c = 0; c < k; ++c)
+      ad += problem_.a(r, c) * (lambda[c] - guess_[c]);
+    gain += d * (velocity_[r] + 0.5 * ad);
+  }
+  return gain;
 }
 
 }  // namespace impulse

@@ -23,15 +23,22 @@ class ExactBlock {
                 std::span<const SolverBodyMass> masses);
   /// Solves the rows' MLCP with every other row's impulse fixed (b, the bounds and the guess from
   /// the store and the velocities) and applies the change, relaxed by sor and clamped to the
-  /// bounds (a disc pair to its disc); false when the small solve failed or its impulses push
-  /// against each other (rows_contradict): nothing applied.
-  bool solve(RowStore& store, std::span<BodyVelocity> v, Real sor);
+  /// bounds (a disc pair to its disc); false when the small solve failed, its impulses push
+  /// against each other (rows_contradict), or the change would give the rows' bodies more kinetic
+  /// energy than their moving mass has at gain_speed (m/s) over what v gives them: nothing
+  /// applied.
+  bool solve(RowStore& store, std::span<BodyVelocity> v, Real sor, Real gain_speed = k_infinity);
 
  private:
+  /// The kinetic energy the change from guess_ to lambda gives the rows' bodies, J, from the
+  /// velocities velocity_ was taken at.
+  double energy_gain(const Eigen::VectorXd& lambda) const;
+
   std::vector<std::uint32_t> rows_;
   MlcpProblem problem_;
   std::vector<int> disc_pairs_;  // the disc pairs' first rows, as rows of the block
   Eigen::VectorXd guess_;
+  Eigen::VectorXd velocity_;           // solve's scratch: J v per row before the change
   std::vector<std::uint32_t> bodies_;  // assemble's scratch: the rows' bodies, each once
   double mass_ = 0;                    // kg, of those that move
 };

@@ -851,7 +851,8 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
 void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies,
                                     const SolverSettings& settings, SolveStats& stats, bool again) {
   if (ratio_islands_.size() + ratio_islands_.too_large() == 0) return;
-  stats.ratio_islands_solved = ratio_islands_.solve(rows, bodies.velocities, again);
+  stats.ratio_islands_solved =
+      ratio_islands_.solve(rows, bodies.velocities, again, settings.max_push_speed);
   stats.ratio_islands_left =
       ratio_islands_.size() - stats.ratio_islands_solved + ratio_islands_.too_large();
   // The final figures are the solve's result, the islands' exact impulses in it (the sweeps'

@@ -95,12 +95,13 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   count_ = kept;
 }
 
-std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool again) {
+std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool again,
+                                Real gain_speed) {
   std::size_t solved = 0;
   for (std::size_t k = 0; k < count_; ++k) {
     Island& island = islands_[k];
     if (!again || !island.solved || island.position_bias)
-      island.solved = island.block.solve(rows, v, 1);
+      island.solved = island.block.solve(rows, v, 1, gain_speed);
     solved += island.solved ? 1 : 0;
   }
   return solved;

@@ -47,8 +47,10 @@ class RatioIslands {
   /// many of them the direct solver solved (the others keep the sweeps' result). again: the relax
   /// solve, continuing from the velocities this solve left; it skips an island that was solved
   /// and none of whose rows had a position bias to drop: its problem is the one solved before,
-  /// and the sweeps left that solution as it was.
-  std::size_t solve(RowStore& rows, std::span<BodyVelocity> v, bool again);
+  /// and the sweeps left that solution as it was. An island whose exact change would give its
+  /// bodies more kinetic energy than their mass has at gain_speed (m/s; a push-out's most) keeps
+  /// the sweeps' result (ExactBlock::solve).
+  std::size_t solve(RowStore& rows, std::span<BodyVelocity> v, bool again, Real gain_speed);
 
  private:
   struct Island {

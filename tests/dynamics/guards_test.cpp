@@ -384,9 +384,10 @@ TEST(Guards, RowsASolverRefusesAreSolvedByPgsAndReported) {
 
 // A random chain of five bodies on prismatic, cone-twist, ball and fixed joints swinging onto the
 // ground (scripts/sweep.py's chains, seed 1204): its last link, a 1.7 kg ball on a prismatic joint
-// to a body welded to a 25 kg capsule, is pressed into the capsule against its joint, and from
-// step 182 the pivoting solver's exact impulses push against each other (contradicting_rows.h).
-// Before that was seen, its friction loop failed to settle at step 195 and its last round's
+// to a body welded to a 25 kg capsule, is pressed into the capsule against its joint, and the
+// pivoting solver's exact impulses come to push against each other (contradicting_rows.h; from
+// step 111, and 182 before a passed limit's push-out was relaxed as a contact's), its friction
+// loop failing to settle at other steps. Before either was seen, that loop's last round's
 // impulses, applied, threw the chain to 5e5 J in one step. Refused, the world solves those steps
 // with pgs and reports it, and the chain, passive with inelastic stops, only loses energy.
 TEST(Guards, APivotingSolveOfJammedRowsIsSolvedByPgs) {
@@ -406,8 +407,11 @@ TEST(Guards, APivotingSolveOfJammedRowsIsSolvedByPgs) {
   }
   EXPECT_LE(most, start * (1 + 1e-3));
   ASSERT_FALSE(refusals.empty());
-  EXPECT_TRUE(contains(refusals.front(), "push against each other")) << refusals.front();
-  EXPECT_TRUE(contains(refusals.front(), "pgs solved them")) << refusals.front();
+  EXPECT_TRUE(std::any_of(refusals.begin(), refusals.end(), [](const std::string& message) {
+    return contains(message, "push against each other");
+  }));
+  for (const std::string& message : refusals)
+    EXPECT_TRUE(contains(message, "pgs solved them")) << message;
 }
 
 // Removing the middle of a hanging chain of three removes the two joints that held it, each

@@ -631,6 +631,30 @@ TEST(Joints, PrismaticLimitsHoldAPushedBox) {
   EXPECT_LT(lowest, Real(-0.2 + 1e-3));
 }
 
+// A weightless box put 0.3 m past its slider's limit at 0.5 m: the limit pushes it back by
+// Baumgarte's share of the overrun a step, and, as a contact's push-out (docs/solvers.md,
+// "Relax"), leaves it no speed: before, the push-out's 3.6 m/s stayed in the box, and the
+// push-outs' speed in a random chain's light links raised its energy 2.5-fold
+// (RatioIslands.APassiveChainWithLightLinksUnderAHeavyLoadGainsNoEnergy).
+TEST(Joints, ALimitsPushOutMovesTheBodyButLeavesItNoSpeed) {
+  WorldSettings settings = no_sleep();
+  settings.gravity = Vec3::zero();
+  World world(settings);
+  const BodyId block = world.create_body(box({0, 0, 0}, {Real(0.2), Real(0.1), Real(0.1)}));
+  JointSettings slider = joint_of(JointType::prismatic, base(world), block, {0, 0, 0});
+  slider.limits = Range{Real(-0.2), Real(0.5)};
+  world.create_joint(slider);
+  world.set_transform(block, {{Real(0.8), 0, 0}, Quat::identity()});
+  const Real beta = settings.solver.baumgarte;
+  Real overrun = Real(0.3);
+  for (int i = 0; i < 5; ++i) {
+    world.step(Real(1.0 / 60));
+    overrun -= beta * overrun;
+    EXPECT_NEAR(world.position(block).x, Real(0.5) + overrun, 1e-4) << "step " << i;
+    EXPECT_LT(length(world.linear_velocity(block)), Real(1e-3)) << "step " << i;
+  }
+}
+
 // A 1 kg box slid at 2 m/s into its limit at 0.5 m, the joint's anchor 0, 2 or 5 m above it: on
 // the world (box a), on a static or a kinematic base (box b), and as a six_dof locked in rotation
 // with its slide limited. The rows acted at the anchor, their lever turned the box and the
