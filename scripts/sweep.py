@@ -11,7 +11,8 @@ Three kinds of scene, each written to the scene-format contract (docs/scene-form
           or two-triangle mesh ground.
 Each scene runs --steps steps (600: 10 s); a scene is listed when its mechanical energy rose by
 more than --energy of its scale (pairs: the largest kinetic energy, start or end; chains and
-drops: the bodies' weight times 5 m plus their kinetic energy), when its joints end more than
+drops: the bodies' weight times 5 m plus their kinetic energy) by the end, or at its most over
+the run (`impulse run --json`'s energy.most: a rise that falls again), when its joints end more than
 5 cm apart, when a body ends more than 2 m below a ground it was over (drops), or when the
 command failed. Scenes with motors are not held to the energy rule. A summary line counts each.
 
@@ -212,7 +213,7 @@ def main():
     make = {"pairs": pairs, "chains": chains, "drops": drops}[args.kind]
     directory = args.keep or tempfile.mkdtemp()
     os.makedirs(directory, exist_ok=True)
-    counts = {"energy": 0, "apart": 0, "fell": 0, "failed": 0}
+    counts = {"energy": 0, "peak": 0, "apart": 0, "fell": 0, "failed": 0}
     for seed in range(args.seed, args.seed + args.count):
         random.seed(seed)
         s = make(seed, args.solver)
@@ -235,6 +236,10 @@ def main():
         if rise > args.energy and not motors:
             found.append("energy +%.3g of its scale" % rise)
             counts["energy"] += 1
+        peak = (end["energy"]["most"] - end["energy"]["start"]) / scale
+        if peak > args.energy and not motors:
+            found.append("energy +%.3g of its scale at its most" % peak)
+            counts["peak"] += 1
         if s["joints"] and end["max_joint_error"] > 0.05:
             found.append("joints %.3g m apart" % end["max_joint_error"])
             counts["apart"] += 1
@@ -247,9 +252,9 @@ def main():
         if found:
             print("%s: %s" % (path, "; ".join(found)))
     print("%s, %s, %d scenes from seed %d: energy gained in %d, joints apart in %d, "
-          "fell through in %d, failed %d" % (args.kind, args.solver, args.count, args.seed,
-                                             counts["energy"], counts["apart"], counts["fell"],
-                                             counts["failed"]))
+          "fell through in %d, failed %d; energy gained at its most in %d"
+          % (args.kind, args.solver, args.count, args.seed, counts["energy"], counts["apart"],
+             counts["fell"], counts["failed"], counts["peak"]))
     return 0
 
 

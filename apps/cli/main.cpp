@@ -102,6 +102,7 @@ int run(const RunOptions& options) {
   std::optional<impulse::cli::ReplayWriter> replay;
   if (!options.record_file.empty()) replay.emplace(options.record_file, scene, world);
   const auto dt = scene.settings.timestep;
+  result.start_energy();
   for (int i = 0; i < options.steps; ++i) {
     // The summary reports the last step's residual: measured there only, as it costs a sweep.
     if (i + 1 == options.steps) measure_last_step(world);
@@ -111,6 +112,7 @@ int run(const RunOptions& options) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
     result.stage_ms += impulse::StageTimes::of(world.last_step_stats());
+    result.add_energy();
     if (world.last_step_stats().solve.layout_changed) ++result.layout_changes;
     if (world.last_step_stats().threads > 1) ++result.team_steps;
     if (trace) trace->write(i + 1, world.last_step_stats().solve);

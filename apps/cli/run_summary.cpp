@@ -60,6 +60,22 @@ void RunResult::add_reports(int step, const std::vector<Diagnostic>& diagnostics
   }
 }
 
+namespace {
+
+double mechanical_energy(const World& world) {
+  return world.kinetic_energy() + world.potential_energy();
+}
+
+}  // namespace
+
+void RunResult::start_energy() {
+  energy_start = energy_most = mechanical_energy(*world);
+}
+
+void RunResult::add_energy() {
+  energy_most = std::max(energy_most, mechanical_energy(*world));
+}
+
 nlohmann::ordered_json summary_json(const RunResult& run) {
   const World& world = *run.world;
   const Timing timing = timing_of(run.step_ms);
@@ -89,7 +105,10 @@ nlohmann::ordered_json summary_json(const RunResult& run) {
   for (std::size_t k = 0; k < StageTimes::k_count; ++k)
     stages[StageTimes::names[k]] = mean.ms[k];
   out["timing"]["stages_ms_mean"] = std::move(stages);
-  out["energy"] = {{"kinetic", world.kinetic_energy()}, {"potential", world.potential_energy()}};
+  out["energy"] = {{"kinetic", world.kinetic_energy()},
+                   {"potential", world.potential_energy()},
+                   {"start", run.energy_start},
+                   {"most", run.energy_most}};
   out["max_penetration"] = stats.max_penetration;
   out["contacts"] = {{"pairs", stats.contact_pairs},
                      {"manifolds", stats.contact_manifolds},
@@ -168,7 +187,8 @@ std::string summary_text(const RunResult& run) {
     out << StageTimes::names[k] << " " << mean.ms[k] << ", ";
   out << "ms, mean\n"
       << "energy      kinetic " << world.kinetic_energy() << " J, potential "
-      << world.potential_energy() << " J\n"
+      << world.potential_energy() << " J; kinetic and potential " << run.energy_start
+      << " J at the start, " << run.energy_most << " J at the most\n"
       << "contacts    " << stats.contact_points << " points in " << stats.contact_manifolds
       << " manifolds, " << stats.cache_hit_rate() * 100 << "% warm, " << stats.reused_pairs
       << " pairs reused, deepest " << stats.max_penetration << " m\n"

@@ -37,6 +37,13 @@ struct RunResult {
   int layout_changes = 0;
   // The steps that ran on more than one thread (StepStats::threads).
   int team_steps = 0;
+  // Mechanical energy (World::kinetic_energy + potential_energy), J: before the first step, and
+  // the most of that and of every step's end (a passive scene's never exceeds its start's).
+  double energy_start = 0, energy_most = 0;
+  /// Sets both from `world` before its first step.
+  void start_energy();
+  /// Takes `world`'s energy after a step into energy_most.
+  void add_energy();
 };
 
 /// The summary object of scene-format.md ("--json"), keys in the contract's order.

@@ -2,11 +2,13 @@
 // the --json summary.
 
 #include <impulse/scene.h>
+#include <impulse/world.h>
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -98,6 +100,26 @@ TEST(Cli, RunJsonHoldsEveryFieldOfTheContract) {
   }
   // The sphere fell for one second from 10 m: semi-implicit Euler's 61/60 of g t^2 / 2.
   EXPECT_NEAR(j["bodies"][1]["position"][1].get<double>(), 10 - 9.81 * 61 / 120.0, 1e-4);
+}
+
+// The summary's energy at the start and at its most over the run, which the end misses: a
+// pendulum swinging through its lowest point trades its energy between kinetic and potential, and
+// the summary's figures are those of the same scene stepped here, after every step.
+TEST(Cli, RunJsonGivesTheMechanicalEnergyAtTheStartAndAtItsMost) {
+  const CommandResult r = run_cli("run pendulum --steps 90 --json");
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const nlohmann::json energy = nlohmann::json::parse(r.out)["energy"];
+  World world = build_world(*builtin_scene("pendulum"));
+  const auto mechanical = [&] { return world.kinetic_energy() + world.potential_energy(); };
+  const double start = mechanical();
+  double most = start;
+  for (int i = 0; i < 90; ++i) {
+    world.step(world.settings().timestep);
+    most = std::max(most, mechanical());
+  }
+  EXPECT_DOUBLE_EQ(energy["start"].get<double>(), start);
+  EXPECT_DOUBLE_EQ(energy["most"].get<double>(), most);
+  EXPECT_GE(most, energy["kinetic"].get<double>() + energy["potential"].get<double>());
 }
 
 // The summary's profile: every stage's mean, which together take no more than the mean step.
