@@ -6,7 +6,8 @@ Three kinds of scene, each written to the scene-format contract (docs/scene-form
           100 kg, one body static in 30%, ranges about the start, gravity on or off, random
           velocities);
   chains  2 to 8 bodies hanging from a post on random joints (motors in some), over a ground, the
-          bodies placed so that no two of them overlap at the start;
+          bodies placed so that no two of them, nor a body and the post, overlap at the start
+          (but for the post and the body hanging from it);
   drops   2 to 8 random shapes (compounds in 20%), masses 0.1 to 100 kg, thrown onto a box, plane
           or two-triangle mesh ground.
 Each scene runs --steps steps (600: 10 s); a scene is listed when its mechanical energy rose by
@@ -134,7 +135,8 @@ def chains(seed, solver):
                "shape": {"type": "box", "half_extents": [20, 0.5, 20]}},
               {"name": "post", "type": "static", "position": [0, 4, 0],
                "shape": {"type": "sphere", "radius": 0.05}}]
-    joints, placed = [], []
+    # The post is placed first: a body may overlap only the one it hangs from.
+    joints, placed = [], [([0, 4, 0], 0.05)]
     previous, previous_position = "post", [0, 4, 0]
     for i in range(random.randint(2, 8)):
         for _ in range(100):  # a place where it overlaps no body but the one it hangs from
