@@ -43,7 +43,9 @@ struct SolverSettings {
   /// of a step), for a figure only diagnostics read, so off unless asked for. A tolerance and
   /// record_residuals measure whatever this says. Not in scene files.
   bool measure_residuals = false;
-  Real max_push_speed = 3;         ///< m/s, cap on the Baumgarte push-out speed of a contact
+  /// m/s, cap on the Baumgarte push-out speed of a contact; also what pgs lets a mass-ratio
+  /// island's exact solve add: at most its moving mass's kinetic energy at this speed
+  Real max_push_speed = 3;
   Real restitution_threshold = 1;  ///< m/s, slower approaches do not bounce
   /// Joint drift: 0 feeds the position error back through the Baumgarte bias; n > 0 instead runs
   /// n passes of nonlinear Gauss-Seidel on the joints' position errors after the positions are
@@ -59,12 +61,12 @@ struct SolverSettings {
   /// links under a heavy weight stays joined instead of its links spinning up (docs/joints.md).
   /// On lightly loaded bodies it fades quadratically (a pendulum's period moves by 4e-5).
   bool geometric_stiffness = true;
-  /// Iterations of a second solve after the positions move, with contacts' position-correcting
-  /// bias (Baumgarte's push-out) dropped and the first solve's impulses as its start: the
-  /// correction moves the bodies but leaves them no velocity (Box2D v3's relax step, in effect
-  /// split impulses), so a stack gains no energy from its own correction. Joints keep their bias
-  /// (their drift is joint_softness's and position_iterations' business). 0: Baumgarte's velocity
-  /// stays, as in seeds 000 and 001.
+  /// Iterations of a second solve after the positions move, with contacts' and passed limits'
+  /// position-correcting bias (Baumgarte's push-out) dropped and the first solve's impulses as its
+  /// start: the correction moves the bodies but leaves them no velocity (Box2D v3's relax step, in
+  /// effect split impulses), so a stack gains no energy from its own correction. Joints' other
+  /// rows keep their bias (their drift is joint_softness's and position_iterations' business).
+  /// 0: Baumgarte's velocity stays, as in seeds 000 and 001.
   int relax_iterations = 2;
   /// World::step(dt) runs the whole pipeline (collision included) this many times over dt / n:
   /// stiffer joints and stacks, larger mass ratios and faster bodies at n times the cost, as

@@ -273,7 +273,8 @@ class RowStore {
   void prepare(const std::vector<SolverBodyMass>& bodies, TaskPool* pool = nullptr,
                std::size_t first = 0);
 
-  /// Whether any row's bias holds a position correction (position_bias, a contact's push-out).
+  /// Whether any row's bias holds a position correction (position_bias: a contact's push-out, a
+  /// passed limit's push back).
   bool has_position_bias() const;
   /// Takes each row's position_bias out of its bias (the relax solve: the correction has moved the
   /// bodies and must leave them no velocity). Shares the rows among the pool's threads when given.

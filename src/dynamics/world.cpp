@@ -540,7 +540,8 @@ void solve_refused_rows(World::Impl& w, const SolverSettings& settings, SolveSta
 }
 
 // Relax (SolverSettings::relax_iterations): the positions move with the corrected velocities, then
-// the rows are solved again without the contacts' Baumgarte bias, from the first solve's impulses.
+// the rows are solved again without the contacts' and passed limits' Baumgarte bias
+// (position_bias), from the first solve's impulses.
 // It continues from the velocities the solve left where the solver can and nothing has changed
 // them since (a speed limit's clamp, or a guard's freeze: solve_untouched false); else it starts
 // again from the free velocities, kept before the solve, and warm starts.

@@ -31,6 +31,7 @@ void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> 
   problem_.normal_count.assign(std::size_t(k), 1);
   problem_.mu.setZero(k);
   guess_.resize(k);
+  velocity_.resize(k);
   disc_pairs_.clear();
   // Row n of the store as a row of the block, or -1 (the rows ascend).
   const auto block_row = [&](std::int32_t n) {
@@ -62,7 +63,6 @@ void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> 
 
 bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor, Real gain_speed) {
   const int k = int(rows_.size());
-  velocity_.resize(k);
   for (int r = 0; r < k; ++r) {
     const std::size_t i = rows_[std::size_t(r)];
     guess_[r] = store.lambda[i];

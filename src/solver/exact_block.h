@@ -31,7 +31,7 @@ class ExactBlock {
 
  private:
   /// The kinetic energy the change from guess_ to lambda gives the rows' bodies, J, from the
-  /// velocities velocity_ was taken at.
+  /// velocities velocity_ was taken at (with soft rows' d^2 softness / 2 on top: a bound).
   double energy_gain(const Eigen::VectorXd& lambda) const;
 
   std::vector<std::uint32_t> rows_;

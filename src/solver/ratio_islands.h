@@ -48,8 +48,9 @@ class RatioIslands {
   /// solve, continuing from the velocities this solve left; it skips an island that was solved
   /// and none of whose rows had a position bias to drop: its problem is the one solved before,
   /// and the sweeps left that solution as it was. An island whose exact change would give its
-  /// bodies more kinetic energy than their mass has at gain_speed (m/s; a push-out's most) keeps
-  /// the sweeps' result (ExactBlock::solve).
+  /// bodies more kinetic energy than their mass has at gain_speed (m/s; pgs passes the contacts'
+  /// push-out cap) keeps the sweeps' result (ExactBlock::solve). The bound is on the island's
+  /// whole moving mass: a light body in it may still gain speed.
   std::size_t solve(RowStore& rows, std::span<BodyVelocity> v, bool again, Real gain_speed);
 
  private:

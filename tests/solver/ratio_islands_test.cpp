@@ -80,10 +80,10 @@ Real normal_impulse_between(const World& world, BodyId a, BodyId b) {
 // limit in the swings, and the whole chain becomes a mass-ratio island. The exact solve of such an
 // island gave the links up to 1080 J in a step (a light link's limit, decoupled from its joint's
 // rows, asking 15.8 of the velocity along a direction its rows nearly lack), and the push-outs of
-// the limits kept their
-// speed: the chain rose to 2.5 times its starting energy. Now an exact change that gives more
-// energy than a push could is left to the sweeps, and a passed limit's push-out, like a contact's,
-// moves the links but leaves them no speed (docs/solvers.md): the chain only loses energy.
+// the limits kept their speed: the chain rose to 2.5 times its starting energy. Now an exact change
+// that gives more energy than a push could is left to the sweeps, and a passed limit's push-out,
+// like a contact's, moves the links but leaves them no speed (docs/solvers.md): the chain only
+// loses energy.
 TEST(RatioIslands, APassiveChainWithLightLinksUnderAHeavyLoadGainsNoEnergy) {
   SKIP_UNLESS_OPTIMISED();  // the swings that pass the limits are the optimised build's
   World world = build_world(
