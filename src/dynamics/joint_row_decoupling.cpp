@@ -95,6 +95,8 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
         response.j[p] += splat(weight) * equality.response.j[p];
       bounded.spec.bias += weight * equality.spec.bias;
     }
+    // position_bias (a passed limit's push-out) is left as written: the relax solve drops it and
+    // keeps the equality rows' share, which they keep in their own bias too.
     write_response(response, a, b);
     if (!(double(response.diagonal) > k_dependent_pivot * double(free_diagonal))) {
       response.j = written;
