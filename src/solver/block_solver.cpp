@@ -2,7 +2,6 @@
 
 #include "solver/pgs_solver.h"
 #include "solver/residual.h"
-#include "solver/row_order.h"
 
 #include <algorithm>
 #include <numeric>
@@ -13,7 +12,7 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
                         SolveStats& stats) {
   const Real b_norm = start_row_solve(rows, bodies.velocities, settings, stats);
   const std::size_t block_count = rows.block_begin.size() - 1;
-  RowOrder order(block_count, settings.shuffle);
+  order_.reset(block_count, settings.shuffle);
   blocks_.resize(std::max(blocks_.size(), block_count));
   for (std::size_t block = 0; block < block_count; ++block) {
     const std::uint32_t begin = rows.block_begin[block], end = rows.block_begin[block + 1];
@@ -24,7 +23,7 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
   }
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;
-    for (const std::uint32_t block : order.next()) {
+    for (const std::uint32_t block : order_.next()) {
       const std::size_t begin = rows.block_begin[block], end = rows.block_begin[block + 1];
       before_.assign(rows.lambda.begin() + std::ptrdiff_t(begin),
                      rows.lambda.begin() + std::ptrdiff_t(end));

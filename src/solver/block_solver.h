@@ -1,6 +1,7 @@
 #pragma once
 
 #include "solver/exact_block.h"
+#include "solver/row_order.h"
 #include "solver/solver.h"
 
 namespace impulse {
@@ -23,6 +24,7 @@ class BlockSolver final : public Solver {
   std::vector<ExactBlock> blocks_;
   std::vector<std::uint32_t> block_rows_;  // a block's rows, as the assembly takes them
   std::vector<Real> before_;               // a block's impulses before its visit
+  RowOrder order_;                         // the blocks' visiting order
 };
 
 }  // namespace impulse

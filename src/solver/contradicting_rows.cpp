@@ -8,7 +8,10 @@ bool rows_contradict(const RowStore& store, std::span<const std::uint32_t> rows,
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (store.one_sided(rows[r])) pushing += lambda[Eigen::Index(r)] * lambda[Eigen::Index(r)];
   }
-  return impulses_contradict(pushing, lambda.dot(a * lambda), mass);
+  double energy = 0;  // lambda^T A lambda, without A lambda's temporary
+  for (Eigen::Index c = 0; c < lambda.size(); ++c)
+    energy += lambda[c] * a.col(c).dot(lambda);
+  return impulses_contradict(pushing, energy, mass);
 }
 
 }  // namespace impulse

@@ -1,9 +1,13 @@
 #include "solver/dense_mlcp.h"
 
+#include "solver/dense_least_squares.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -47,16 +51,14 @@ struct Tolerances {
       : sign(std::max(1e-11, 10 * noise)),
         consistency(std::max(1e-10, 30 * noise)),
         verify(std::max(1e-9, 100 * noise)),
-        ldlt(std::max(1e-8, 100 * noise)),
         rank(std::max(1e-12, 10 * noise)),
         bound(std::max(1e-12, 100 * noise)) {}
   // Against the scale of w, max(|b|, |A| |x|) (infinity norms, |A| the largest row sum):
   double sign;         // a bound row whose w has the wrong sign by more is released
   double consistency;  // a least-squares residual above this: no minimum on the face
   double verify;       // the final check of the conditions (mlcp_complementarity_error)
-  // Against the largest pivot:
-  double ldlt;  // LDLT solves when every pivot exceeds this, else the rank-revealing solve
-  double rank;  // the rank-revealing solve's pivots below this count as zero
+  // Against the first (largest) pivot:
+  double rank;  // the free rows' factorisation stops where the pivots fall below this
   // Against |lambda|:
   double bound;  // friction bounds have settled when they move by less
 };
@@ -154,17 +156,19 @@ std::string check_problem(const MlcpProblem& p) {
     }
   }
   for (Index i = 0; i < n; ++i) {
-    const std::string row = std::to_string(i);
+    const std::string row = std::to_string(i);  // (short: kept in the string, no allocation)
     if (is_friction(p, i)) {
       const Index first = normal_of(p, i), count = normal_count_of(p, i);
-      const std::string naming = "normal_index[" + row + "] = " + std::to_string(first) +
-                                 " with normal_count " + std::to_string(count);
-      if (count < 1) return naming + ": a friction row needs at least one normal row";
+      const auto naming = [&] {  // formatted only on failure, as below
+        return "normal_index[" + row + "] = " + std::to_string(first) + " with normal_count " +
+               std::to_string(count);
+      };
+      if (count < 1) return naming() + ": a friction row needs at least one normal row";
       if (first > n - count)
-        return naming + " runs past the last row (" + std::to_string(n - 1) + ")";
+        return naming() + " runs past the last row (" + std::to_string(n - 1) + ")";
       for (Index k = first; k < first + count; ++k) {
         if (k == i || is_friction(p, k)) {
-          return naming + " names row " + std::to_string(k) +
+          return naming() + " names row " + std::to_string(k) +
                  ": it must be another row that is not a friction row itself";
         }
         if (!(p.lo(k) >= 0)) {
@@ -197,23 +201,24 @@ std::string check_problem(const MlcpProblem& p) {
   return {};
 }
 
-// mu_i times the friction rows' normal impulse (normal_load), 0 for the others: the limits x
-// implies.
-VectorXd implied_limits(const MlcpProblem& p, const VectorXd& x) {
-  VectorXd limits = VectorXd::Zero(x.size());
-  for (Index i = 0; i < x.size(); ++i) {
-    if (is_friction(p, i)) limits(i) = p.mu(i) * normal_load(p, x, i);
-  }
-  return limits;
+// Friction row i's limit x implies: mu_i times its normal impulse (normal_load).
+double implied_limit(const MlcpProblem& p, const VectorXd& x, Index i) {
+  return p.mu(i) * normal_load(p, x, i);
+}
+
+// The limits x implies, into `limits`: implied_limit for the friction rows, 0 for the others.
+void implied_limits(const MlcpProblem& p, const VectorXd& x, VectorXd& limits) {
+  limits.resize(x.size());
+  for (Index i = 0; i < x.size(); ++i)
+    limits(i) = is_friction(p, i) ? implied_limit(p, x, i) : 0.0;
 }
 
 // Sets the bounds of the friction rows from the normal impulses in x.
 void update_friction_bounds(const MlcpProblem& p, const VectorXd& x, VectorXd& lo, VectorXd& hi) {
-  const VectorXd limits = implied_limits(p, x);
   for (Index i = 0; i < x.size(); ++i) {
     if (!is_friction(p, i)) continue;
-    lo(i) = -limits(i);
-    hi(i) = limits(i);
+    hi(i) = implied_limit(p, x, i);
+    lo(i) = -hi(i);
   }
 }
 
@@ -221,10 +226,12 @@ double clamp(double v, double lo, double hi) {
   return std::min(std::max(v, lo), hi);
 }
 
-// max_i |a_ii x_i - mid(a_ii lo_i, a_ii hi_i, a_ii x_i - w_i)|; needs a positive diagonal.
+// max_i |a_ii x_i - mid(a_ii lo_i, a_ii hi_i, a_ii x_i - w_i)|; needs a positive diagonal. w:
+// scratch.
 double natural_residual(const MatrixXd& a, const VectorXd& b, const VectorXd& lo,
-                        const VectorXd& hi, const VectorXd& x) {
-  const VectorXd w = a * x - b;
+                        const VectorXd& hi, const VectorXd& x, VectorXd& w) {
+  w.noalias() = a * x;
+  w -= b;
   double error = 0;
   for (Index i = 0; i < x.size(); ++i) {
     const double d = a(i, i);
@@ -239,6 +246,48 @@ struct Iterate {
   VectorXd x, lo, hi;
   std::vector<RowState> state;
 };
+
+}  // namespace
+
+// Kept between solves: copying an iterate into one of these, or a vector of the problem's size
+// into another, allocates nothing once it has held one of that size.
+struct MlcpWorkspace::Scratch {
+  Iterate it;
+  Iterate plain, trial;  // the friction loop's candidate steps
+  VectorXd w;            // A x - b
+  VectorXd step;         // the free rows' step (solve_box) or impulses (solve_coupled), m entries
+  VectorXd null_part;    // of the free rows' right-hand side (m entries)
+  VectorXd residual;     // natural_residual's w
+  // The friction loop's: its limits, their gap to those x implies, the Newton root, trials.
+  VectorXd limits, gap, jump, implied, plain_limits, direction, trial_limits;
+  std::vector<Index> free_rows;  // solve_box's free rows, solve_coupled's unknowns
+  SemiDefiniteSystem free_block;
+  // The Newton steps' (solve_active_set, solve_coupled): the iterate they try, x before settling,
+  // its w and limits, the next active set and those tried (entries kept, counted per solve), the
+  // last active set a failed solve stood at, each row's unknown, and the coupled system.
+  Iterate newton;
+  VectorXd unsettled, newton_w, newton_limits;
+  std::vector<RowState> next, last_tried;
+  std::vector<std::vector<RowState>> tried;
+  std::vector<Index> column;
+  GeneralSystem coupled;
+};
+
+MlcpWorkspace::MlcpWorkspace() = default;
+MlcpWorkspace::~MlcpWorkspace() = default;
+MlcpWorkspace::MlcpWorkspace(const MlcpWorkspace&) {}
+MlcpWorkspace& MlcpWorkspace::operator=(const MlcpWorkspace&) {
+  return *this;
+}
+MlcpWorkspace::MlcpWorkspace(MlcpWorkspace&&) noexcept = default;
+MlcpWorkspace& MlcpWorkspace::operator=(MlcpWorkspace&&) noexcept = default;
+
+MlcpWorkspace::Scratch& MlcpWorkspace::scratch() {
+  if (!scratch_) scratch_ = std::make_unique<Scratch>();
+  return *scratch_;
+}
+
+namespace {
 
 // The active set a feasible x implies: rows on a bound are on it (a fixed row counts as lower).
 void states_from(Iterate& it) {
@@ -268,8 +317,8 @@ void settle(const MlcpProblem& p, Iterate& it) {
 // One solve of a validated, non-empty problem.
 class DenseMlcpSolver {
  public:
-  DenseMlcpSolver(const MlcpProblem& p, double noise)
-      : p_(p), a_norm_(largest_row_sum(p.a)), tolerances_(noise) {}
+  DenseMlcpSolver(const MlcpProblem& p, double noise, MlcpWorkspace::Scratch& scratch)
+      : p_(p), a_norm_(largest_row_sum(p.a)), tolerances_(noise), s_(scratch) {}
 
   // Solves from the iterate (x feasible, its active set); returns the failure text, empty on
   // success, with the iterate settled on its bounds either way.
@@ -282,7 +331,7 @@ class DenseMlcpSolver {
     settle(p_, it);
     if (why.empty() && !passes_check(it)) {
       why = "the result fails the final check: complementarity error " +
-            number(natural_residual(p_.a, p_.b, it.lo, it.hi, it.x)) + " exceeds " +
+            number(natural_residual(p_.a, p_.b, it.lo, it.hi, it.x, s_.residual)) + " exceeds " +
             number(tolerances_.verify * w_scale(it.x)) + " (A badly conditioned?)";
     }
     return why;
@@ -295,32 +344,31 @@ class DenseMlcpSolver {
     return std::max(p_.b.lpNorm<Eigen::Infinity>(), a_norm_ * x.lpNorm<Eigen::Infinity>());
   }
 
-  bool passes_check(const Iterate& it) const {
-    return natural_residual(p_.a, p_.b, it.lo, it.hi, it.x) <= tolerances_.verify * w_scale(it.x);
+  bool passes_check(const Iterate& it) {
+    return natural_residual(p_.a, p_.b, it.lo, it.hi, it.x, s_.residual) <=
+           tolerances_.verify * w_scale(it.x);
   }
 
   // The step d from x toward the minimum of the objective over the free rows (the others fixed):
-  // A_FF d = r with r = -w_F. Returns false with d that step, or true when the objective is
-  // unbounded below on this face (r not in the range of a singular A_FF), with d a descent
-  // direction in the null space. A singular A_FF gives the minimum-norm step. A may be
-  // asymmetric by rounding, so its symmetric part is factored (within the noise tolerances).
-  bool free_step(const MatrixXd& a_ff, const VectorXd& r, double scale, VectorXd& d) const {
-    const MatrixXd symmetric = 0.5 * (a_ff + a_ff.transpose());
-    const Eigen::LDLT<MatrixXd> ldlt(symmetric);
-    const VectorXd& pivots = ldlt.vectorD();
-    if (ldlt.info() == Eigen::Success && pivots.minCoeff() > tolerances_.ldlt * pivots.maxCoeff()) {
-      d = ldlt.solve(r);
-      return false;
+  // A_FF d = r with r = -w_F, given in d. Returns false with d that step, or true when the
+  // objective is unbounded below on this face (r not in the range of a singular A_FF), with d a
+  // descent direction in the null space (r's part there). A singular A_FF gives the minimum-norm
+  // least-squares step. A may be asymmetric by rounding, so its symmetric part is factored
+  // (within the noise tolerances).
+  bool free_step(std::span<const Index> free_rows, Eigen::Ref<VectorXd> d, double scale) {
+    SemiDefiniteSystem& system = s_.free_block;
+    system.factor(p_.a, free_rows, tolerances_.rank);
+    if (system.rank() < system.size()) {
+      auto null_part = s_.null_part.head(d.size());
+      system.null_part(d, null_part);
+      if (null_part.lpNorm<Eigen::Infinity>() > tolerances_.consistency * scale) {
+        d = null_part;
+        return true;
+      }
+      d -= null_part;
     }
-    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
-    cod.setThreshold(tolerances_.rank);
-    cod.compute(symmetric);
-    d = cod.solve(r);
-    // The least-squares residual is orthogonal to range(A_FF), so it lies in null(A_FF).
-    VectorXd e = r - symmetric * d;
-    if (e.lpNorm<Eigen::Infinity>() <= tolerances_.consistency * scale) return false;
-    d = std::move(e);
-    return true;
+    system.solve(d, d);
+    return false;
   }
 
   // The primal active-set method for the iterate's (fixed) bounds: x feasible, the active set
@@ -338,7 +386,8 @@ class DenseMlcpSolver {
     const int bland_after = 5 * int(n) + 10;
     int made = 0;
     Index released = -1;  // released by the last pivot, so its step must leave its bound
-    std::vector<Index> free_rows;
+    std::vector<Index>& free_rows = s_.free_rows;
+    VectorXd& w = s_.w;
     for (;;) {
       if (made >= max_pivots) {
         return "pivot limit (" + std::to_string(max_pivots) +
@@ -348,14 +397,13 @@ class DenseMlcpSolver {
       for (Index i = 0; i < n; ++i) {
         if (state[std::size_t(i)] == RowState::free) free_rows.push_back(i);
       }
-      VectorXd w = a * x - b;
+      w.noalias() = a * x;
+      w -= b;
       if (!free_rows.empty()) {
-        VectorXd d;
-        // Indexed through a view: an indexed expression keeps a copy of a std::vector, whose
-        // inlined copy GCC 12 takes for an overflowing memcpy under AVX2.
-        const Eigen::Map<const Eigen::Array<Index, Eigen::Dynamic, 1>> free_index(
-            free_rows.data(), Index(free_rows.size()));
-        const bool unbounded = free_step(a(free_index, free_index), -w(free_index), w_scale(x), d);
+        auto d = s_.step.head(Index(free_rows.size()));
+        for (std::size_t k = 0; k < free_rows.size(); ++k)
+          d(Index(k)) = -w(free_rows[k]);
+        const bool unbounded = free_step(free_rows, d, w_scale(x));
         // Ratio test: the first row to reach a bound on the way (lowest index on ties).
         double alpha = unbounded ? k_inf : 1.0;
         Index blocking = -1;
@@ -406,7 +454,8 @@ class DenseMlcpSolver {
           ++pivots_;
           continue;
         }
-        w = a * x - b;
+        w.noalias() = a * x;
+        w -= b;
       }
       // At the minimum over the face: release the bound row whose w has the wrong sign.
       const double tolerance = tolerances_.sign * w_scale(x);
@@ -451,46 +500,72 @@ class DenseMlcpSolver {
   // have w = 0, rows at their own bounds are fixed, friction rows at a bound are -/+ mu times
   // their normal impulse. The fixed point the outer loop converges to once the active set
   // settles.
-  VectorXd solve_coupled(const std::vector<RowState>& state) const {
+  //
+  // lambda = E y + c with y the free rows' impulses: E's column for a free row holds 1 at it and
+  // the slopes of the friction rows at a bound whose normal rows include it; c holds the fixed
+  // rows' bounds (and their friction rows' share). Solves A_U E y = b_U - A_U c (U: the free
+  // rows) in the least-squares sense, with E and c applied sparsely. Into `lambda`.
+  void solve_coupled(const std::vector<RowState>& state, VectorXd& lambda) {
     const Index n = p_.b.size();
-    std::vector<Index> unknowns;
-    std::vector<Index> column(std::size_t(n), -1);
+    const auto slope = [&](Index i) {  // of friction row i at a bound
+      return state[std::size_t(i)] == RowState::lower ? -p_.mu(i) : p_.mu(i);
+    };
+    const auto coupled = [&](Index i) {  // a friction row at a bound
+      return state[std::size_t(i)] != RowState::free && is_friction(p_, i);
+    };
+    std::vector<Index>& unknowns = s_.free_rows;
+    std::vector<Index>& column = s_.column;
+    unknowns.clear();
+    column.assign(std::size_t(n), -1);
+    VectorXd& c = lambda;
+    c.setZero(n);
     for (Index i = 0; i < n; ++i) {
-      if (state[std::size_t(i)] != RowState::free) continue;
-      column[std::size_t(i)] = Index(unknowns.size());
-      unknowns.push_back(i);
-    }
-    // lambda = e * y + c, y the impulses of the free rows.
-    MatrixXd e = MatrixXd::Zero(n, Index(unknowns.size()));
-    VectorXd c = VectorXd::Zero(n);
-    for (Index i = 0; i < n; ++i) {
-      const RowState s = state[std::size_t(i)];
-      if (s == RowState::free) {
-        e(i, column[std::size_t(i)]) = 1;
+      if (state[std::size_t(i)] == RowState::free) {
+        column[std::size_t(i)] = Index(unknowns.size());
+        unknowns.push_back(i);
       } else if (!is_friction(p_, i)) {
-        c(i) = s == RowState::lower ? p_.lo(i) : p_.hi(i);
+        c(i) = state[std::size_t(i)] == RowState::lower ? p_.lo(i) : p_.hi(i);
       }
     }
     for (Index i = 0; i < n; ++i) {
-      const RowState s = state[std::size_t(i)];
-      if (s == RowState::free || !is_friction(p_, i)) continue;
-      const double slope = s == RowState::lower ? -p_.mu(i) : p_.mu(i);
+      if (!coupled(i)) continue;
       const Index first = normal_of(p_, i);
       for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
-        if (column[std::size_t(k)] >= 0) {
-          e(i, column[std::size_t(k)]) += slope;
-        } else {
-          c(i) += slope * c(k);
-        }
+        if (column[std::size_t(k)] < 0) c(i) += slope(i) * c(k);
       }
     }
-    if (unknowns.empty()) return c;
-    const MatrixXd a_u = p_.a(unknowns, Eigen::all);
-    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod;
-    cod.setThreshold(tolerances_.rank);
-    cod.compute(a_u * e);
-    const VectorXd y = cod.solve(p_.b(unknowns) - a_u * c);
-    return e * y + c;
+    const Index u = Index(unknowns.size());
+    if (u == 0) return;
+    // A_U E, column by column: A's column of the free row plus the slopes' columns.
+    auto m = s_.coupled.matrix(u);
+    auto g = s_.step.head(u);
+    for (Index r = 0; r < u; ++r) {
+      for (Index k = 0; k < u; ++k)
+        m(r, k) = p_.a(unknowns[std::size_t(r)], unknowns[std::size_t(k)]);
+      g(r) = p_.b(unknowns[std::size_t(r)]) - p_.a.row(unknowns[std::size_t(r)]).dot(c);
+    }
+    for (Index i = 0; i < n; ++i) {
+      if (!coupled(i)) continue;
+      const Index first = normal_of(p_, i);
+      for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
+        const Index at = column[std::size_t(k)];
+        if (at < 0) continue;
+        for (Index r = 0; r < u; ++r)
+          m(r, at) += slope(i) * p_.a(unknowns[std::size_t(r)], i);
+      }
+    }
+    s_.coupled.factor(tolerances_.rank);
+    s_.coupled.solve(g, g);
+    for (Index r = 0; r < u; ++r)  // lambda = E y + c
+      lambda(unknowns[std::size_t(r)]) += g(r);
+    for (Index i = 0; i < n; ++i) {
+      if (!coupled(i)) continue;
+      const Index first = normal_of(p_, i);
+      for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
+        const Index at = column[std::size_t(k)];
+        if (at >= 0) lambda(i) += slope(i) * g(at);
+      }
+    }
   }
 
   // Newton's method on the coupled problem, which is piecewise linear in lambda: solve the
@@ -502,27 +577,37 @@ class DenseMlcpSolver {
   // gets the first solve, the root of the linearization at the iterate.
   bool solve_active_set(Iterate& it, VectorXd& jump) {
     const Index n = p_.b.size();
-    Iterate trial{VectorXd(), p_.lo, p_.hi, it.state};
-    std::vector<std::vector<RowState>> tried;
+    Iterate& trial = s_.newton;
+    trial.lo = p_.lo;
+    trial.hi = p_.hi;
+    trial.state = it.state;
+    VectorXd& unsettled = s_.unsettled;
+    VectorXd& w = s_.newton_w;
+    VectorXd& limits = s_.newton_limits;
+    std::vector<RowState>& next = s_.next;
+    std::vector<std::vector<RowState>>& tried = s_.tried;
+    std::size_t tried_count = 0;  // tried's first entries are this solve's
     // Failing, the active set it stands at is kept for search_neighbours.
     const auto fail = [&] {
-      last_tried_ = trial.state;
+      s_.last_tried = trial.state;
       return false;
     };
     for (int step = 0; step < k_max_newton_steps; ++step) {
-      trial.x = solve_coupled(trial.state);
+      solve_coupled(trial.state, trial.x);
       if (step == 0) jump = trial.x;
       if (!trial.x.allFinite()) return fail();
-      const VectorXd unsettled = trial.x;
+      unsettled = trial.x;
       settle(p_, trial);
       if (passes_check(trial)) {
-        it = std::move(trial);
+        std::swap(it, trial);
         return true;
       }
-      const VectorXd w = p_.a * unsettled - p_.b;
-      const VectorXd limits = implied_limits(p_, unsettled);
-      tried.push_back(trial.state);
-      std::vector<RowState> next = trial.state;
+      w.noalias() = p_.a * unsettled;
+      w -= p_.b;
+      implied_limits(p_, unsettled, limits);
+      if (tried.size() == tried_count) tried.emplace_back();
+      tried[tried_count++] = trial.state;
+      next = trial.state;
       int changes = 0;
       Index first_change = -1;
       for (Index i = 0; i < n; ++i) {
@@ -540,12 +625,13 @@ class DenseMlcpSolver {
         if (first_change < 0) first_change = i;
       }
       if (changes == 0) return fail();
-      if (std::find(tried.begin(), tried.end(), next) != tried.end()) {
+      const auto tried_end = tried.begin() + std::ptrdiff_t(tried_count);
+      if (std::find(tried.begin(), tried_end, next) != tried_end) {
         const auto row = std::size_t(first_change);
         trial.state[row] = next[row];
         changes = 1;
       } else {
-        trial.state = std::move(next);
+        std::swap(trial.state, next);
       }
       pivots_ += changes;
     }
@@ -573,7 +659,8 @@ class DenseMlcpSolver {
           if (search_off(state, it, i + 1, rows_off - 1)) return true;
           continue;
         }
-        Iterate trial{solve_coupled(state), p_.lo, p_.hi, state};
+        Iterate trial{VectorXd(), p_.lo, p_.hi, state};
+        solve_coupled(state, trial.x);
         if (!trial.x.allFinite()) continue;
         settle(p_, trial);
         if (passes_check(trial)) {
@@ -592,7 +679,7 @@ class DenseMlcpSolver {
     const std::vector<RowState> iterate_state = it.state;
     for (int rows_off = 1; rows_off <= depth; ++rows_off) {
       if (search_off(iterate_state, it, 0, rows_off) ||
-          (last_tried_ != iterate_state && search_off(last_tried_, it, 0, rows_off)))
+          (s_.last_tried != iterate_state && search_off(s_.last_tried, it, 0, rows_off)))
         return true;
     }
     return false;
@@ -604,14 +691,17 @@ class DenseMlcpSolver {
   // two, else by a damped Newton step toward the root of the linearization (solve_active_set's
   // jump) that does, else by the plain step anyway.
   std::string solve_friction(Iterate& it) {
-    VectorXd limits = implied_limits(p_, it.x);
+    VectorXd& limits = s_.limits;
+    VectorXd& gap = s_.gap;
+    VectorXd& jump = s_.jump;
+    implied_limits(p_, it.x, limits);
     std::string why = solve_with_limits(limits, it);
     for (int round = 1; why.empty(); ++round) {
-      const VectorXd gap = implied_limits(p_, it.x) - limits;
+      implied_limits(p_, it.x, gap);
+      gap -= limits;
       if (gap.lpNorm<Eigen::Infinity>() <= tolerances_.bound * it.x.lpNorm<Eigen::Infinity>()) {
         return {};
       }
-      VectorXd jump;
       if (solve_active_set(it, jump)) return {};
       if (round >= k_max_friction_rounds) {
         // A last search near the iterate's active set and the last one the Newton steps tried
@@ -624,26 +714,34 @@ class DenseMlcpSolver {
                " rounds of the fixed-point loop";
       }
       const auto shrinks = [&](const Iterate& trial, const VectorXd& trial_limits, double step) {
-        return (implied_limits(p_, trial.x) - trial_limits).norm() <=
+        implied_limits(p_, trial.x, s_.implied);
+        return (s_.implied - trial_limits).norm() <=
                (1 - k_sufficient_decrease * step) * gap.norm();
       };
-      Iterate plain = it;
-      const VectorXd plain_limits = limits + gap;
+      // The candidates live in the scratch and are swapped in, so that none allocates.
+      Iterate& plain = s_.plain;
+      plain = it;
+      VectorXd& plain_limits = s_.plain_limits;
+      plain_limits = limits + gap;
       why = solve_with_limits(plain_limits, plain);
       if (why.empty() && shrinks(plain, plain_limits, 1)) {
-        it = std::move(plain);
+        std::swap(it, plain);
         limits = plain_limits;
         continue;
       }
       bool stepped = false;
       if (jump.allFinite()) {
-        const VectorXd direction = implied_limits(p_, jump) - limits;
+        VectorXd& direction = s_.direction;
+        implied_limits(p_, jump, direction);
+        direction -= limits;
         for (double step = 1; step >= k_min_newton_step && !stepped; step /= 2) {
-          Iterate trial = it;
-          const VectorXd trial_limits = (limits + step * direction).cwiseMax(0.0);
+          Iterate& trial = s_.trial;
+          trial = it;
+          VectorXd& trial_limits = s_.trial_limits;
+          trial_limits = (limits + step * direction).cwiseMax(0.0);
           if (!solve_with_limits(trial_limits, trial).empty()) continue;
           if (shrinks(trial, trial_limits, step)) {
-            it = std::move(trial);
+            std::swap(it, trial);
             limits = trial_limits;
             stepped = true;
             why.clear();
@@ -651,7 +749,7 @@ class DenseMlcpSolver {
         }
       }
       if (!stepped) {
-        it = std::move(plain);
+        std::swap(it, plain);
         limits = plain_limits;
       }
     }
@@ -661,8 +759,8 @@ class DenseMlcpSolver {
   const MlcpProblem& p_;
   const double a_norm_;
   const Tolerances tolerances_;
+  MlcpWorkspace::Scratch& s_;
   int pivots_ = 0;
-  std::vector<RowState> last_tried_;  // by solve_active_set: where its Newton steps stopped
 };
 
 }  // namespace
@@ -683,15 +781,18 @@ MlcpSpectrum semi_definite_spectrum(const MatrixXd& a) {
   return {0, largest_row_sum(a)};
 }
 
-MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess) {
-  MlcpResult result;
+void solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess,
+                      MlcpWorkspace& workspace, MlcpResult& result) {
   const Index n = problem.a.rows();
-  result.lambda = VectorXd::Zero(n);
+  result.lambda.setZero(n);
+  result.solved = false;
+  result.pivots = 0;
+  result.failure.clear();
   if (n > k_max_direct_mlcp_rows || problem.a.cols() > k_max_direct_mlcp_rows) {
     result.failure = std::to_string(std::max(n, problem.a.cols())) +
                      " rows exceed the dense solver's limit of " +
                      std::to_string(k_max_direct_mlcp_rows) + " (k_max_direct_mlcp_rows)";
-    return result;
+    return;
   }
   result.failure = check_problem(problem);
   if (result.failure.empty() && initial_guess != nullptr) {
@@ -702,10 +803,10 @@ MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_
       result.failure = "the initial guess has a non-finite entry";
     }
   }
-  if (!result.failure.empty()) return result;
+  if (!result.failure.empty()) return;
   if (n == 0) {
     result.solved = true;
-    return result;
+    return;
   }
 
   // The noise floor of A: how far it is from symmetric positive semi-definite.
@@ -714,13 +815,25 @@ MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_
   if (spectrum.smallest < -k_input_tolerance * largest) {
     result.failure = "A is not positive semi-definite: an eigenvalue of " +
                      number(spectrum.smallest) + " against a largest of " + number(largest);
-    return result;
+    return;
   }
   const double asymmetry = (problem.a - problem.a.transpose()).cwiseAbs().maxCoeff();
-  DenseMlcpSolver solver(problem, std::max(-spectrum.smallest, asymmetry) / largest);
+  MlcpWorkspace::Scratch& scratch = workspace.scratch();
+  scratch.w.resize(n);
+  scratch.step.resize(n);
+  scratch.null_part.resize(n);
+  scratch.free_rows.reserve(std::size_t(n));
+  DenseMlcpSolver solver(problem, std::max(-spectrum.smallest, asymmetry) / largest, scratch);
 
-  Iterate it{initial_guess != nullptr ? *initial_guess : VectorXd::Zero(n), problem.lo, problem.hi,
-             std::vector<RowState>(std::size_t(n), RowState::free)};
+  Iterate& it = scratch.it;
+  if (initial_guess != nullptr) {
+    it.x = *initial_guess;
+  } else {
+    it.x.setZero(n);
+  }
+  it.lo = problem.lo;
+  it.hi = problem.hi;
+  it.state.assign(std::size_t(n), RowState::free);
   // Clamping the guess is settling it with every row free; the rows that land on a bound start
   // there.
   settle(problem, it);
@@ -729,6 +842,12 @@ MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_
   result.lambda = it.x;
   result.solved = result.failure.empty();
   result.pivots = solver.pivots();
+}
+
+MlcpResult solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess) {
+  MlcpWorkspace workspace;
+  MlcpResult result;
+  solve_dense_mlcp(problem, initial_guess, workspace, result);
   return result;
 }
 
@@ -739,7 +858,8 @@ double mlcp_complementarity_error(const MlcpProblem& problem, const VectorXd& la
   VectorXd lo = problem.lo;
   VectorXd hi = problem.hi;
   update_friction_bounds(problem, lambda, lo, hi);
-  return natural_residual(problem.a, problem.b, lo, hi, lambda);
+  VectorXd w;
+  return natural_residual(problem.a, problem.b, lo, hi, lambda, w);
 }
 
 }  // namespace impulse

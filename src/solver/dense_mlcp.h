@@ -33,6 +33,7 @@
 
 #include <Eigen/Dense>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,6 +94,26 @@ inline constexpr int k_max_direct_mlcp_rows = 1000;
 /// Friction row i's normal impulse: x summed over its normal rows (MlcpProblem), never below 0.
 double normal_load(const MlcpProblem& problem, const Eigen::VectorXd& x, Eigen::Index i);
 
+/// Scratch kept between solves by a caller that solves again and again (ExactBlock: the block
+/// solver's blocks, pgs's mass-ratio islands): a problem of as many rows as one it has served is
+/// solved without allocating on the box problem's path and the friction loop's fixed-point steps.
+/// Still allocating: the friction loop's Newton steps and last search (solve_coupled's
+/// least-squares solve), and failures' texts. A copy starts empty: scratch is no state.
+class MlcpWorkspace {
+ public:
+  struct Scratch;  // dense_mlcp.cpp
+  MlcpWorkspace();
+  ~MlcpWorkspace();
+  MlcpWorkspace(const MlcpWorkspace&);
+  MlcpWorkspace& operator=(const MlcpWorkspace&);
+  MlcpWorkspace(MlcpWorkspace&&) noexcept;
+  MlcpWorkspace& operator=(MlcpWorkspace&&) noexcept;
+  Scratch& scratch();  // made at first use
+
+ private:
+  std::unique_ptr<Scratch> scratch_;
+};
+
 /// Solves the MLCP. The initial guess (if any) is clamped into the bounds and its rows at a bound
 /// start in the active set, so a guess near the solution needs few pivots.
 /// Rejected (solved = false) with the offending entry named: mismatched sizes, more than
@@ -105,6 +126,9 @@ double normal_load(const MlcpProblem& problem, const Eigen::VectorXd& x, Eigen::
 /// friction round limit reached, or a result that does not pass the final check.
 MlcpResult solve_dense_mlcp(const MlcpProblem& problem,
                             const Eigen::VectorXd* initial_guess = nullptr);
+/// The same into a result the caller keeps, with its scratch (MlcpWorkspace).
+void solve_dense_mlcp(const MlcpProblem& problem, const Eigen::VectorXd* initial_guess,
+                      MlcpWorkspace& workspace, MlcpResult& result);
 
 /// The largest violation of the conditions above for a given lambda, in the units of w:
 ///   max_i |a_ii lambda_i - mid(a_ii lo_i, a_ii hi_i, a_ii lambda_i - w_i)|,

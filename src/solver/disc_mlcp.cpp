@@ -209,4 +209,14 @@ MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<con
   return result;
 }
 
+void solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<const int> disc_pairs,
+                                 const VectorXd* initial_guess, MlcpWorkspace& workspace,
+                                 MlcpResult& result) {
+  if (disc_pairs.empty()) {
+    solve_dense_mlcp(problem, initial_guess, workspace, result);
+  } else {
+    result = solve_dense_mlcp_with_discs(problem, disc_pairs, initial_guess);
+  }
+}
+
 }  // namespace impulse

@@ -34,5 +34,10 @@ inline constexpr int k_max_disc_rounds = 50;
 /// pair within its disc to a relative 1e-10.
 MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<const int> disc_pairs,
                                        const Eigen::VectorXd* initial_guess = nullptr);
+/// The same into a result the caller keeps, with its scratch (MlcpWorkspace); without disc pairs
+/// it is solve_dense_mlcp's, whose allocations it shares; the disc pairs' rounds allocate.
+void solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<const int> disc_pairs,
+                                 const Eigen::VectorXd* initial_guess, MlcpWorkspace& workspace,
+                                 MlcpResult& result);
 
 }  // namespace impulse

@@ -75,7 +75,8 @@ bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor, Rea
     problem_.hi[r] = store.upper(i);
   }
   problem_.b.noalias() += problem_.a * guess_;
-  const MlcpResult result = solve_dense_mlcp_with_discs(problem_, disc_pairs_, &guess_);
+  solve_dense_mlcp_with_discs(problem_, disc_pairs_, &guess_, workspace_, result_);
+  const MlcpResult& result = result_;
   if (!result.solved || rows_contradict(store, rows_, result.lambda, problem_.a, mass_) ||
       (is_finite(gain_speed) &&
        energy_gain(result.lambda) > 0.5 * mass_ * double(gain_speed) * double(gain_speed)))

@@ -38,6 +38,8 @@ class ExactBlock {
   MlcpProblem problem_;
   std::vector<int> disc_pairs_;  // the disc pairs' first rows, as rows of the block
   Eigen::VectorXd guess_;
+  MlcpWorkspace workspace_;  // solve's scratch, and its result
+  MlcpResult result_;
   Eigen::VectorXd velocity_;           // solve's scratch: J v per row before the change
   std::vector<std::uint32_t> bodies_;  // assemble's scratch: the rows' bodies, each once
   double mass_ = 0;                    // kg, of those that move
