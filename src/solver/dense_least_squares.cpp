@@ -7,16 +7,19 @@ namespace impulse {
 
 using Eigen::Index;
 
+void PivotedFactor::reserve(Index n) {
+  if (n <= factor_.rows()) return;
+  factor_.resize(n, n);
+  pivot_.resize(n);
+  permuted_.resize(n);
+  projected_.resize(n);
+  coefficients_.resize(n);
+  remaining_.resize(n);
+  order_.resize(std::size_t(n));
+}
+
 void PivotedFactor::grow(Index m) {
-  if (m > factor_.rows()) {
-    factor_.resize(m, m);
-    pivot_.resize(m);
-    permuted_.resize(m);
-    projected_.resize(m);
-    coefficients_.resize(m);
-    remaining_.resize(m);
-    order_.resize(std::size_t(m));
-  }
+  reserve(m);
   size_ = m;
   for (Index i = 0; i < m; ++i)
     order_[std::size_t(i)] = i;

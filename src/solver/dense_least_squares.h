@@ -36,9 +36,11 @@ class PivotedFactor {
   /// The rank found: the size when the matrix is non-singular to the tolerance.
   Eigen::Index rank() const { return rank_; }
   Eigen::Index size() const { return size_; }
+  /// Storage for systems of up to n unknowns: factoring one then allocates nothing.
+  void reserve(Eigen::Index n);
 
  protected:
-  void grow(Eigen::Index m);  // storage for m unknowns; size() = m
+  void grow(Eigen::Index m);  // reserve(m); size() = m
   /// From X in factor_'s rows 0 to k - 1, columns k to m - 1: N^T N's Cholesky factor below it.
   void factor_null_space();
   void gather(const Eigen::Ref<const Eigen::VectorXd>& r);  // r's entries in pivoted order

@@ -271,6 +271,31 @@ struct MlcpWorkspace::Scratch {
   std::vector<std::vector<RowState>> tried;
   std::vector<Index> column;
   GeneralSystem coupled;
+
+  // Everything sized for n rows up front, whichever paths a solve takes: the first solve of n
+  // rows allocates, the next ones do not.
+  void prepare(Index n) {
+    for (VectorXd* v :
+         {&w, &step, &null_part, &residual, &limits, &gap, &jump, &implied, &plain_limits,
+          &direction, &trial_limits, &unsettled, &newton_w, &newton_limits})
+      v->resize(n);
+    for (Iterate* iterate : {&it, &plain, &trial, &newton}) {
+      iterate->x.resize(n);
+      iterate->lo.resize(n);
+      iterate->hi.resize(n);
+      iterate->state.reserve(std::size_t(n));
+    }
+    for (std::vector<RowState>* states : {&next, &last_tried})
+      states->reserve(std::size_t(n));
+    tried.resize(std::max(tried.size(), std::size_t(k_max_newton_steps)));
+    for (std::vector<RowState>& states : tried)
+      states.reserve(std::size_t(n));
+    free_rows.reserve(std::size_t(n));
+    column.reserve(std::size_t(n));
+    // Room for every row at once: the free rows' count moves from pivot to pivot.
+    free_block.reserve(n);
+    coupled.reserve(n);
+  }
 };
 
 MlcpWorkspace::MlcpWorkspace() = default;
@@ -586,7 +611,7 @@ class DenseMlcpSolver {
     VectorXd& limits = s_.newton_limits;
     std::vector<RowState>& next = s_.next;
     std::vector<std::vector<RowState>>& tried = s_.tried;
-    std::size_t tried_count = 0;  // tried's first entries are this solve's
+    std::size_t tried_count = 0;  // tried's first entries (k_max_newton_steps) are this solve's
     // Failing, the active set it stands at is kept for search_neighbours.
     const auto fail = [&] {
       s_.last_tried = trial.state;
@@ -605,7 +630,6 @@ class DenseMlcpSolver {
       w.noalias() = p_.a * unsettled;
       w -= p_.b;
       implied_limits(p_, unsettled, limits);
-      if (tried.size() == tried_count) tried.emplace_back();
       tried[tried_count++] = trial.state;
       next = trial.state;
       int changes = 0;
@@ -819,10 +843,7 @@ void solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess,
   }
   const double asymmetry = (problem.a - problem.a.transpose()).cwiseAbs().maxCoeff();
   MlcpWorkspace::Scratch& scratch = workspace.scratch();
-  scratch.w.resize(n);
-  scratch.step.resize(n);
-  scratch.null_part.resize(n);
-  scratch.free_rows.reserve(std::size_t(n));
+  scratch.prepare(n);
   DenseMlcpSolver solver(problem, std::max(-spectrum.smallest, asymmetry) / largest, scratch);
 
   Iterate& it = scratch.it;
