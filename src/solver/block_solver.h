@@ -20,16 +20,12 @@ class BlockSolver final : public Solver {
 
  private:
   // Per block of more than one row, assembled once per solve (a visit refills only b, the bounds
-  // and the guess). Kept between solves by row count, so that a block finds storage of its size
-  // whichever blocks the layout now has of that size: a block of k rows takes the next unused
-  // entry of by_size_[k] (its slot_), and a warmed-up solve allocates nothing as contacts come
-  // and go.
-  std::vector<std::vector<ExactBlock>> by_size_;
-  std::vector<std::uint32_t> used_;        // per row count: entries taken in this solve
-  std::vector<std::uint32_t> slot_;        // per block: its entry of by_size_[its row count]
-  std::vector<std::uint32_t> block_rows_;  // a block's rows, as the assembly takes them
-  std::vector<Real> before_;               // a block's impulses before its visit
-  RowOrder order_;                         // the blocks' visiting order
+  // and the guess), taken from blocks kept by row count.
+  ExactBlockPool pool_;
+  std::vector<ExactBlockPool::Handle> block_of_;  // per block of the layout
+  std::vector<std::uint32_t> block_rows_;         // a block's rows, as the assembly takes them
+  std::vector<Real> before_;                      // a block's impulses before its visit
+  RowOrder order_;                                // the blocks' visiting order
 };
 
 }  // namespace impulse

@@ -7,6 +7,33 @@ namespace impulse {
 
 using Eigen::Index;
 
+namespace {
+
+// x <- (I - tau v v^T) x with v = (1, tail): a Householder reflection.
+template <class Tail, class X>
+void reflect(double tau, const Tail& tail, X&& x) {
+  const Index rest = x.size() - 1;
+  const double w = tau * (x[0] + tail.dot(x.tail(rest)));
+  x[0] -= w;
+  x.tail(rest) -= w * tail;
+}
+
+// x <- T^-1 x for the k x k upper triangle T of f: T = L^T with L unit lower below f's diagonal
+// (unit), or T on and above it (not).
+template <class X>
+void back_substitute(const Eigen::MatrixXd& f, bool unit, X&& x) {
+  for (Index j = x.size() - 1; j >= 0; --j) {
+    if (unit) {
+      x[j] -= f.col(j).segment(j + 1, x.size() - j - 1).dot(x.tail(x.size() - j - 1));
+    } else {
+      x[j] /= f(j, j);
+      x.head(j) -= x[j] * f.col(j).head(j);
+    }
+  }
+}
+
+}  // namespace
+
 void PivotedFactor::reserve(Index n) {
   if (n <= factor_.rows()) return;
   factor_.resize(n, n);
@@ -122,8 +149,7 @@ void SemiDefiniteSystem::factor(const Eigen::MatrixXd& a, std::span<const Index>
   for (Index c = k; c < m; ++c) {
     auto x = l.col(c).head(k);
     x = -l.row(c).head(k).transpose();
-    for (Index j = k - 1; j >= 0; --j)
-      x[j] -= l.col(j).segment(j + 1, k - j - 1).dot(x.segment(j + 1, k - j - 1));
+    back_substitute(l, true, x);
   }
   factor_null_space();
 }
@@ -148,8 +174,7 @@ void SemiDefiniteSystem::solve(const Eigen::Ref<const Eigen::VectorXd>& r,
   for (Index j = 0; j < k; ++j)  // L1 y = r1
     y.segment(j + 1, k - j - 1) -= y[j] * l.col(j).segment(j + 1, k - j - 1);
   y.array() /= pivot_.head(k).array();
-  for (Index j = k - 1; j >= 0; --j)  // L1^T z1 = D^-1 y
-    y[j] -= l.col(j).segment(j + 1, k - j - 1).dot(y.segment(j + 1, k - j - 1));
+  back_substitute(l, true, y);  // L1^T z1 = D^-1 y
   permuted_.segment(k, m - k).setZero();
   take_off_null_part();
   scatter(permuted_, out);
@@ -183,12 +208,8 @@ void GeneralSystem::factor(double rank_tolerance) {
     v /= alpha - diagonal;
     r(k, k) = diagonal;
     pivot_[k] = (diagonal - alpha) / diagonal;
-    for (Index j = k + 1; j < m; ++j) {
-      auto column = r.col(j).segment(k, m - k);
-      const double w = pivot_[k] * (column[0] + v.dot(column.tail(m - k - 1)));
-      column[0] -= w;
-      column.tail(m - k - 1) -= w * v;
-    }
+    for (Index j = k + 1; j < m; ++j)
+      reflect(pivot_[k], v, r.col(j).segment(k, m - k));
   }
   rank_ = k;
   if (rank_ == m) return;
@@ -196,10 +217,7 @@ void GeneralSystem::factor(double rank_tolerance) {
   for (Index c = k; c < m; ++c) {
     auto x = r.col(c).head(k);
     x = -x;
-    for (Index j = k - 1; j >= 0; --j) {
-      x[j] /= r(j, j);
-      x.head(j) -= x[j] * r.col(j).head(j);
-    }
+    back_substitute(r, false, x);
   }
   factor_null_space();
 }
@@ -208,19 +226,10 @@ void GeneralSystem::solve(const Eigen::Ref<const Eigen::VectorXd>& g,
                           Eigen::Ref<Eigen::VectorXd> out) {
   const Index m = size_, k = rank_;
   const auto& r = factor_;
-  permuted_.head(m) = g;           // the rows are not pivoted
-  for (Index j = 0; j < k; ++j) {  // Q^T g, the first k reflections (the rest leave rows < k)
-    auto rows = permuted_.segment(j, m - j);
-    const auto v = r.col(j).segment(j + 1, m - j - 1);
-    const double w = pivot_[j] * (rows[0] + v.dot(rows.tail(m - j - 1)));
-    rows[0] -= w;
-    rows.tail(m - j - 1) -= w * v;
-  }
-  auto y = permuted_.head(k);
-  for (Index j = k - 1; j >= 0; --j) {  // R1 y1 = (Q^T g)_1
-    y[j] /= r(j, j);
-    y.head(j) -= y[j] * r.col(j).head(j);
-  }
+  permuted_.head(m) = g;         // the rows are not pivoted
+  for (Index j = 0; j < k; ++j)  // Q^T g, the first k reflections (the rest leave rows < k)
+    reflect(pivot_[j], r.col(j).segment(j + 1, m - j - 1), permuted_.segment(j, m - j));
+  back_substitute(r, false, permuted_.head(k));  // R1 y1 = (Q^T g)_1
   permuted_.segment(k, m - k).setZero();
   take_off_null_part();
   scatter(permuted_, out);

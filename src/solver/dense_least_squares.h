@@ -40,7 +40,7 @@ class PivotedFactor {
   void reserve(Eigen::Index n);
 
  protected:
-  void grow(Eigen::Index m);  // reserve(m); size() = m
+  void grow(Eigen::Index m);  // reserve(m); size() = m; the pivoting's order the identity
   /// From X in factor_'s rows 0 to k - 1, columns k to m - 1: N^T N's Cholesky factor below it.
   void factor_null_space();
   void gather(const Eigen::Ref<const Eigen::VectorXd>& r);  // r's entries in pivoted order
@@ -80,7 +80,7 @@ class GeneralSystem : public PivotedFactor {
   /// The m x m matrix M to fill before factor(); allocates only when m exceeds every m before.
   Eigen::Block<Eigen::MatrixXd> matrix(Eigen::Index m);
   /// Factors M in place, a remaining column norm of at most rank_tolerance times the first
-  /// pivot's counting as zero.
+  /// pivot's counting as zero. Once for each matrix() filled.
   void factor(double rank_tolerance);
   /// out <- the minimum-norm least-squares solution of M y = g; m entries each, may alias.
   void solve(const Eigen::Ref<const Eigen::VectorXd>& g, Eigen::Ref<Eigen::VectorXd> out);

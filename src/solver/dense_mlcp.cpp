@@ -55,7 +55,8 @@ struct Tolerances {
         bound(std::max(1e-12, 100 * noise)) {}
   // Against the scale of w, max(|b|, |A| |x|) (infinity norms, |A| the largest row sum):
   double sign;         // a bound row whose w has the wrong sign by more is released
-  double consistency;  // a least-squares residual above this: no minimum on the face
+  double consistency;  // the right-hand side's part in the free block's null space above this:
+                       // no minimum on the face
   double verify;       // the final check of the conditions (mlcp_complementarity_error)
   // Against the first (largest) pivot:
   double rank;  // the free rows' factorisation stops where the pivots fall below this
@@ -250,7 +251,7 @@ struct Iterate {
 }  // namespace
 
 // Kept between solves: copying an iterate into one of these, or a vector of the problem's size
-// into another, allocates nothing once it has held one of that size.
+// into another, allocates nothing once it has held one of that size (prepare).
 struct MlcpWorkspace::Scratch {
   Iterate it;
   Iterate plain, trial;  // the friction loop's candidate steps
@@ -535,11 +536,17 @@ class DenseMlcpSolver {
     const auto slope = [&](Index i) {  // of friction row i at a bound
       return state[std::size_t(i)] == RowState::lower ? -p_.mu(i) : p_.mu(i);
     };
-    const auto coupled = [&](Index i) {  // a friction row at a bound
-      return state[std::size_t(i)] != RowState::free && is_friction(p_, i);
+    // f(i, k) for each friction row i at a bound and each of its normal rows k.
+    const auto for_coupled_normals = [&](const auto& f) {
+      for (Index i = 0; i < n; ++i) {
+        if (state[std::size_t(i)] == RowState::free || !is_friction(p_, i)) continue;
+        const Index first = normal_of(p_, i);
+        for (Index k = first; k < first + normal_count_of(p_, i); ++k)
+          f(i, k);
+      }
     };
     std::vector<Index>& unknowns = s_.free_rows;
-    std::vector<Index>& column = s_.column;
+    std::vector<Index>& column = s_.column;  // per row: its unknown, or -1
     unknowns.clear();
     column.assign(std::size_t(n), -1);
     VectorXd& c = lambda;
@@ -552,13 +559,9 @@ class DenseMlcpSolver {
         c(i) = state[std::size_t(i)] == RowState::lower ? p_.lo(i) : p_.hi(i);
       }
     }
-    for (Index i = 0; i < n; ++i) {
-      if (!coupled(i)) continue;
-      const Index first = normal_of(p_, i);
-      for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
-        if (column[std::size_t(k)] < 0) c(i) += slope(i) * c(k);
-      }
-    }
+    for_coupled_normals([&](Index i, Index k) {
+      if (column[std::size_t(k)] < 0) c(i) += slope(i) * c(k);
+    });
     const Index u = Index(unknowns.size());
     if (u == 0) return;
     // A_U E, column by column: A's column of the free row plus the slopes' columns.
@@ -569,28 +572,19 @@ class DenseMlcpSolver {
         m(r, k) = p_.a(unknowns[std::size_t(r)], unknowns[std::size_t(k)]);
       g(r) = p_.b(unknowns[std::size_t(r)]) - p_.a.row(unknowns[std::size_t(r)]).dot(c);
     }
-    for (Index i = 0; i < n; ++i) {
-      if (!coupled(i)) continue;
-      const Index first = normal_of(p_, i);
-      for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
-        const Index at = column[std::size_t(k)];
-        if (at < 0) continue;
-        for (Index r = 0; r < u; ++r)
-          m(r, at) += slope(i) * p_.a(unknowns[std::size_t(r)], i);
-      }
-    }
+    for_coupled_normals([&](Index i, Index k) {
+      const Index at = column[std::size_t(k)];
+      for (Index r = 0; at >= 0 && r < u; ++r)
+        m(r, at) += slope(i) * p_.a(unknowns[std::size_t(r)], i);
+    });
     s_.coupled.factor(tolerances_.rank);
     s_.coupled.solve(g, g);
     for (Index r = 0; r < u; ++r)  // lambda = E y + c
       lambda(unknowns[std::size_t(r)]) += g(r);
-    for (Index i = 0; i < n; ++i) {
-      if (!coupled(i)) continue;
-      const Index first = normal_of(p_, i);
-      for (Index k = first; k < first + normal_count_of(p_, i); ++k) {
-        const Index at = column[std::size_t(k)];
-        if (at >= 0) lambda(i) += slope(i) * g(at);
-      }
-    }
+    for_coupled_normals([&](Index i, Index k) {
+      const Index at = column[std::size_t(k)];
+      if (at >= 0) lambda(i) += slope(i) * g(at);
+    });
   }
 
   // Newton's method on the coupled problem, which is piecewise linear in lambda: solve the

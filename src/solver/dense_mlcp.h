@@ -5,11 +5,12 @@
 // With A symmetric positive semi-definite and fixed bounds, the MLCP is the optimality (KKT)
 // system of  min 1/2 x'Ax - b'x  subject to  lo <= x <= hi,  with w = Ax - b the gradient. The
 // solver is a primal active-set method on that problem (rows at lo, rows at hi, free rows): each
-// pivot solves the free rows' system (LDLT, or a rank-revealing least-squares solve when that
-// block is singular) and either stops at the first bound on the way or releases the bound row
-// whose w has the most wrong sign. For positive definite A it terminates in finitely many pivots
-// unless degenerate (zero-length) steps repeat; a least-index (Bland) rule after 5 n + 10 pivots
-// guards against that, and a limit of 50 n + 100 pivots ends it with a failure.
+// pivot solves the free rows' system (pivoted, rank-revealing LDL^T: dense_least_squares.h; the
+// minimum-norm solution when that block is singular) and either stops at the first bound on the way
+// or releases the bound row whose w has the most wrong sign. For positive definite A it terminates
+// in finitely many pivots unless degenerate (zero-length) steps repeat; a least-index (Bland) rule
+// after 5 n + 10 pivots guards against that, and a limit of 50 n + 100 pivots ends it with a
+// failure.
 //
 // A assembled in single precision is only near symmetric and, where J M^-1 J^T is singular,
 // indefinite by about 1e-7 of its largest eigenvalue. The solver measures that noise (asymmetry,
@@ -95,10 +96,12 @@ inline constexpr int k_max_direct_mlcp_rows = 1000;
 double normal_load(const MlcpProblem& problem, const Eigen::VectorXd& x, Eigen::Index i);
 
 /// Scratch kept between solves by a caller that solves again and again (ExactBlock: the block
-/// solver's blocks, pgs's mass-ratio islands): a problem of as many rows as one it has served is
-/// solved without allocating on the box problem's path and the friction loop's fixed-point steps.
-/// Still allocating: the friction loop's Newton steps and last search (solve_coupled's
-/// least-squares solve), and failures' texts. A copy starts empty: scratch is no state.
+/// solver's blocks, pgs's mass-ratio islands, each kept by row count: ExactBlockPool): a problem of
+/// as many rows as the last one it solved is solved without allocating, on the box problem's path
+/// and the friction loop's fixed-point and Newton steps (a problem of another size resizes its
+/// vectors). Still allocating: the friction loop's last search after its rounds run out (its
+/// active sets and trial iterates, by value), and failures' texts. A copy starts empty: scratch is
+/// no state.
 class MlcpWorkspace {
  public:
   struct Scratch;  // dense_mlcp.cpp

@@ -121,4 +121,18 @@ double ExactBlock::energy_gain(const Eigen::VectorXd& lambda) const {
   return gain;
 }
 
+void ExactBlockPool::restart() {
+  std::fill(taken_.begin(), taken_.end(), 0);
+}
+
+ExactBlockPool::Handle ExactBlockPool::take(std::uint32_t rows) {
+  if (rows >= by_size_.size()) {
+    by_size_.resize(rows + 1);
+    taken_.resize(rows + 1, 0);
+  }
+  const Handle block{rows, taken_[rows]++};
+  if (block.slot == by_size_[rows].size()) by_size_[rows].emplace_back();
+  return block;
+}
+
 }  // namespace impulse

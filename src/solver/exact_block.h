@@ -38,11 +38,34 @@ class ExactBlock {
   MlcpProblem problem_;
   std::vector<int> disc_pairs_;  // the disc pairs' first rows, as rows of the block
   Eigen::VectorXd guess_;
-  MlcpWorkspace workspace_;  // solve's scratch, and its result
-  MlcpResult result_;
+  MlcpWorkspace workspace_;            // solve's scratch
+  MlcpResult result_;                  // solve's, kept with its storage
   Eigen::VectorXd velocity_;           // solve's scratch: J v per row before the change
   std::vector<std::uint32_t> bodies_;  // assemble's scratch: the rows' bodies, each once
   double mass_ = 0;                    // kg, of those that move
+};
+
+/// ExactBlocks kept between solves by row count (the block solver's blocks, pgs's mass-ratio
+/// islands): a solve takes one of each block's size, so that as contacts come and go, and a
+/// layout's block or island changes size, each finds storage of its size (Eigen's matrices and
+/// the MLCP workspace reallocate on any change of size). A solve with no more blocks of each size
+/// than one before allocates nothing.
+class ExactBlockPool {
+ public:
+  struct Handle {
+    std::uint32_t rows = 0, slot = 0;
+  };
+  /// Starts a solve: every kept block free to be taken again.
+  void restart();
+  /// A free block for `rows` rows, made when none is.
+  Handle take(std::uint32_t rows);
+  /// The block taken; valid until the next restart (a later take may move the blocks, not the
+  /// handles).
+  ExactBlock& operator[](Handle block) { return by_size_[block.rows][block.slot]; }
+
+ private:
+  std::vector<std::vector<ExactBlock>> by_size_;
+  std::vector<std::uint32_t> taken_;  // per row count: blocks taken since the restart
 };
 
 }  // namespace impulse

@@ -81,6 +81,7 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   }
   // The islands small enough, assembled, first.
   if (islands_.size() < count_) islands_.resize(count_);
+  pool_.restart();
   std::size_t kept = 0;
   for (std::size_t k = 0; k < count_; ++k) {
     if (island_rows_[k].size() > k_max_rows) {
@@ -88,7 +89,8 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
       continue;
     }
     Island& island = islands_[kept++];
-    island.block.assemble(rows, island_rows_[k], masses);
+    island.block = pool_.take(std::uint32_t(island_rows_[k].size()));
+    pool_[island.block].assemble(rows, island_rows_[k], masses);
     island.position_bias = std::any_of(island_rows_[k].begin(), island_rows_[k].end(),
                                        [&](std::uint32_t i) { return rows.position_bias[i] != 0; });
   }
@@ -101,7 +103,7 @@ std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool 
   for (std::size_t k = 0; k < count_; ++k) {
     Island& island = islands_[k];
     if (!again || !island.solved || island.position_bias)
-      island.solved = island.block.solve(rows, v, 1, gain_speed);
+      island.solved = pool_[island.block].solve(rows, v, 1, gain_speed);
     solved += island.solved ? 1 : 0;
   }
   return solved;

@@ -55,11 +55,12 @@ class RatioIslands {
 
  private:
   struct Island {
-    ExactBlock block;
-    bool position_bias = false;  // whether a row of it has one (RowStore::position_bias)
-    bool solved = false;         // by the last solve
+    ExactBlockPool::Handle block;  // of pool_
+    bool position_bias = false;    // whether a row of it has one (RowStore::position_bias)
+    bool solved = false;           // by the last solve
   };
   std::vector<Island> islands_;  // the first count_ are this solve's
+  ExactBlockPool pool_;
   std::size_t count_ = 0, too_large_ = 0;
   IslandSets sets_;
   // find's scratch: per body its inverse mass, whether it moves (a body of infinite mass may

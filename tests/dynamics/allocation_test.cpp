@@ -8,6 +8,7 @@
 #include "constraints/contact_rows.h"
 #include "dynamics/world_impl.h"
 #include "solver/block_ldlt.h"
+#include "solver/dense_mlcp.h"
 #include "support/bodies.h"
 #include "support/optimised.h"
 
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <random>
 
 namespace {
 
@@ -233,6 +235,61 @@ TEST(Allocation, WarmedUpPyramidStepsWithoutAllocatingUnderTheBlockSolver) {
 TEST(Allocation, WarmedUpRagdollsStepWithoutAllocatingUnderTheBlockSolver) {
   SKIP_UNLESS_OPTIMISED();
   expect_warmed_up_steps_without_allocating("ragdolls", 600, 1, SolverType::block);
+}
+
+// The dense MLCP's workspace on its own: friction problems shaped like contacts (a normal row and
+// two friction rows a point, four points a pair of bodies, more rows than degrees of freedom), the
+// friction loop taking its Newton steps (their coupled system factored some 360 times in the
+// counted solves, seen in a debugger); once the workspace has solved one problem of 24 rows,
+// others of 24 rows allocate nothing.
+TEST(Allocation, ADenseMlcpOfASizeSolvedBeforeAllocatesNothing) {
+  constexpr int contacts = 8, n = 3 * contacts, dofs = 6 * (contacts / 4 + 1);
+  std::mt19937 random(7);
+  std::normal_distribution<double> normal;
+  const auto problem = [&] {
+    Eigen::MatrixXd j = Eigen::MatrixXd::Zero(n, dofs);
+    MlcpProblem p;
+    p.b.resize(n);
+    p.lo.resize(n);
+    p.hi.resize(n);
+    p.mu.setZero(n);
+    p.normal_index.assign(n, -1);
+    for (int c = 0; c < contacts; ++c) {
+      for (int r = 3 * c; r < 3 * c + 3; ++r) {
+        for (int d = 0; d < 6; ++d) {
+          j(r, 6 * (c / 4) + d) = normal(random);
+          if (c >= 4) j(r, 6 * (c / 4 - 1) + d) = -0.5 * normal(random);
+        }
+        const bool friction = r > 3 * c;
+        p.b[r] = friction ? normal(random) : 1 + std::abs(normal(random));
+        p.lo[r] = friction ? -INFINITY : 0;
+        p.hi[r] = INFINITY;
+        if (friction) p.normal_index[std::size_t(r)] = 3 * c;
+        if (friction) p.mu[r] = 0.5;
+      }
+    }
+    p.a = j * j.transpose();
+    p.spectrum = semi_definite_spectrum(p.a);
+    return p;
+  };
+  MlcpWorkspace workspace;
+  MlcpResult result;
+  solve_dense_mlcp(problem(), nullptr, workspace, result);
+  int counted = 0;
+  for (int k = 0; k < 20; ++k) {
+    const MlcpProblem next = problem();
+    // Those the solver solves: a failed friction loop's last search allocates (dense_mlcp.h).
+    if (!solve_dense_mlcp(next).solved) continue;
+    g_allocations = 0;
+    g_counting = true;
+    solve_dense_mlcp(next, nullptr, workspace, result);
+    g_counting = false;
+    EXPECT_EQ(g_allocations, 0u) << k;
+    EXPECT_TRUE(result.solved) << result.failure;
+    EXPECT_LT(mlcp_complementarity_error(next, result.lambda), 1e-9);
+    ++counted;
+  }
+  EXPECT_GE(counted, 10);
 }
 
 // Ground, and lying on it four two-link arms hinged at the elbow and two chains of three links on

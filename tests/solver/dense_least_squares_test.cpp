@@ -149,5 +149,26 @@ TEST(GeneralSystem, GivesThePseudoInversesSolution) {
   }
 }
 
+// The edges: a zero matrix (rank 0: the minimum-norm least-squares solution is 0), and one unknown
+// of either sign.
+TEST(GeneralSystem, AZeroMatrixGivesZeroAndOneUnknownItsQuotient) {
+  GeneralSystem system;
+  system.matrix(3).setZero();
+  system.factor(1e-10);
+  EXPECT_EQ(system.rank(), 0);
+  const VectorXd g = VectorXd::LinSpaced(3, 1, 3);
+  VectorXd y(3);
+  system.solve(g, y);
+  EXPECT_EQ(y, VectorXd::Zero(3));
+  for (const double entry : {2.0, -4.0}) {
+    system.matrix(1)(0, 0) = entry;
+    system.factor(1e-10);
+    EXPECT_EQ(system.rank(), 1);
+    VectorXd one(1);
+    system.solve(VectorXd::Constant(1, 3.0), one);
+    EXPECT_DOUBLE_EQ(one[0], 3.0 / entry);
+  }
+}
+
 }  // namespace
 }  // namespace impulse
