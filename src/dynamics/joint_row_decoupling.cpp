@@ -110,10 +110,10 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
 
 // J_e' = L^-1 J_e: each row less its part along the rows before it, as transformed; T = L^-1 the
 // same way, for the softness: J_e' v + T Gamma T^T lambda' = T b_e is the soft system, whose
-// diagonal the rows keep.
+// diagonal the rows keep, up to most_softness times their new diagonal.
 void orthogonalise_equalities(std::span<World::Impl::PreparedJointRow> rows,
                               const JointRowRoles& roles, const EqualityFactor& factor,
-                              const LaneMass& a, const LaneMass& b) {
+                              const LaneMass& a, const LaneMass& b, double most_softness) {
   std::array<std::array<double, k_max_joint_rows>, k_max_joint_rows> t{};
   std::array<Real, k_max_joint_rows> softness{};
   for (std::size_t i = 0; i < roles.equality_count; ++i)
@@ -135,8 +135,8 @@ void orthogonalise_equalities(std::span<World::Impl::PreparedJointRow> rows,
     double gamma = 0;
     for (std::size_t c = 0; c <= i; ++c)
       gamma += t[i][c] * t[i][c] * double(softness[c]);
-    row.spec.softness = Real(gamma);
     write_response(row.response, a, b);
+    row.spec.softness = Real(std::min(gamma, most_softness * double(row.response.diagonal)));
   }
 }
 
@@ -144,13 +144,15 @@ void orthogonalise_equalities(std::span<World::Impl::PreparedJointRow> rows,
 
 std::uint16_t decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows,
                                   const JointRowRoles& roles, const LaneMass& a, const LaneMass& b,
-                                  bool equalities_too, bool find_dependent) {
+                                  bool equalities_too, bool find_dependent, Real joint_softness) {
   if (roles.equality_count == 0 || (roles.bounded_count == 0 && !equalities_too && !find_dependent))
     return 0;
   EqualityFactor factor;
   if (!factor.factor(rows, roles)) return 0;
   decouple_bounded(rows, roles, factor, a, b);
-  if (equalities_too) orthogonalise_equalities(rows, roles, factor, a, b);
+  if (equalities_too)
+    orthogonalise_equalities(rows, roles, factor, a, b,
+                             double(k_decoupled_softness_factor) * double(joint_softness));
   std::uint16_t dependent = 0;
   for (std::size_t i = 0; i < roles.equality_count; ++i)
     if (!factor.kept(i)) dependent |= std::uint16_t(1u << roles.equalities[i]);

@@ -20,7 +20,12 @@
 // With A = J_e M^-1 J_e^T = L D L^T, the rows J_e' = L^-1 J_e, b_e' = L^-1 b_e hold what J_e v =
 // b_e holds and their J M^-1 J^T is D: one visit each settles the joint on its own. Their softness
 // (the joint softness of those solvers) becomes the diagonal of L^-1 Gamma L^-T, the transformed
-// rows' share of the soft system.
+// rows' share of the soft system, but at most k_decoupled_softness_factor times the joint softness
+// of their new diagonal D: where the weld's linear rows turn a body of small inertia about a long
+// lever, its angular rows' D is a tiny part of their diagonal as written (3e-2 of 164 for a 3 kg,
+// 7 cm sphere 6 m out), while the softness they carry stays of the size the rows as written had;
+// a weld 200 times softer than its own stiffness let that sphere swing free under block, jacobi
+// and the global solvers (docs/joints.md).
 
 #include "dynamics/world_impl.h"
 
@@ -38,16 +43,23 @@ struct JointRowRoles {
   std::uint8_t equality_count = 0, bounded_count = 0;
 };
 
+/// The most softness a transformed equality row keeps, in joint softnesses
+/// (SolverSettings::joint_softness) of its new diagonal. Of the values tried on the random sweeps
+/// under block, jacobi and the global solvers (none, 100, 30, 10; docs/joints.md), 30 took every
+/// pair's energy gain away and the chains' at their end, where 10 let more chains apart.
+inline constexpr Real k_decoupled_softness_factor = 30;
+
 /// Makes each bounded row of the joint's rows (prepared on bodies a and b) M-orthogonal to its
 /// equality rows as above: Jacobian, response, diagonal and bias; a spring's softness follows its
 /// diagonal (soft_row's is proportional to it). Then, where `equalities_too`, the equality rows
-/// among themselves, in their order. Equality rows that depend on the earlier ones (a Cholesky
-/// pivot below 1e-5 of its diagonal, or 1e-9 of the largest) are left out and left as they are;
-/// nothing changes where a row is not finite. Returns those dependent rows, a bit per index among
-/// the joint's rows, where the factor was made: always with `find_dependent`, else only where
+/// among themselves, in their order, their softness (joint_softness of each row's diagonal as
+/// written) transformed and capped as above. Equality rows that depend on the earlier ones (a
+/// Cholesky pivot below 1e-5 of its diagonal, or 1e-9 of the largest) are left out and left as they
+/// are; nothing changes where a row is not finite. Returns those dependent rows, a bit per index
+/// among the joint's rows, where the factor was made: always with `find_dependent`, else only where
 /// there is something to decouple.
 std::uint16_t decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows,
                                   const JointRowRoles& roles, const LaneMass& a, const LaneMass& b,
-                                  bool equalities_too, bool find_dependent);
+                                  bool equalities_too, bool find_dependent, Real joint_softness);
 
 }  // namespace impulse

@@ -172,7 +172,8 @@ class StoreSink final : public JointRowSink {
   void finish() {
     const std::uint16_t dependent =
         decouple_joint_rows(std::span(out_).subspan(first_), roles_, mass_a_, mass_b_,
-                            !impl_.solver->solves_bilateral_rows_exactly(), planar());
+                            !impl_.solver->solves_bilateral_rows_exactly(), planar(),
+                            impl_.settings.solver.joint_softness);
     if (dependent == 0) return;
     std::uint32_t kept = 0;
     for (std::uint32_t k = 0; k < joint_.row_count; ++k) {
