@@ -975,18 +975,34 @@ TEST(Joints, EveryIterativeSolverHoldsTwoBeamsWeldedToAWall) {
 // back most of each other's impulses: jacobi and the global solvers threw the box about (up to
 // 4.9 m off the post, 2500 J after 10 s). M-orthogonal to each other (joint_row_decoupling.h) they
 // hold it; the softened solvers sag by their joint softness's yield (0.015 rad).
+// A world under `type` (sleeping off) with `hung` welded to a static post at the origin.
+struct WeldedToAPost {
+  World world;
+  BodyId hung;
+  JointId weld;
+};
+WeldedToAPost welded_to_a_post(SolverType type, const BodySettings& hung) {
+  WorldSettings settings = no_sleep();
+  settings.solver.type = type;
+  WeldedToAPost welded{World(settings), {}, {}};
+  const BodyId post =
+      welded.world.create_body(body_of(Sphere{Real(0.05)}, {}, BodyType::static_body));
+  welded.hung = welded.world.create_body(hung);
+  welded.weld = welded.world.create_joint(joint_of(JointType::fixed, welded.hung, post, {0, 0, 0}));
+  return welded;
+}
+
+constexpr SolverType k_iterative_solvers[] = {SolverType::pgs, SolverType::jacobi,
+                                              SolverType::global_sparse, SolverType::global_dense,
+                                              SolverType::block};
+
 TEST(Joints, ABoxWeldedFarFromItsAnchorHangsStillUnderEveryIterativeSolver) {
-  for (const SolverType type : {SolverType::pgs, SolverType::jacobi, SolverType::global_sparse,
-                                SolverType::global_dense, SolverType::block}) {
-    WorldSettings settings = no_sleep();
-    settings.solver.type = type;
-    World world(settings);
-    const BodyId post = world.create_body(body_of(Sphere{Real(0.05)}, {}, BodyType::static_body));
-    const BodyId hung = world.create_body(box({3, 0, 0}, {Real(0.2), Real(0.2), Real(0.2)}));
-    const JointId id = world.create_joint(joint_of(JointType::fixed, hung, post, {0, 0, 0}));
+  for (const SolverType type : k_iterative_solvers) {
+    auto [world, hung, id] =
+        welded_to_a_post(type, box({3, 0, 0}, {Real(0.2), Real(0.2), Real(0.2)}));
     Real worst = 0, worst_angle = 0;
     for (int i = 0; i < 600; ++i) {
-      world.step(settings.timestep);
+      world.step(world.settings().timestep);
       worst = std::max(worst, world.joint_state(id).error);
       worst_angle = std::max(worst_angle, world.joint_state(id).angular_error);
     }
@@ -1006,19 +1022,13 @@ TEST(Joints, ABoxWeldedFarFromItsAnchorHangsStillUnderEveryIterativeSolver) {
 // moving). The decoupled rows' softness is now at most k_decoupled_softness_factor joint
 // softnesses of their diagonal (joint_row_decoupling.h).
 TEST(Joints, ASmallSphereWeldedFarFromItsPostStopsAndHangsUnderEveryIterativeSolver) {
-  for (const SolverType type : {SolverType::pgs, SolverType::jacobi, SolverType::global_sparse,
-                                SolverType::global_dense, SolverType::block}) {
-    WorldSettings settings = no_sleep();
-    settings.solver.type = type;
-    World world(settings);
-    const BodyId post = world.create_body(body_of(Sphere{Real(0.05)}, {}, BodyType::static_body));
-    BodySettings ball = body_of(Sphere{Real(0.07)}, {Real(4.8), Real(-3.6), 0});
-    ball.mass = 3;
-    ball.linear_velocity = {Real(1.8), Real(2.4), 0};
-    const BodyId hung = world.create_body(ball);
-    const JointId id = world.create_joint(joint_of(JointType::fixed, hung, post, {0, 0, 0}));
+  BodySettings ball = body_of(Sphere{Real(0.07)}, {Real(4.8), Real(-3.6), 0});
+  ball.mass = 3;
+  ball.linear_velocity = {Real(1.8), Real(2.4), 0};
+  for (const SolverType type : k_iterative_solvers) {
+    auto [world, hung, id] = welded_to_a_post(type, ball);
     for (int i = 0; i < 600; ++i)
-      world.step(settings.timestep);
+      world.step(world.settings().timestep);
     EXPECT_LT(world.joint_state(id).error, Real(0.01)) << solver_type_name(type);
     EXPECT_LT(world.kinetic_energy(), 1e-6) << solver_type_name(type);
     EXPECT_LT(length(world.position(hung) - Vec3{Real(4.8), Real(-3.6), 0}), Real(0.05))
