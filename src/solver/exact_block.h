@@ -59,8 +59,8 @@ class ExactBlockPool {
   void restart();
   /// A free block for `rows` rows, made when none is.
   Handle take(std::uint32_t rows);
-  /// The block taken; valid until the next restart (a later take may move the blocks, not the
-  /// handles).
+  /// The block a handle names. The handle holds until the next restart; a reference to the block,
+  /// until the next take (which may move the blocks).
   ExactBlock& operator[](Handle block) { return by_size_[block.rows][block.slot]; }
 
  private:
