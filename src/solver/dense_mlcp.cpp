@@ -227,12 +227,17 @@ double clamp(double v, double lo, double hi) {
   return std::min(std::max(v, lo), hi);
 }
 
+// w <- A x - b, into w's storage (no temporary for the product).
+void gradient(const MatrixXd& a, const VectorXd& b, const VectorXd& x, VectorXd& w) {
+  w.noalias() = a * x;
+  w -= b;
+}
+
 // max_i |a_ii x_i - mid(a_ii lo_i, a_ii hi_i, a_ii x_i - w_i)|; needs a positive diagonal. w:
 // scratch.
 double natural_residual(const MatrixXd& a, const VectorXd& b, const VectorXd& lo,
                         const VectorXd& hi, const VectorXd& x, VectorXd& w) {
-  w.noalias() = a * x;
-  w -= b;
+  gradient(a, b, x, w);
   double error = 0;
   for (Index i = 0; i < x.size(); ++i) {
     const double d = a(i, i);
@@ -274,8 +279,10 @@ struct MlcpWorkspace::Scratch {
   GeneralSystem coupled;
 
   // Everything sized for n rows up front, whichever paths a solve takes: the first solve of n
-  // rows allocates, the next ones do not.
+  // rows allocates, the next ones do not (nor repeat the sizing: a block solver's every visit).
   void prepare(Index n) {
+    if (n == prepared_rows) return;
+    prepared_rows = n;
     for (VectorXd* v :
          {&w, &step, &null_part, &residual, &limits, &gap, &jump, &implied, &plain_limits,
           &direction, &trial_limits, &unsettled, &newton_w, &newton_limits})
@@ -297,6 +304,7 @@ struct MlcpWorkspace::Scratch {
     free_block.reserve(n);
     coupled.reserve(n);
   }
+  Index prepared_rows = -1;
 };
 
 MlcpWorkspace::MlcpWorkspace() = default;
@@ -423,8 +431,7 @@ class DenseMlcpSolver {
       for (Index i = 0; i < n; ++i) {
         if (state[std::size_t(i)] == RowState::free) free_rows.push_back(i);
       }
-      w.noalias() = a * x;
-      w -= b;
+      gradient(a, b, x, w);
       if (!free_rows.empty()) {
         auto d = s_.step.head(Index(free_rows.size()));
         for (std::size_t k = 0; k < free_rows.size(); ++k)
@@ -480,8 +487,7 @@ class DenseMlcpSolver {
           ++pivots_;
           continue;
         }
-        w.noalias() = a * x;
-        w -= b;
+        gradient(a, b, x, w);
       }
       // At the minimum over the face: release the bound row whose w has the wrong sign.
       const double tolerance = tolerances_.sign * w_scale(x);
@@ -621,8 +627,7 @@ class DenseMlcpSolver {
         std::swap(it, trial);
         return true;
       }
-      w.noalias() = p_.a * unsettled;
-      w -= p_.b;
+      gradient(p_.a, p_.b, unsettled, w);
       implied_limits(p_, unsettled, limits);
       tried[tried_count++] = trial.state;
       next = trial.state;
