@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -90,8 +91,54 @@ Index normal_count_of(const MlcpProblem& problem, Index i) {
   return problem.normal_count.empty() ? 1 : problem.normal_count[std::size_t(i)];
 }
 
-// Everything but the size limit and definiteness, which only the solver checks. Empty when the
-// problem is usable.
+// A's entries: finite, a positive diagonal, symmetric to rounding. Empty when they are.
+std::string check_matrix(const MatrixXd& a) {
+  const Index n = a.rows();
+  for (Index j = 0; j < n; ++j) {
+    for (Index i = 0; i < n; ++i) {
+      if (!std::isfinite(a(i, j))) {
+        return "A(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + number(a(i, j)) +
+               " is not finite";
+      }
+    }
+  }
+  for (Index i = 0; i < n; ++i) {
+    // Seed 000, "Why do solvers break?": a zero diagonal means a row that moves nothing.
+    if (!(a(i, i) > 0)) {
+      return "A(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number(a(i, i)) +
+             " is not positive: the diagonal of J M^-1 J^T must be, or the row acts on no body";
+    }
+  }
+  for (Index j = 0; j < n; ++j) {
+    for (Index i = j + 1; i < n; ++i) {
+      // |a_ij| <= sqrt(a_ii a_jj) for a PSD matrix, so that is the scale of rounding in a_ij.
+      const double bound = std::sqrt(a(i, i) * a(j, j));
+      if (std::abs(a(i, j) - a(j, i)) > k_input_tolerance * bound) {
+        return "A is not symmetric: A(" + std::to_string(i) + ", " + std::to_string(j) +
+               ") = " + number(a(i, j)) + " but A(" + std::to_string(j) + ", " + std::to_string(i) +
+               ") = " + number(a(j, i));
+      }
+    }
+  }
+  return {};
+}
+
+// A's measures (MlcpMatrixFacts), its spectrum given or measured.
+MlcpMatrixFacts measure_matrix(const MatrixXd& a, const std::optional<MlcpSpectrum>& spectrum) {
+  return {spectrum ? *spectrum : mlcp_spectrum(a), (a - a.transpose()).cwiseAbs().maxCoeff(),
+          largest_row_sum(a)};
+}
+
+// The failure for a spectrum more negative than rounding makes; empty for one that is not.
+std::string check_spectrum(const MlcpSpectrum& spectrum) {
+  if (spectrum.smallest >= -k_input_tolerance * spectrum.largest) return {};
+  return "A is not positive semi-definite: an eigenvalue of " + number(spectrum.smallest) +
+         " against a largest of " + number(spectrum.largest);
+}
+
+// Everything but the size limit and definiteness, which only the solver checks; A's entries only
+// where the problem holds no MlcpMatrixFacts (made by mlcp_matrix_facts, which checked them).
+// Empty when the problem is usable.
 std::string check_problem(const MlcpProblem& p) {
   const Index n = p.a.rows();
   const bool sizes_match = p.a.cols() == n && p.b.size() == n && p.lo.size() == n &&
@@ -124,13 +171,9 @@ std::string check_problem(const MlcpProblem& p) {
   if (coupled && p.mu.size() != n) {
     return "mu has " + std::to_string(p.mu.size()) + " entries for " + std::to_string(n) + " rows";
   }
-  for (Index j = 0; j < n; ++j) {
-    for (Index i = 0; i < n; ++i) {
-      if (!std::isfinite(p.a(i, j))) {
-        return "A(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + number(p.a(i, j)) +
-               " is not finite";
-      }
-    }
+  if (!p.matrix_facts) {
+    std::string why = check_matrix(p.a);
+    if (!why.empty()) return why;
   }
   for (Index i = 0; i < n; ++i) {
     if (!std::isfinite(p.b(i))) {
@@ -138,30 +181,12 @@ std::string check_problem(const MlcpProblem& p) {
     }
   }
   for (Index i = 0; i < n; ++i) {
-    // Seed 000, "Why do solvers break?": a zero diagonal means a row that moves nothing.
-    if (!(p.a(i, i) > 0)) {
-      return "A(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number(p.a(i, i)) +
-             " is not positive: the diagonal of J M^-1 J^T must be, or the row acts on no body";
-    }
-  }
-  for (Index j = 0; j < n; ++j) {
-    for (Index i = j + 1; i < n; ++i) {
-      // |a_ij| <= sqrt(a_ii a_jj) for a PSD matrix, so that is the scale of rounding in a_ij.
-      const double bound = std::sqrt(p.a(i, i) * p.a(j, j));
-      if (std::abs(p.a(i, j) - p.a(j, i)) > k_input_tolerance * bound) {
-        // Formatted only on failure: this check runs on every block visit of the block solver.
-        return "A is not symmetric: A(" + std::to_string(i) + ", " + std::to_string(j) +
-               ") = " + number(p.a(i, j)) + " but A(" + std::to_string(j) + ", " +
-               std::to_string(i) + ") = " + number(p.a(j, i));
-      }
-    }
-  }
-  for (Index i = 0; i < n; ++i) {
-    const std::string row = std::to_string(i);  // (short: kept in the string, no allocation)
+    // Formatted only on failure, as every text here: this runs on every block solver's visit.
+    const auto row = [i] { return std::to_string(i); };
     if (is_friction(p, i)) {
       const Index first = normal_of(p, i), count = normal_count_of(p, i);
-      const auto naming = [&] {  // formatted only on failure, as below
-        return "normal_index[" + row + "] = " + std::to_string(first) + " with normal_count " +
+      const auto naming = [&] {
+        return "normal_index[" + row() + "] = " + std::to_string(first) + " with normal_count " +
                std::to_string(count);
       };
       if (count < 1) return naming() + ": a friction row needs at least one normal row";
@@ -173,28 +198,28 @@ std::string check_problem(const MlcpProblem& p) {
                  ": it must be another row that is not a friction row itself";
         }
         if (!(p.lo(k) >= 0)) {
-          return "friction row " + row + " follows row " + std::to_string(k) +
+          return "friction row " + row() + " follows row " + std::to_string(k) +
                  ", whose lo = " + number(p.lo(k)) +
                  " allows a negative normal impulse (lo >= 0 required)";
         }
       }
       if (!std::isfinite(p.mu(i)) || p.mu(i) < 0) {
-        return "mu(" + row + ") = " + number(p.mu(i)) + " must be finite and non-negative";
+        return "mu(" + row() + ") = " + number(p.mu(i)) + " must be finite and non-negative";
       }
       continue;  // its own lo and hi are not used
     }
     if (!p.normal_index.empty() && p.normal_index[std::size_t(i)] != -1) {
-      return "normal_index[" + row + "] = " + std::to_string(p.normal_index[std::size_t(i)]) +
+      return "normal_index[" + row() + "] = " + std::to_string(p.normal_index[std::size_t(i)]) +
              " must be -1 or a row index";
     }
     if (std::isnan(p.lo(i)) || std::isnan(p.hi(i)) || p.lo(i) == k_inf || p.hi(i) == -k_inf) {
-      return "row " + row + " has bounds [" + number(p.lo(i)) + ", " + number(p.hi(i)) +
+      return "row " + row() + " has bounds [" + number(p.lo(i)) + ", " + number(p.hi(i)) +
              "]: lo must be below +inf and hi above -inf, neither NaN";
     }
     if (p.lo(i) > p.hi(i)) {
-      std::string message = "lo(" + row + ") = ";
+      std::string message = "lo(" + row() + ") = ";
       message += number(p.lo(i));
-      message += " > hi(" + row + ") = ";
+      message += " > hi(" + row() + ") = ";
       message += number(p.hi(i));
       return message;
     }
@@ -351,8 +376,13 @@ void settle(const MlcpProblem& p, Iterate& it) {
 // One solve of a validated, non-empty problem.
 class DenseMlcpSolver {
  public:
-  DenseMlcpSolver(const MlcpProblem& p, double noise, MlcpWorkspace::Scratch& scratch)
-      : p_(p), a_norm_(largest_row_sum(p.a)), tolerances_(noise), s_(scratch) {}
+  // The noise of A: its asymmetry or negative eigenvalue against its largest eigenvalue.
+  DenseMlcpSolver(const MlcpProblem& p, const MlcpMatrixFacts& facts,
+                  MlcpWorkspace::Scratch& scratch)
+      : p_(p),
+        a_norm_(facts.norm),
+        tolerances_(std::max(-facts.spectrum.smallest, facts.asymmetry) / facts.spectrum.largest),
+        s_(scratch) {}
 
   // Solves from the iterate (x feasible, its active set); returns the failure text, empty on
   // success, with the iterate settled on its bounds either way.
@@ -804,6 +834,14 @@ MlcpSpectrum semi_definite_spectrum(const MatrixXd& a) {
   return {0, largest_row_sum(a)};
 }
 
+std::optional<MlcpMatrixFacts> mlcp_matrix_facts(const MatrixXd& a,
+                                                 const std::optional<MlcpSpectrum>& spectrum) {
+  if (a.rows() != a.cols() || !check_matrix(a).empty()) return {};
+  const MlcpMatrixFacts facts = measure_matrix(a, spectrum);
+  if (!check_spectrum(facts.spectrum).empty()) return {};
+  return facts;
+}
+
 void solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess,
                       MlcpWorkspace& workspace, MlcpResult& result) {
   const Index n = problem.a.rows();
@@ -833,17 +871,13 @@ void solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess,
   }
 
   // The noise floor of A: how far it is from symmetric positive semi-definite.
-  const MlcpSpectrum spectrum = problem.spectrum ? *problem.spectrum : mlcp_spectrum(problem.a);
-  const double largest = spectrum.largest;
-  if (spectrum.smallest < -k_input_tolerance * largest) {
-    result.failure = "A is not positive semi-definite: an eigenvalue of " +
-                     number(spectrum.smallest) + " against a largest of " + number(largest);
-    return;
-  }
-  const double asymmetry = (problem.a - problem.a.transpose()).cwiseAbs().maxCoeff();
+  const MlcpMatrixFacts facts =
+      problem.matrix_facts ? *problem.matrix_facts : measure_matrix(problem.a, problem.spectrum);
+  result.failure = check_spectrum(facts.spectrum);
+  if (!result.failure.empty()) return;
   MlcpWorkspace::Scratch& scratch = workspace.scratch();
   scratch.prepare(n);
-  DenseMlcpSolver solver(problem, std::max(-spectrum.smallest, asymmetry) / largest, scratch);
+  DenseMlcpSolver solver(problem, facts, scratch);
 
   Iterate& it = scratch.it;
   if (initial_guess != nullptr) {

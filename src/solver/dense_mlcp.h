@@ -46,6 +46,13 @@ struct MlcpSpectrum {
   double smallest = 0, largest = 0;
 };
 
+/// What solve_dense_mlcp checks and measures of A alone before it solves (mlcp_matrix_facts).
+struct MlcpMatrixFacts {
+  MlcpSpectrum spectrum;
+  double asymmetry = 0;  ///< the largest |a_ij - a_ji|
+  double norm = 0;       ///< |A|, the largest absolute row sum
+};
+
 /// w = A lambda - b, lo <= lambda <= hi, and per row: lambda_i = lo_i => w_i >= 0;
 /// lambda_i = hi_i => w_i <= 0; lo_i < lambda_i < hi_i => w_i = 0 (seed 001 section 7.3).
 /// A friction row (normal_index[i] >= 0) has lo_i = -mu_i * lambda_n and hi_i = +mu_i * lambda_n
@@ -65,6 +72,11 @@ struct MlcpProblem {
   /// construction (the block solver's blocks, pgs's mass-ratio islands); empty: solve_dense_mlcp
   /// measures it.
   std::optional<MlcpSpectrum> spectrum;
+  /// mlcp_matrix_facts(a) made by a caller that solves many problems with one A (the block solver
+  /// visits each block every iteration with other b and bounds): solve_dense_mlcp then skips its
+  /// O(n^2) checks and measures of A (then `spectrum` is not read). The caller's promise that A is
+  /// the matrix they were made for.
+  std::optional<MlcpMatrixFacts> matrix_facts;
 };
 
 struct MlcpResult {
@@ -88,6 +100,13 @@ MlcpSpectrum mlcp_spectrum(const Eigen::MatrixXd& a);
 /// noise. Measured on the mass-ratio islands: a 1000 kg box on eight unit boxes (108 rows) steps
 /// in 0.81 ms instead of 1.39, its 600 steps all solved either way.
 MlcpSpectrum semi_definite_spectrum(const Eigen::MatrixXd& a);
+
+/// A's part of solve_dense_mlcp's checks (finite entries, a positive diagonal, symmetric and
+/// positive semi-definite to rounding) and its measures, the spectrum given (MlcpProblem::spectrum)
+/// or measured (mlcp_spectrum); nothing where solve_dense_mlcp would reject A (it says why).
+/// O(n^2) with a spectrum given.
+std::optional<MlcpMatrixFacts> mlcp_matrix_facts(const Eigen::MatrixXd& a,
+                                                 const std::optional<MlcpSpectrum>& spectrum = {});
 
 /// The dense factorizations cost O(n^3) per pivot; beyond this, use an iterative solver.
 inline constexpr int k_max_direct_mlcp_rows = 1000;

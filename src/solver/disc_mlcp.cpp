@@ -155,9 +155,14 @@ MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<con
   VectorXd x = initial_guess != nullptr ? *initial_guess : VectorXd::Zero(n);
   MlcpResult result;
   MlcpProblem turned = problem;
-  // Turning the frames (A -> R^T A R) keeps A's eigenvalues: measured once, not every round.
-  if (!turned.spectrum && problem.a.cols() == n && problem.a.allFinite())
+  // Turning the frames (A -> R^T A R) keeps A's eigenvalues: measured once, not every round; its
+  // other facts (asymmetry, norm) are the turned A's own.
+  turned.matrix_facts.reset();
+  if (problem.matrix_facts) {
+    turned.spectrum = problem.matrix_facts->spectrum;
+  } else if (!turned.spectrum && problem.a.cols() == n && problem.a.allFinite()) {
     turned.spectrum = mlcp_spectrum(problem.a);
+  }
   bool sweep = true;
   double last_excess = k_inf;
   for (int round = 0; round < k_max_disc_rounds; ++round) {

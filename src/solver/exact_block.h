@@ -15,10 +15,10 @@ namespace impulse {
 class ExactBlock {
  public:
   /// Takes the rows (store indices, ascending) and assembles their fixed part: A + diag(softness),
-  /// the friction coupling among them, the disc pairs, A's spectrum (semi_definite_spectrum: J
-  /// M^-1 J^T + diag(softness) is positive semi-definite by construction), and the mass of the
-  /// rows' moving bodies. O(k^2) for k rows; none of it changes between visits within a solve (nor
-  /// in its relax solve).
+  /// the friction coupling among them, the disc pairs, A's checks and measures
+  /// (mlcp_matrix_facts with semi_definite_spectrum: J M^-1 J^T + diag(softness) is positive
+  /// semi-definite by construction), and the mass of the rows' moving bodies. O(k^2) for k rows;
+  /// none of it changes between visits within a solve (nor in its relax solve).
   void assemble(const RowStore& store, std::span<const std::uint32_t> rows,
                 std::span<const SolverBodyMass> masses);
   /// Solves the rows' MLCP with every other row's impulse fixed (b, the bounds and the guess from

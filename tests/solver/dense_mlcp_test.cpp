@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -617,6 +618,57 @@ TEST(DenseMlcp, NearlyAllOfManyRandomProblemsAreSolved) {
   RecordProperty("failed", failed);
   EXPECT_LE(failed, 20);              // of 40000: 0.05%
   EXPECT_EQ(coupled_failed, failed);  // frictionless problems are always solved
+}
+
+// A caller that solves many problems with one A checks and measures it once (the block solver's
+// blocks): every problem solved with those facts comes out as it does without them, the same
+// bits, pivots and failures, on the generator's problems (singular ones among them).
+TEST(DenseMlcp, ProblemsSolvedWithTheirMatrixFactsComeOutAsWithout) {
+  std::mt19937 rng{2024};
+  MlcpWorkspace workspace;
+  MlcpResult with_facts;
+  for (int index = 0; index < 400; ++index) {
+    SCOPED_TRACE("problem " + std::to_string(index));
+    MlcpProblem p = random_problem(rng, index).problem;
+    const MlcpResult without = solve_dense_mlcp(p);
+    p.matrix_facts = mlcp_matrix_facts(p.a);
+    ASSERT_TRUE(p.matrix_facts.has_value());
+    solve_dense_mlcp(p, nullptr, workspace, with_facts);
+    EXPECT_EQ(with_facts.solved, without.solved);
+    EXPECT_EQ(with_facts.pivots, without.pivots);
+    EXPECT_EQ(with_facts.failure, without.failure);
+    EXPECT_EQ(with_facts.lambda, without.lambda);
+  }
+}
+
+// The facts hold what the solver would measure, and none are made for an A it would reject.
+TEST(DenseMlcp, MatrixFactsAreMadeOnlyForAMatrixTheSolverTakes) {
+  MatrixXd a(2, 2);
+  a << 2, 1 + 1e-7, 1, 3;  // its symmetric part's off-diagonal: 1 + 0.5e-7
+  const std::optional<MlcpMatrixFacts> facts = mlcp_matrix_facts(a);
+  ASSERT_TRUE(facts.has_value());
+  EXPECT_NEAR(facts->asymmetry, 1e-7, 1e-15);
+  EXPECT_DOUBLE_EQ(facts->norm, 4);  // |3| + |1|
+  const double off = 1 + 0.5e-7;
+  EXPECT_NEAR(facts->spectrum.smallest, (5 - std::sqrt(1 + 4 * off * off)) / 2, 1e-12);
+  EXPECT_NEAR(facts->spectrum.largest, (5 + std::sqrt(1 + 4 * off * off)) / 2, 1e-12);
+  // A given spectrum is taken as it is (semi_definite_spectrum: no eigensolve).
+  EXPECT_EQ(mlcp_matrix_facts(a, MlcpSpectrum{0, 4})->spectrum.largest, 4);
+
+  const auto rejected = [](MatrixXd m) { return !mlcp_matrix_facts(m).has_value(); };
+  MatrixXd not_finite = a;
+  not_finite(1, 0) = std::nan("");
+  EXPECT_TRUE(rejected(not_finite));
+  MatrixXd zero_diagonal = a;
+  zero_diagonal(1, 1) = 0;
+  EXPECT_TRUE(rejected(zero_diagonal));
+  MatrixXd asymmetric = a;
+  asymmetric(0, 1) = 0.9;
+  EXPECT_TRUE(rejected(asymmetric));
+  MatrixXd indefinite(2, 2);
+  indefinite << 1, 2, 2, 1;  // eigenvalues 3 and -1
+  EXPECT_TRUE(rejected(indefinite));
+  EXPECT_TRUE(rejected(MatrixXd::Identity(2, 3)));
 }
 
 // Problem `target` of the generator above from `seed` is solved and meets the conditions.
