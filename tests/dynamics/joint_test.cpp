@@ -2,6 +2,7 @@
 // motor speeds and torques, breaking loads), and the bookkeeping (handles, collisions, sleeping).
 
 #include <impulse/error.h>
+#include <impulse/scene.h>
 #include <impulse/world.h>
 
 #include <gtest/gtest.h>
@@ -653,6 +654,55 @@ TEST(Joints, ALimitsPushOutMovesTheBodyButLeavesItNoSpeed) {
     EXPECT_NEAR(world.position(block).x, Real(0.5) + overrun, 1e-4) << "step " << i;
     EXPECT_LT(length(world.linear_velocity(block)), Real(1e-3)) << "step " << i;
   }
+}
+
+// A hinge's arm set a radian past its limit: pushed back as the prismatic's box above, but at no
+// more than max_push_speed in rad/s, as a contact's push-out is capped in m/s. Uncapped, a twist
+// coming back from a six_dof's swing of half a turn, where it was undefined and read up to 2.8 rad
+// past its limit, was pushed back at 14 rad/s (the joint below). The relax solve takes the push's
+// own speed away, but a turn about the anchor integrated in a straight line leaves the arm's centre
+// off its circle (r theta^2 / 2), which the point rows' bias corrects and the relax keeps: turned
+// 0.2 rad a step, uncapped, the arm was left turning at 0.21 rad/s; 0.05 rad a step, at 0.045.
+TEST(Joints, AnAngularLimitPassedFarIsPushedBackAtMostAtThePushSpeed) {
+  const WorldSettings settings = weightless();
+  World world(settings);
+  const BodyId arm = world.create_body(box({1, 0, 0}, {Real(0.5), Real(0.1), Real(0.1)}));
+  JointSettings hinge = joint_of(JointType::hinge, base(world), arm, {0, 0, 0}, Vec3::unit_z());
+  hinge.limits = Range{Real(-0.2), Real(0.5)};
+  world.create_joint(hinge);
+  Real overrun = 1;
+  const Quat turned = Quat::from_axis_angle(Vec3::unit_z(), Real(0.5) + overrun);
+  world.set_transform(arm, {rotate(turned, Vec3{1, 0, 0}), turned});
+  const Real beta = settings.solver.baumgarte, dt = settings.timestep;
+  for (int i = 0; i < 30; ++i) {
+    world.step(dt);
+    overrun -= std::min(beta * overrun, settings.solver.max_push_speed * dt);
+    EXPECT_NEAR(angle_about_z(world.orientation(arm)), Real(0.5) + overrun, 2e-3) << "step " << i;
+  }
+  EXPECT_LT(length(world.angular_velocity(arm)), Real(0.05));
+}
+
+// A 20 kg capsule on a six_dof to the world whose twist is held to [-0.04, 0.002] rad and whose
+// swing is free (scripts/sweep.py pairs, seed 9289): it swings through half a turn, where the twist
+// is undefined and reads as anything, and its limit pushed it back from up to 2.8 rad at
+// Baumgarte's 14 rad/s: the energy rose from 441 J to 2134 J. Its push-out capped (above), the
+// energy never rises.
+TEST(Joints, ASixDofSwungThroughItsTwistsSingularityGainsNoEnergy) {
+  World world = build_world(
+      load_scene(std::string(IMPULSE_TEST_DATA_DIR) + "/six_dof_twist_singularity.json"));
+  const double start = world.kinetic_energy() + world.potential_energy();
+  double most = start, closest = 1;
+  const JointId joint = world.joints().front();
+  for (int i = 0; i < 600; ++i) {
+    world.step(world.settings().timestep);
+    most = std::max(most, world.kinetic_energy() + world.potential_energy());
+    const JointState& state = world.joint_state(joint);
+    const Quat relative = conjugate(state.frame_a) * state.frame_b;
+    closest =
+        std::min(closest, double(std::sqrt(relative.x * relative.x + relative.w * relative.w)));
+  }
+  EXPECT_LT(closest, 0.05);  // within 6 degrees of a swing of half a turn
+  EXPECT_LE(most, start * (1 + 1e-6));
 }
 
 // A 1 kg box slid at 2 m/s into its limit at 0.5 m, the joint's anchor 0, 2 or 5 m above it: on
