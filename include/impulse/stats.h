@@ -43,9 +43,10 @@ struct SolveStats {
   /// built in the solve that finds a layout (in-order solves only); a group the lanes leave
   /// unsettled is visited alone right after its batch.
   std::size_t units_batched = 0;
-  /// pgs: islands with a contact's or a limit's row between two moving bodies whose masses differ
-  /// more than twentyfold, solved exactly by the direct solver after the sweeps (docs/solvers.md,
-  /// "Mass ratios"), and those left to the sweeps (too many rows, or the direct solve failed).
+  /// pgs and block: islands with a contact's or a limit's row between two moving bodies whose
+  /// masses differ more than twentyfold (or a light body carrying more than twenty times its
+  /// weight), solved exactly by the direct solver after the sweeps (docs/solvers.md, "Mass
+  /// ratios"), and those left to the sweeps (too many rows, or the direct solve failed).
   std::size_t ratio_islands_solved = 0;
   std::size_t ratio_islands_left = 0;
   /// pgs: the threads that shared its sweeps (a small island's stay on one; World::set_threads).

@@ -850,18 +850,12 @@ void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSet
 
 void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies,
                                     const SolverSettings& settings, SolveStats& stats, bool again) {
-  if (ratio_islands_.size() + ratio_islands_.too_large() == 0) return;
-  stats.ratio_islands_solved =
-      ratio_islands_.solve(rows, bodies.velocities, again, settings.max_push_speed);
-  stats.ratio_islands_left =
-      ratio_islands_.size() - stats.ratio_islands_solved + ratio_islands_.too_large();
   // The final figures are the solve's result, the islands' exact impulses in it (the sweeps'
   // were measured as they went).
-  if (stats.ratio_islands_solved == 0 || !measures_residuals(settings)) return;
-  const ResidualMeasure m = measure_residual(rows, bodies.velocities, b_norm_, bodies.pool);
-  stats.final_residual = m.relative_residual;
-  stats.complementarity_error = m.complementarity_error;
-  stats.max_abs_lambda = m.max_abs_lambda;
+  if (ratio_islands_.solve(rows, bodies.velocities, again, settings.max_push_speed, stats) == 0 ||
+      !measures_residuals(settings))
+    return;
+  record_final_figures(measure_residual(rows, bodies.velocities, b_norm_, bodies.pool), stats);
 }
 
 bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {

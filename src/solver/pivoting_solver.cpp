@@ -146,9 +146,7 @@ void PivotingSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSett
   if (!measure_it) return;
   const ResidualMeasure measure = measure_residual(rows, bodies.velocities, b_norm);
   stats.residuals = {measure.relative_residual};
-  stats.final_residual = measure.relative_residual;
-  stats.complementarity_error = measure.complementarity_error;
-  stats.max_abs_lambda = measure.max_abs_lambda;
+  record_final_figures(measure, stats);
 }
 
 }  // namespace impulse

@@ -98,7 +98,8 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
 }
 
 std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool again,
-                                Real gain_speed) {
+                                Real gain_speed, SolveStats& stats) {
+  if (count_ + too_large_ == 0) return 0;
   std::size_t solved = 0;
   for (std::size_t k = 0; k < count_; ++k) {
     Island& island = islands_[k];
@@ -106,6 +107,8 @@ std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool 
       island.solved = pool_[island.block].solve(rows, v, 1, gain_speed);
     solved += island.solved ? 1 : 0;
   }
+  stats.ratio_islands_solved = solved;
+  stats.ratio_islands_left = count_ - solved + too_large_;
   return solved;
 }
 

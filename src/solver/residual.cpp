@@ -65,13 +65,17 @@ Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSett
   return b_norm;
 }
 
+void record_final_figures(const ResidualMeasure& m, SolveStats& stats) {
+  stats.final_residual = m.relative_residual;
+  stats.complementarity_error = m.complementarity_error;
+  stats.max_abs_lambda = m.max_abs_lambda;
+}
+
 bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,
                       SolveStats& stats) {
   ++stats.iterations;
   stats.residuals.push_back(m.relative_residual);
-  stats.final_residual = m.relative_residual;
-  stats.complementarity_error = m.complementarity_error;
-  stats.max_abs_lambda = m.max_abs_lambda;
+  record_final_figures(m, stats);
   if (settings.tolerance <= 0) return false;
   return m.relative_residual < settings.tolerance ||
          max_delta <= settings.tolerance * m.max_abs_lambda;

@@ -181,6 +181,9 @@ void apply_warm_start(RowStore& rows, std::span<BodyVelocity> v, bool warm_start
 Real start_row_solve(RowStore& rows, std::span<BodyVelocity> v, const SolverSettings& settings,
                      SolveStats& stats, TaskPool* pool = nullptr);
 
+/// The solve's final figures (SolveStats::final_residual, complementarity_error, max_abs_lambda).
+void record_final_figures(const ResidualMeasure& m, SolveStats& stats);
+
 /// Fills the per-iteration stats and says whether to stop: under the tolerance in relative
 /// residual, or with no impulse changing by more than tolerance times the largest impulse.
 bool record_iteration(const ResidualMeasure& m, Real max_delta, const SolverSettings& settings,

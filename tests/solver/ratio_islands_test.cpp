@@ -26,9 +26,10 @@ using testing::ground_box;
 constexpr Real k_dt = Real(1) / 60;
 constexpr Real k_g = Real(9.81);
 
-World world_without_sleep() {
+World world_without_sleep(SolverType solver = SolverType::pgs) {
   WorldSettings settings;
   settings.sleeping = false;
+  settings.solver.type = solver;
   return World(settings);
 }
 
@@ -297,6 +298,30 @@ TEST(RatioIslands, ALightBoxCarryingMoreThanTwentyTimesItsWeightMarksItsIsland) 
     for (std::size_t k = 0; k < boxes.size(); ++k) {
       const Vec3 p = world.position(boxes[k]);
       EXPECT_NEAR(p.y, Real(0.5) + Real(k), Real(k + 1) * WorldSettings{}.solver.slop)
+          << masses.size() << " boxes, box " << k;
+      EXPECT_NEAR(p.x, 0, Real(0.001)) << masses.size() << " boxes, box " << k;
+    }
+    EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
+  }
+}
+
+// The block solver visits a manifold's rows together but passes a load from manifold to manifold
+// as slowly as pgs's sweeps do: each column below sank and was thrown under it, and of 100 random
+// standing columns (scripts/sweep.py stacks, seed 1000) 54 toppled. It solves the same islands
+// after its iterations (1 toppled).
+TEST(RatioIslands, TheBlockSolverSolvesTheSameIslands) {
+  const Real slop = WorldSettings{}.solver.slop;
+  for (const std::vector<Real>& masses :
+       {std::vector<Real>{1, 1000}, {1, 1, 1, 1, 30}, {1, 10, 100}}) {
+    World world = world_without_sleep(SolverType::block);
+    world.create_body(ground_box());
+    std::vector<BodyId> boxes;
+    for (std::size_t k = 0; k < masses.size(); ++k)
+      boxes.push_back(add_unit_box(world, Real(0.5) + Real(k), masses[k]));
+    run(world, 600);
+    for (std::size_t k = 0; k < boxes.size(); ++k) {
+      const Vec3 p = world.position(boxes[k]);
+      EXPECT_NEAR(p.y, Real(0.5) + Real(k), Real(k + 1) * slop)
           << masses.size() << " boxes, box " << k;
       EXPECT_NEAR(p.x, 0, Real(0.001)) << masses.size() << " boxes, box " << k;
     }
