@@ -9,13 +9,18 @@ Three kinds of scene, each written to the scene-format contract (docs/scene-form
           bodies placed so that no two of them, nor a body and the post, overlap at the start
           (but for the post and the body hanging from it);
   drops   2 to 8 random shapes (compounds in 20%), masses 0.1 to 100 kg, thrown onto a box, plane
-          or two-triangle mesh ground.
+          or two-triangle mesh ground;
+  stacks  a column of 2 to 10 boxes of random sizes (half extents 0.1 to 0.8 m) and masses (0.1 to
+          100 kg: heavy on light up to 1000 to 1), each resting on the one below, placed so that
+          the boxes above each one have their centre of mass within half its top face: a column
+          that stands.
 Each scene runs --steps steps (600: 10 s); a scene is listed when its mechanical energy rose by
-more than --energy of its scale (pairs: the largest kinetic energy, start or end; chains and
-drops: the bodies' weight times 5 m plus their kinetic energy) by the end, or at its most over
-the run (`impulse run --json`'s energy.most: a rise that falls again), when its joints end more than
-5 cm apart, when a body ends more than 2 m below a ground it was over (drops), or when the
-command failed. Scenes with motors are not held to the energy rule. A summary line counts each.
+more than --energy of its scale (pairs: the largest kinetic energy, start or end; chains, drops
+and stacks: the bodies' weight times 5 m plus their kinetic energy) by the end, or at its most
+over the run (`impulse run --json`'s energy.most: a rise that falls again), when its joints end
+more than 5 cm apart, when a body ends more than 2 m below a ground it was over (drops), when a
+box ends more than 2 cm sideways from where it started (stacks: toppled), or when the command
+failed. Scenes with motors are not held to the energy rule. A summary line counts each.
 
   python3 scripts/sweep.py pairs --solver pgs --count 300 --seed 0
   python3 scripts/sweep.py drops --count 100 --keep /tmp/drops   # keep the scene files
@@ -190,6 +195,34 @@ def drops(seed, solver):
     return scene("drops%d" % seed, True, solver, bodies)
 
 
+def stacks(seed, solver):
+    while True:  # columns whose boxes above some box lean past half its top face are drawn again
+        bodies = [{"name": "ground", "type": "static", "position": [0, -0.5, 0],
+                   "shape": {"type": "box", "half_extents": [20, 0.5, 20]}}]
+        top, below = 0.0, None
+        for i in range(random.randint(2, 10)):
+            h = [random.uniform(0.1, 0.8) for _ in range(3)]
+            x = z = 0.0
+            if below:
+                x = below["position"][0] + random.uniform(-1, 1) * min(h[0], below_h[0]) / 3
+                z = below["position"][2] + random.uniform(-1, 1) * min(h[2], below_h[2]) / 3
+            below, below_h = {"name": "b%d" % i, "type": "dynamic",
+                              "mass": 10 ** random.uniform(-1, 2), "position": [x, top + h[1], z],
+                              "shape": {"type": "box", "half_extents": h}}, h
+            bodies.append(below)
+            top += 2 * h[1]
+        boxes = bodies[1:]
+        if all(stands(boxes[k], boxes[k + 1:]) for k in range(len(boxes) - 1)):
+            return scene("stacks%d" % seed, True, solver, bodies)
+
+
+def stands(box, above):
+    """Whether the boxes above have their centre of mass within half of box's top face."""
+    mass = sum(b["mass"] for b in above)
+    return all(abs(sum(b["mass"] * b["position"][k] for b in above) / mass - box["position"][k])
+               <= 0.5 * box["shape"]["half_extents"][k] for k in (0, 2))
+
+
 def run(command, path, steps):
     out = subprocess.run([command, "run", path, "--steps", str(steps), "--json"],
                          capture_output=True, text=True)
@@ -202,7 +235,7 @@ def energy(summary):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["pairs", "chains", "drops"])
+    parser.add_argument("kind", choices=["pairs", "chains", "drops", "stacks"])
     parser.add_argument("--impulse", default="build/release/apps/cli/impulse")
     parser.add_argument("--solver", default="pgs")
     parser.add_argument("--count", type=int, default=100)
@@ -212,10 +245,10 @@ def main():
                         help="the rise in mechanical energy, against its scale, that lists a scene")
     parser.add_argument("--keep", help="a directory to keep the scene files in")
     args = parser.parse_args()
-    make = {"pairs": pairs, "chains": chains, "drops": drops}[args.kind]
+    make = {"pairs": pairs, "chains": chains, "drops": drops, "stacks": stacks}[args.kind]
     directory = args.keep or tempfile.mkdtemp()
     os.makedirs(directory, exist_ok=True)
-    counts = {"energy": 0, "peak": 0, "apart": 0, "fell": 0, "failed": 0}
+    counts = {"energy": 0, "peak": 0, "apart": 0, "fell": 0, "toppled": 0, "failed": 0}
     for seed in range(args.seed, args.seed + args.count):
         random.seed(seed)
         s = make(seed, args.solver)
@@ -251,12 +284,20 @@ def main():
             if under and min(under) < -2:
                 found.append("a body %.3g m under the ground" % -min(under))
                 counts["fell"] += 1
+        if args.kind == "stacks":
+            sideways = max(math.hypot(b["position"][0] - a["position"][0],
+                                      b["position"][2] - a["position"][2])
+                           for a, b in zip(s["bodies"][1:], end["bodies"][1:]))
+            if sideways > 0.02:
+                found.append("toppled: a box %.3g m sideways" % sideways)
+                counts["toppled"] += 1
         if found:
             print("%s: %s" % (path, "; ".join(found)))
     print("%s, %s, %d scenes from seed %d: energy gained in %d, joints apart in %d, "
           "fell through in %d, failed %d; energy gained at its most in %d"
           % (args.kind, args.solver, args.count, args.seed, counts["energy"], counts["apart"],
-             counts["fell"], counts["failed"], counts["peak"]))
+             counts["fell"], counts["failed"], counts["peak"])
+          + ("; toppled in %d" % counts["toppled"] if args.kind == "stacks" else ""))
     return 0
 
 
