@@ -32,7 +32,8 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   // rows are solved exactly by the equality block, and a motor's (bounded both ways) follows them:
   // a 1000 kg car on 20 kg wheels drives the same without its island solved, at a sixth the cost.
   // Or a block's one-sided rows that are not friction (a contact's normals, a limit) carrying more
-  // than k_mass_ratio times the lighter body's weight (its warm start, the last step's load).
+  // than k_mass_ratio times the lighter moving body's weight (its warm start, the last step's
+  // load), the other body moving or not.
   const auto n = std::uint32_t(rows.size());
   marks_.assign(n, 0);
   bool any = false;
@@ -42,9 +43,9 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
       const Real a = inv_mass_[rows.body_a[i]], b = inv_mass_[rows.body_b[i]];
       const bool friction = rows.normal_row[i] >= 0;
       const bool contact_or_limit = friction || rows.one_sided(i);
-      if (!contact_or_limit || std::min(a, b) <= 0) continue;
       const Real light = std::max(a, b);
-      if (light > k_mass_ratio * std::min(a, b)) {
+      if (!contact_or_limit || light <= 0) continue;
+      if (std::min(a, b) > 0 && light > k_mass_ratio * std::min(a, b)) {
         marks_[i] = 1;
       } else if (!friction && gravity_dv > 0) {
         load += rows.lambda[i];
@@ -63,7 +64,8 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   island_of_.assign(masses.size(), k_none);
   for (std::uint32_t i = first; i < n; ++i) {
     if (!marks_[i]) continue;
-    std::uint32_t& island = island_of_[sets_.find(rows.body_a[i])];
+    const std::uint32_t body = moves_[rows.body_a[i]] ? rows.body_a[i] : rows.body_b[i];
+    std::uint32_t& island = island_of_[sets_.find(body)];
     if (island != k_none) continue;
     island = std::uint32_t(count_++);
     if (island_rows_.size() < count_) island_rows_.resize(count_);
