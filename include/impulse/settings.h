@@ -43,10 +43,12 @@ struct SolverSettings {
   /// of a step), for a figure only diagnostics read, so off unless asked for. A tolerance and
   /// record_residuals measure whatever this says. Not in scene files.
   bool measure_residuals = false;
-  /// m/s, cap on the Baumgarte push-out speed of a contact, and in rad/s of a passed angular
-  /// joint limit; also what pgs lets a mass-ratio island's exact solve add: at most its moving
-  /// mass's kinetic energy at this speed
+  /// m/s, cap on the Baumgarte push-out speed of a contact; also what pgs and block let a
+  /// mass-ratio island's exact solve add: at most its moving mass's kinetic energy at this speed
   Real max_push_speed = 3;
+  /// rad/s, cap on the Baumgarte push-back speed of a passed angular joint limit (a body set far
+  /// past it, a six_dof's twist back from its singular swing: docs/joints.md)
+  Real max_angular_push_speed = 3;
   Real restitution_threshold = 1;  ///< m/s, slower approaches do not bounce
   /// Joint drift: 0 feeds the position error back through the Baumgarte bias; n > 0 instead runs
   /// n passes of nonlinear Gauss-Seidel on the joints' position errors after the positions are

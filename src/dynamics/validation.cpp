@@ -117,6 +117,8 @@ std::optional<SettingsProblem> find_problem(const WorldSettings& s) {
     return problem("/solver/sor", "must be in (0, 2)");
   if (auto p = check_non_negative(solver.tolerance, "/solver/tolerance")) return p;
   if (auto p = check_non_negative(solver.max_push_speed, "/solver/max_push_speed")) return p;
+  if (auto p = check_non_negative(solver.max_angular_push_speed, "/solver/max_angular_push_speed"))
+    return p;
   if (auto p = check_non_negative(solver.restitution_threshold, "/solver/restitution_threshold"))
     return p;
   if (auto p = check_non_negative(solver.joint_softness, "/solver/joint_softness")) return p;

@@ -136,13 +136,13 @@ class StoreSink final : public JointRowSink {
         // Not reached yet: it may approach the limit this step but not pass it. Passed, a push
         // back as a contact's out of an overlap: it moves the bodies, and the relax solve takes
         // its velocity away again (docs/solvers.md, "Relax"). An angular one at most
-        // max_push_speed rad/s: a twist back from a six_dof's swing of half a turn, where it is
+        // max_angular_push_speed: a twist back from a six_dof's swing of half a turn, where it is
         // undefined, read 2.8 rad past its limit, and a turn that large in a step is integrated
         // off the joint's circle, which the point rows' bias then corrects with a speed the relax
         // keeps (docs/joints.md, "Limits passed far").
         spec.bias = row.error > 0 ? -row.error / dt_ : -beta / dt_ * row.error;
         if (row.error < 0) {
-          if (row.angular) spec.bias = std::min(spec.bias, solver.max_push_speed);
+          if (row.angular) spec.bias = std::min(spec.bias, solver.max_angular_push_speed);
           spec.position_bias = spec.bias;
         }
         break;

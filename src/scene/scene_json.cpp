@@ -298,6 +298,8 @@ Json scene_json(const Scene& scene) {
   const SolverSettings defaults;
   if (solver.max_push_speed != defaults.max_push_speed)
     out["solver"]["max_push_speed"] = number(solver.max_push_speed);
+  if (solver.max_angular_push_speed != defaults.max_angular_push_speed)
+    out["solver"]["max_angular_push_speed"] = number(solver.max_angular_push_speed);
   if (solver.restitution_threshold != defaults.restitution_threshold)
     out["solver"]["restitution_threshold"] = number(solver.restitution_threshold);
   if (solver.position_iterations != defaults.position_iterations)
@@ -473,9 +475,9 @@ BodySettings read_body(const JsonNode& node) {
 
 SolverSettings read_solver(const JsonNode& node) {
   node.expect_keys({"type", "iterations", "baumgarte", "slop", "warm_start", "friction_model",
-                    "sor", "tolerance", "shuffle", "max_push_speed", "restitution_threshold",
-                    "position_iterations", "joint_softness", "relax_iterations", "substeps",
-                    "geometric_stiffness"});
+                    "sor", "tolerance", "shuffle", "max_push_speed", "max_angular_push_speed",
+                    "restitution_threshold", "position_iterations", "joint_softness",
+                    "relax_iterations", "substeps", "geometric_stiffness"});
   SolverSettings solver;
   if (auto n = node.find("type"))
     solver.type = read_enum(*n, "solver type", solver_type_name, solver_type_from_name);
@@ -490,6 +492,7 @@ SolverSettings read_solver(const JsonNode& node) {
   if (auto n = node.find("tolerance")) solver.tolerance = n->real();
   if (auto n = node.find("shuffle")) solver.shuffle = n->boolean();
   if (auto n = node.find("max_push_speed")) solver.max_push_speed = n->real();
+  if (auto n = node.find("max_angular_push_speed")) solver.max_angular_push_speed = n->real();
   if (auto n = node.find("restitution_threshold")) solver.restitution_threshold = n->real();
   if (auto n = node.find("position_iterations")) solver.position_iterations = n->integer();
   if (auto n = node.find("joint_softness")) solver.joint_softness = n->real();

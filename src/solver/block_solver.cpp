@@ -45,10 +45,7 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
   }
   // As pgs: block Gauss-Seidel passes a heavy body's load through a light one as slowly as
   // single rows do (its blocks are a manifold's rows, not the column's).
-  if (ratio_islands_.solve(rows, bodies.velocities, false, settings.max_push_speed, stats) == 0 ||
-      !measures_residuals(settings))
-    return;
-  record_final_figures(measure_residual(rows, bodies.velocities, b_norm), stats);
+  ratio_islands_.solve(rows, bodies, settings, false, b_norm, stats);
 }
 
 }  // namespace impulse

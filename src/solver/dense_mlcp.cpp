@@ -125,8 +125,13 @@ std::string check_matrix(const MatrixXd& a) {
 
 // A's measures (MlcpMatrixFacts), its spectrum given or measured.
 MlcpMatrixFacts measure_matrix(const MatrixXd& a, const std::optional<MlcpSpectrum>& spectrum) {
-  return {spectrum ? *spectrum : mlcp_spectrum(a), (a - a.transpose()).cwiseAbs().maxCoeff(),
-          largest_row_sum(a)};
+  return {a.rows(), spectrum ? *spectrum : mlcp_spectrum(a),
+          (a - a.transpose()).cwiseAbs().maxCoeff(), largest_row_sum(a)};
+}
+
+// Whether the problem's facts are A's to use (MlcpProblem::matrix_facts).
+bool holds_facts(const MlcpProblem& p) {
+  return p.matrix_facts && p.matrix_facts->size == p.a.rows();
 }
 
 // The failure for a spectrum more negative than rounding makes; empty for one that is not.
@@ -171,7 +176,7 @@ std::string check_problem(const MlcpProblem& p) {
   if (coupled && p.mu.size() != n) {
     return "mu has " + std::to_string(p.mu.size()) + " entries for " + std::to_string(n) + " rows";
   }
-  if (!p.matrix_facts) {
+  if (!holds_facts(p)) {
     std::string why = check_matrix(p.a);
     if (!why.empty()) return why;
   }
@@ -267,7 +272,9 @@ double natural_residual(const MatrixXd& a, const VectorXd& b, const VectorXd& lo
   for (Index i = 0; i < x.size(); ++i) {
     const double d = a(i, i);
     const double v = d * x(i);
-    error = std::max(error, std::abs(v - clamp(v - w(i), d * lo(i), d * hi(i))));
+    const double row = std::abs(v - clamp(v - w(i), d * lo(i), d * hi(i)));
+    if (!(row <= error)) error = row;  // a NaN kept (it compares as neither), no check passes it
+    if (std::isnan(error)) break;
   }
   return error;
 }
@@ -836,7 +843,7 @@ MlcpSpectrum semi_definite_spectrum(const MatrixXd& a) {
 
 std::optional<MlcpMatrixFacts> mlcp_matrix_facts(const MatrixXd& a,
                                                  const std::optional<MlcpSpectrum>& spectrum) {
-  if (a.rows() != a.cols() || !check_matrix(a).empty()) return {};
+  if (a.size() == 0 || a.rows() != a.cols() || !check_matrix(a).empty()) return {};
   const MlcpMatrixFacts facts = measure_matrix(a, spectrum);
   if (!check_spectrum(facts.spectrum).empty()) return {};
   return facts;
@@ -872,7 +879,7 @@ void solve_dense_mlcp(const MlcpProblem& problem, const VectorXd* initial_guess,
 
   // The noise floor of A: how far it is from symmetric positive semi-definite.
   const MlcpMatrixFacts facts =
-      problem.matrix_facts ? *problem.matrix_facts : measure_matrix(problem.a, problem.spectrum);
+      holds_facts(problem) ? *problem.matrix_facts : measure_matrix(problem.a, problem.spectrum);
   result.failure = check_spectrum(facts.spectrum);
   if (!result.failure.empty()) return;
   MlcpWorkspace::Scratch& scratch = workspace.scratch();

@@ -48,6 +48,7 @@ struct MlcpSpectrum {
 
 /// What solve_dense_mlcp checks and measures of A alone before it solves (mlcp_matrix_facts).
 struct MlcpMatrixFacts {
+  Eigen::Index size = 0;  ///< A's rows: facts of another size are not A's, and not used
   MlcpSpectrum spectrum;
   double asymmetry = 0;  ///< the largest |a_ij - a_ji|
   double norm = 0;       ///< |A|, the largest absolute row sum
@@ -69,13 +70,13 @@ struct MlcpProblem {
   Eigen::VectorXd mu;  // used only where normal_index >= 0 (may be empty when none coupled)
   /// mlcp_spectrum(a) when the caller has it (an O(n^3) eigensolve a caller solving many problems
   /// with one A makes once), or semi_definite_spectrum(a) when A is positive semi-definite by
-  /// construction (the block solver's blocks, pgs's mass-ratio islands); empty: solve_dense_mlcp
-  /// measures it.
+  /// construction; empty: solve_dense_mlcp measures it.
   std::optional<MlcpSpectrum> spectrum;
   /// mlcp_matrix_facts(a) made by a caller that solves many problems with one A (the block solver
   /// visits each block every iteration with other b and bounds): solve_dense_mlcp then skips its
-  /// O(n^2) checks and measures of A (then `spectrum` is not read). The caller's promise that A is
-  /// the matrix they were made for.
+  /// O(n^2) checks and measures of A (then `spectrum` is not read); ExactBlock makes them for its
+  /// blocks (the block solver's, the mass-ratio islands'). The caller's promise that A is the
+  /// matrix they were made for; facts of another size are ignored.
   std::optional<MlcpMatrixFacts> matrix_facts;
 };
 
@@ -95,15 +96,16 @@ struct MlcpResult {
 MlcpSpectrum mlcp_spectrum(const Eigen::MatrixXd& a);
 
 /// The spectrum of an A positive semi-definite by construction (J M^-1 J^T + diag(softness)) for
-/// MlcpProblem::spectrum, without the O(n^3) eigensolve: smallest 0 and largest bounded by |A|
-/// (the largest absolute row sum), so that the solver takes A's asymmetry against |A| for its
-/// noise. Measured on the mass-ratio islands: a 1000 kg box on eight unit boxes (108 rows) steps
-/// in 0.81 ms instead of 1.39, its 600 steps all solved either way.
+/// MlcpProblem::spectrum or mlcp_matrix_facts, without the O(n^3) eigensolve: smallest 0 and
+/// largest bounded by |A| (the largest absolute row sum), so that the solver takes A's asymmetry
+/// against |A| for its noise. Measured on the mass-ratio islands: a 1000 kg box on eight unit boxes
+/// (108 rows) steps in 0.81 ms instead of 1.39, its 600 steps all solved either way.
 MlcpSpectrum semi_definite_spectrum(const Eigen::MatrixXd& a);
 
 /// A's part of solve_dense_mlcp's checks (finite entries, a positive diagonal, symmetric and
 /// positive semi-definite to rounding) and its measures, the spectrum given (MlcpProblem::spectrum)
-/// or measured (mlcp_spectrum); nothing where solve_dense_mlcp would reject A (it says why).
+/// or measured (mlcp_spectrum); nothing where solve_dense_mlcp would reject A (it says why) or A
+/// is empty.
 /// O(n^2) with a spectrum given.
 std::optional<MlcpMatrixFacts> mlcp_matrix_facts(const Eigen::MatrixXd& a,
                                                  const std::optional<MlcpSpectrum>& spectrum = {});

@@ -158,7 +158,7 @@ MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<con
   // Turning the frames (A -> R^T A R) keeps A's eigenvalues: measured once, not every round; its
   // other facts (asymmetry, norm) are the turned A's own.
   turned.matrix_facts.reset();
-  if (problem.matrix_facts) {
+  if (problem.matrix_facts && problem.matrix_facts->size == n) {
     turned.spectrum = problem.matrix_facts->spectrum;
   } else if (!turned.spectrum && problem.a.cols() == n && problem.a.allFinite()) {
     turned.spectrum = mlcp_spectrum(problem.a);

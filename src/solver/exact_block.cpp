@@ -58,9 +58,7 @@ void ExactBlock::assemble(const RowStore& store, std::span<const std::uint32_t> 
   // Checked and measured once for the solve's visits (J M^-1 J^T + diag(softness) is positive
   // semi-definite by construction); a block the solver will reject (a zero diagonal, non-finite
   // entries) gets no facts, and its visits report why.
-  problem_.matrix_facts.reset();
-  if (problem_.a.allFinite())
-    problem_.matrix_facts = mlcp_matrix_facts(problem_.a, semi_definite_spectrum(problem_.a));
+  problem_.matrix_facts = mlcp_matrix_facts(problem_.a, semi_definite_spectrum(problem_.a));
 }
 
 bool ExactBlock::solve(RowStore& store, std::span<BodyVelocity> v, Real sor, Real gain_speed) {

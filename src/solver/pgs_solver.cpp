@@ -838,24 +838,14 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
   ratio_islands_.find(rows, bodies.masses, bodies.gravity_dv);
   iterate(rows, bodies, settings, stats);
   stats.layout_changed = layout_changed;
-  solve_ratio_islands(rows, bodies, settings, stats, false);
+  ratio_islands_.solve(rows, bodies, settings, false, b_norm_, stats);
 }
 
 void PgsSolver::solve_again(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
                             SolveStats& stats, bool impulses_applied) {
   iterate(rows, bodies, settings, stats, impulses_applied);
   // From other velocities (a speed limit clamped a body between the solves) every island again.
-  solve_ratio_islands(rows, bodies, settings, stats, impulses_applied);
-}
-
-void PgsSolver::solve_ratio_islands(RowStore& rows, SolverBodies bodies,
-                                    const SolverSettings& settings, SolveStats& stats, bool again) {
-  // The final figures are the solve's result, the islands' exact impulses in it (the sweeps'
-  // were measured as they went).
-  if (ratio_islands_.solve(rows, bodies.velocities, again, settings.max_push_speed, stats) == 0 ||
-      !measures_residuals(settings))
-    return;
-  record_final_figures(measure_residual(rows, bodies.velocities, b_norm_, bodies.pool), stats);
+  ratio_islands_.solve(rows, bodies, settings, impulses_applied, b_norm_, stats);
 }
 
 bool PgsSolver::continues_from_solved_velocities(const SolverSettings& settings) const {

@@ -88,11 +88,6 @@ class PgsSolver final : public Solver {
   void pack_solve_chunk(const RowStore& rows, std::span<const BodyVelocity> v, std::size_t chunk);
   /// Copies the packed velocities back.
   void unpack(std::span<BodyVelocity> v) const;
-  /// The mass-ratio islands solved exactly from the sweeps' result (RatioIslands), counted in
-  /// stats, the final figures measured again where the settings measure them; again: in the relax
-  /// solve, continuing from the velocities the solve left.
-  void solve_ratio_islands(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
-                           SolveStats& stats, bool again);
   /// The sweeps' view of the packed rows, the store's coefficients and impulses, and the packed
   /// velocities.
   PackedAccess packed_access(RowStore& rows);

@@ -1,5 +1,7 @@
 #include "solver/ratio_islands.h"
 
+#include "solver/residual.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -99,19 +101,21 @@ void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> ma
   count_ = kept;
 }
 
-std::size_t RatioIslands::solve(RowStore& rows, std::span<BodyVelocity> v, bool again,
-                                Real gain_speed, SolveStats& stats) {
-  if (count_ + too_large_ == 0) return 0;
+void RatioIslands::solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings,
+                         bool again, Real b_norm, SolveStats& stats) {
+  if (count_ + too_large_ == 0) return;
   std::size_t solved = 0;
   for (std::size_t k = 0; k < count_; ++k) {
     Island& island = islands_[k];
     if (!again || !island.solved || island.position_bias)
-      island.solved = pool_[island.block].solve(rows, v, 1, gain_speed);
+      island.solved =
+          pool_[island.block].solve(rows, bodies.velocities, 1, settings.max_push_speed);
     solved += island.solved ? 1 : 0;
   }
   stats.ratio_islands_solved = solved;
   stats.ratio_islands_left = count_ - solved + too_large_;
-  return solved;
+  if (solved > 0 && measures_residuals(settings))
+    record_final_figures(measure_residual(rows, bodies.velocities, b_norm, bodies.pool), stats);
 }
 
 }  // namespace impulse

@@ -26,6 +26,7 @@
 #include "constraints/rows.h"
 #include "core/island_sets.h"
 #include "solver/exact_block.h"
+#include "solver/solver.h"
 
 #include <cstdint>
 #include <span>
@@ -47,18 +48,19 @@ class RatioIslands {
   /// The islands found small enough to be solved directly, and how many were too large.
   std::size_t size() const { return count_; }
   std::size_t too_large() const { return too_large_; }
-  /// Solves each island exactly from the velocities and impulses given (the sweeps'); returns how
-  /// many of them the direct solver solved (the others keep the sweeps' result). again: the relax
-  /// solve, continuing from the velocities this solve left; it skips an island that was solved
-  /// and none of whose rows had a position bias to drop: its problem is the one solved before,
-  /// and the sweeps left that solution as it was. An island whose exact change would give its
-  /// bodies more kinetic energy than their mass has at gain_speed (m/s; pgs passes the contacts'
-  /// push-out cap) keeps the sweeps' result (ExactBlock::solve). The bound is on the island's
-  /// whole moving mass: a light body in it may still gain speed.
-  /// Their counts go into stats (ratio_islands_solved, ratio_islands_left), untouched where none
-  /// were found.
-  std::size_t solve(RowStore& rows, std::span<BodyVelocity> v, bool again, Real gain_speed,
-                    SolveStats& stats);
+  /// Solves each island exactly from the velocities and impulses given (the sweeps'); the direct
+  /// solver's failures keep the sweeps' result. again: the relax solve, continuing from the
+  /// velocities this solve left; it skips an island that was solved and none of whose rows had a
+  /// position bias to drop: its problem is the one solved before, and the sweeps left that
+  /// solution as it was. An island whose exact change would give its bodies more kinetic energy
+  /// than their mass has at settings.max_push_speed (the contacts' push-out cap) keeps the sweeps'
+  /// result (ExactBlock::solve). The bound is on the island's whole moving mass: a light body in
+  /// it may still gain speed. The counts go into stats (ratio_islands_solved, ratio_islands_left),
+  /// untouched where none were found; where one was solved and the settings measure the final
+  /// figures (measures_residuals), those are measured again (with b_norm, the sweeps' |b|): they
+  /// were the sweeps' last iteration's.
+  void solve(RowStore& rows, SolverBodies bodies, const SolverSettings& settings, bool again,
+             Real b_norm, SolveStats& stats);
 
  private:
   struct Island {

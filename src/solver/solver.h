@@ -24,8 +24,8 @@ struct SolverBodies {
   /// Threads a solver may share its work with; its results must not depend on their count.
   TaskPool* pool = nullptr;
   /// |g| dt, m/s: the speed gravity gives a body in this step, so that a row's impulse times a
-  /// body's inverse mass says how many times that body's own weight the row carries (pgs's ratio
-  /// islands); 0 where unknown.
+  /// body's inverse mass says how many times that body's own weight the row carries (the ratio
+  /// islands of pgs and block); 0 where unknown.
   Real gravity_dv = 0;
 };
 

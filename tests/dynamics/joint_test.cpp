@@ -657,7 +657,7 @@ TEST(Joints, ALimitsPushOutMovesTheBodyButLeavesItNoSpeed) {
 }
 
 // A hinge's arm set a radian past its limit: pushed back as the prismatic's box above, but at no
-// more than max_push_speed in rad/s, as a contact's push-out is capped in m/s. Uncapped, a twist
+// more than max_angular_push_speed, as a contact's push-out is capped (max_push_speed). Uncapped, a twist
 // coming back from a six_dof's swing of half a turn, where it was undefined and read up to 2.8 rad
 // past its limit, was pushed back at 14 rad/s (the joint below). The relax solve takes the push's
 // own speed away, but a turn about the anchor integrated in a straight line leaves the arm's centre
@@ -676,7 +676,7 @@ TEST(Joints, AnAngularLimitPassedFarIsPushedBackAtMostAtThePushSpeed) {
   const Real beta = settings.solver.baumgarte, dt = settings.timestep;
   for (int i = 0; i < 30; ++i) {
     world.step(dt);
-    overrun -= std::min(beta * overrun, settings.solver.max_push_speed * dt);
+    overrun -= std::min(beta * overrun, settings.solver.max_angular_push_speed * dt);
     EXPECT_NEAR(angle_about_z(world.orientation(arm)), Real(0.5) + overrun, 2e-3) << "step " << i;
   }
   EXPECT_LT(length(world.angular_velocity(arm)), Real(0.05));

@@ -245,6 +245,8 @@ TEST(SceneJsonErrors, OutOfRangeValuesUseTheWorldsChecksAtTheirJsonPath) {
             "/bodies/0/shape/points");
   EXPECT_EQ(error_path(with("/timestep", 0)), "/timestep");
   EXPECT_EQ(error_path(with("/solver/baumgarte", 1.5)), "/solver/baumgarte");
+  EXPECT_EQ(error_path(with("/solver/max_angular_push_speed", -1)),
+            "/solver/max_angular_push_speed");
   EXPECT_EQ(error_path(with("/solver/slop", -0.01)), "/solver/slop");
   EXPECT_EQ(error_path(with("/solver/sor", 2)), "/solver/sor");
   EXPECT_EQ(error_path(with("/solver/tolerance", -1)), "/solver/tolerance");
@@ -426,7 +428,7 @@ constexpr const char* k_rich_scene = R"({
   "solver": { "type": "global_sparse", "iterations": 25, "baumgarte": 0.1, "slop": 0.01,
               "warm_start": false, "friction_model": "cone", "sor": 1.3, "tolerance": 1e-6,
               "shuffle": true, "relax_iterations": 3, "substeps": 4, "geometric_stiffness": false,
-              "extra": null },
+              "max_angular_push_speed": 1.5, "extra": null },
   "extra": { "author": "test" },
   "bodies": [
     { "name": "ground", "type": "static", "shape": { "type": "plane", "normal": [0, 1, 0], "offset": -1 } },
@@ -480,6 +482,7 @@ TEST(SceneJsonRoundTrip, RichSceneReadsBackEqualAndWritesIdenticalText) {
   EXPECT_EQ(scene.bodies[3].gravity_scale, 0.5f);
   EXPECT_FALSE(scene.settings.solver.geometric_stiffness);
   EXPECT_EQ(scene.settings.solver.substeps, 4);
+  EXPECT_EQ(scene.settings.solver.max_angular_push_speed, 1.5f);
   const std::string text = scene_to_json(scene);
   const Scene again = parse_scene(text, "saved.json");
   EXPECT_EQ(again, scene);

@@ -620,24 +620,28 @@ TEST(DenseMlcp, NearlyAllOfManyRandomProblemsAreSolved) {
   EXPECT_EQ(coupled_failed, failed);  // frictionless problems are always solved
 }
 
-// A caller that solves many problems with one A checks and measures it once (the block solver's
-// blocks): every problem solved with those facts comes out as it does without them, the same
-// bits, pivots and failures, on the generator's problems (singular ones among them).
-TEST(DenseMlcp, ProblemsSolvedWithTheirMatrixFactsComeOutAsWithout) {
+// A caller that solves many problems with one A checks and measures it once (ExactBlock, for the
+// block solver's blocks): problems solved with those facts come out as with the spectrum alone,
+// which is what the blocks gave before (semi_definite_spectrum: A positive semi-definite by
+// construction), the same bits, pivots and failures, on the generator's problems (singular ones
+// among them).
+TEST(DenseMlcp, ProblemsSolvedWithTheirMatrixFactsComeOutAsWithTheSpectrumAlone) {
   std::mt19937 rng{2024};
   MlcpWorkspace workspace;
   MlcpResult with_facts;
   for (int index = 0; index < 400; ++index) {
     SCOPED_TRACE("problem " + std::to_string(index));
     MlcpProblem p = random_problem(rng, index).problem;
-    const MlcpResult without = solve_dense_mlcp(p);
-    p.matrix_facts = mlcp_matrix_facts(p.a);
+    p.spectrum = semi_definite_spectrum(p.a);
+    const MlcpResult with_spectrum = solve_dense_mlcp(p);
+    p.spectrum.reset();
+    p.matrix_facts = mlcp_matrix_facts(p.a, semi_definite_spectrum(p.a));
     ASSERT_TRUE(p.matrix_facts.has_value());
     solve_dense_mlcp(p, nullptr, workspace, with_facts);
-    EXPECT_EQ(with_facts.solved, without.solved);
-    EXPECT_EQ(with_facts.pivots, without.pivots);
-    EXPECT_EQ(with_facts.failure, without.failure);
-    EXPECT_EQ(with_facts.lambda, without.lambda);
+    EXPECT_EQ(with_facts.solved, with_spectrum.solved);
+    EXPECT_EQ(with_facts.pivots, with_spectrum.pivots);
+    EXPECT_EQ(with_facts.failure, with_spectrum.failure);
+    EXPECT_EQ(with_facts.lambda, with_spectrum.lambda);
   }
 }
 
@@ -806,6 +810,34 @@ TEST(DenseMlcp, RejectsNonSymmetricMatrix) {
   MlcpProblem problem = small_contact_problem();
   problem.a(0, 1) = 0.9;
   expect_rejected(problem, "not symmetric");
+}
+
+// With A's facts given, the rest of the problem is checked as before; facts of another size are
+// not A's and are ignored; and an entry of A gone NaN after them (a broken promise) is no solution.
+TEST(DenseMlcp, AProblemWithMatrixFactsIsStillChecked) {
+  const auto with_facts = [](MlcpProblem p) {
+    p.matrix_facts = mlcp_matrix_facts(p.a);
+    return p;
+  };
+  MlcpProblem nan_b = with_facts(small_contact_problem());
+  nan_b.b(1) = std::nan("");
+  expect_rejected(nan_b, "b(1)");
+  MlcpProblem crossed = with_facts(small_contact_problem());
+  crossed.lo(1) = 2;
+  crossed.hi(1) = 1;
+  expect_rejected(crossed, "lo(1) = 2 > hi(1) = 1");
+  MlcpProblem short_b = with_facts(small_contact_problem());
+  short_b.b = VectorXd::Ones(3);
+  expect_rejected(short_b, "b has 3 entries for 2 rows");
+  MlcpProblem other_size = with_facts(contacts(MatrixXd::Identity(3, 3), VectorXd::Ones(3)));
+  other_size.a = small_contact_problem().a;
+  other_size.a(0, 1) = std::nan("");
+  other_size.b = other_size.lo = VectorXd::Zero(2);
+  other_size.hi = VectorXd::Constant(2, k_inf);
+  expect_rejected(other_size, "A(0, 1)");
+  MlcpProblem stale = with_facts(small_contact_problem());
+  stale.a(0, 1) = stale.a(1, 0) = std::nan("");
+  EXPECT_FALSE(solve_dense_mlcp(stale).solved);
 }
 
 // The same row twice with different targets: no impulse satisfies both equality rows.
