@@ -657,12 +657,13 @@ TEST(Joints, ALimitsPushOutMovesTheBodyButLeavesItNoSpeed) {
 }
 
 // A hinge's arm set a radian past its limit: pushed back as the prismatic's box above, but at no
-// more than max_angular_push_speed, as a contact's push-out is capped (max_push_speed). Uncapped, a twist
-// coming back from a six_dof's swing of half a turn, where it was undefined and read up to 2.8 rad
-// past its limit, was pushed back at 14 rad/s (the joint below). The relax solve takes the push's
-// own speed away, but a turn about the anchor integrated in a straight line leaves the arm's centre
-// off its circle (r theta^2 / 2), which the point rows' bias corrects and the relax keeps: turned
-// 0.2 rad a step, uncapped, the arm was left turning at 0.21 rad/s; 0.05 rad a step, at 0.045.
+// more than max_angular_push_speed, as a contact's push-out is capped (max_push_speed). Uncapped, a
+// twist coming back from a six_dof's swing of half a turn, where it was undefined and read up
+// to 2.8 rad past its limit, was pushed back at 14 rad/s (the joint below). The relax solve takes
+// the push's own speed away, but a turn about the anchor integrated in a straight line leaves the
+// arm's centre off its circle (r theta^2 / 2), which the point rows' bias corrects and the relax
+// keeps: turned 0.2 rad a step, uncapped, the arm was left turning at 0.21 rad/s; 0.05 rad a step,
+// at 0.045.
 TEST(Joints, AnAngularLimitPassedFarIsPushedBackAtMostAtThePushSpeed) {
   const WorldSettings settings = weightless();
   World world(settings);
