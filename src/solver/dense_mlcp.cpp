@@ -142,8 +142,8 @@ std::string check_spectrum(const MlcpSpectrum& spectrum) {
 }
 
 // Everything but the size limit and definiteness, which only the solver checks; A's entries only
-// where the problem holds no MlcpMatrixFacts (made by mlcp_matrix_facts, which checked them).
-// Empty when the problem is usable.
+// where the problem holds no MlcpMatrixFacts of A's size (made by mlcp_matrix_facts, which checked
+// them). Empty when the problem is usable.
 std::string check_problem(const MlcpProblem& p) {
   const Index n = p.a.rows();
   const bool sizes_match = p.a.cols() == n && p.b.size() == n && p.lo.size() == n &&
