@@ -204,7 +204,7 @@ def stacks(seed, solver):
         top += 2 * h[1]
     # Each box off the one below by up to a third of the smaller half extent, drawn again where the
     # boxes above some box lean past half its top face (centred, every column stands).
-    for attempt in range(100):
+    for _ in range(100):
         for below, box in zip(boxes, boxes[1:]):
             for k in (0, 2):
                 reach = min(box["shape"]["half_extents"][k], below["shape"]["half_extents"][k]) / 3

@@ -19,9 +19,7 @@
 // and fell within 5 s). So a contact (a block's one-sided rows that are not friction) whose
 // warm-start impulses carry more than k_mass_ratio times the lighter moving body's own weight
 // marks its island as well; its other body may be static (a 1 kg capsule held to the world by a
-// six_dof's limits, carrying 40 kg of chain, was pulled 0.5 m past them).
-
-#include <impulse/stats.h>
+// six_dof's limits, carrying 40 kg of chain, let its joints come 1.2 m apart).
 
 #include "constraints/rows.h"
 #include "core/island_sets.h"
