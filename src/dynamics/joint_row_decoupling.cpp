@@ -87,7 +87,8 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
     // bias (a limit along a plane world's normal threw its body 15 km).
     LaneRow& response = bounded.response;
     const std::array<Lanes, 4> written = response.j;
-    const Real written_bias = bounded.spec.bias, free_diagonal = response.diagonal;
+    const Real written_bias = bounded.spec.bias, free_diagonal = response.diagonal,
+               written_scale = unlevered_diagonal(response);
     for (std::size_t i = 0; i < roles.equality_count; ++i) {
       const World::Impl::PreparedJointRow& equality = rows[roles.equalities[i]];
       const Real weight = Real(c[i]);
@@ -104,7 +105,7 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
       write_response(response, a, b);
       continue;
     }
-    if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / free_diagonal;
+    if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / written_scale;
   }
 }
 

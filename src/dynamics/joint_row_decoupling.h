@@ -49,9 +49,24 @@ struct JointRowRoles {
 /// pair's energy gain away and the chains' at their end, where 10 let more chains apart.
 inline constexpr Real k_decoupled_softness_factor = 30;
 
+/// What a joint row's softness is relative to (joint_softness's, and a spring's effective mass,
+/// docs/joints.md): its J M^-1 J^T without the levers' part, the translational part, or the
+/// rotational one for a purely angular row; the whole where that part rounds to <= 0 (a needle's).
+/// A linear row's lever (r_a + d) x n grows with the error d and turns with the bodies: a softness
+/// that grew with it would let a stretched joint go slack, and a spring stiffened and slackened as
+/// the bodies turned (not a potential's force): a 1 kg box on a six_dof's six springs 1.5 m from
+/// its centre was thrown about at 55 m/s.
+inline Real unlevered_diagonal(const LaneRow& r) {
+  const Real linear = dot3(r.j[0], r.b[0]) + dot3(r.j[2], r.b[2]);
+  if (linear > 0) return linear;
+  const Real angular = dot3(r.j[1], r.b[1]) + dot3(r.j[3], r.b[3]);
+  return angular > 0 ? angular : r.diagonal;
+}
+
 /// Makes each bounded row of the joint's rows (prepared on bodies a and b) M-orthogonal to its
-/// equality rows as above: Jacobian, response, diagonal and bias; a spring's softness follows its
-/// diagonal (soft_row's is proportional to it). Then, where `equalities_too`, the equality rows
+/// equality rows as above: Jacobian, response, diagonal and bias; a spring's softness is then that
+/// of the decoupled row's effective mass (its diagonal: a hinge's limit turns the arm about the
+/// anchor). Then, where `equalities_too`, the equality rows
 /// among themselves, in their order, their softness (joint_softness of each row's diagonal as
 /// written) transformed and capped as above. Equality rows that depend on the earlier ones (a
 /// Cholesky pivot below 1e-5 of its diagonal, or 1e-9 of the largest) are left out and left as they

@@ -129,7 +129,7 @@ class StoreSink final : public JointRowSink {
         // Baumgarte pumps energy into long chains when the iterations stop short of
         // convergence; a little constraint force mixing (as ODE's CFM) damps it (docs/joints.md).
         if (beta > 0 && !impl_.solver->solves_bilateral_rows_exactly())
-          spec.softness = solver.joint_softness * softness_scale(response);
+          spec.softness = solver.joint_softness * unlevered_diagonal(response);
         break;
       case JointRow::Kind::limit:
         spec.lo = 0;
@@ -155,7 +155,8 @@ class StoreSink final : public JointRowSink {
     // (w is not finite only where the Jacobian is not: prepare leaves such a row inert.)
     if (row.spring.frequency > 0 && (row.kind == JointRow::Kind::equality || row.error < 0) &&
         is_finite(w)) {
-      const SoftRow soft = soft_row(w, row.spring.frequency, row.spring.damping_ratio, dt_);
+      const SoftRow soft = soft_row(unlevered_diagonal(response), row.spring.frequency,
+                                    row.spring.damping_ratio, dt_);
       spec.softness = soft.softness;
       spec.bias = -soft.bias_factor / dt_ * row.error;
       spec.position_bias = 0;  // a spring's pull is a force, not a correction
@@ -212,15 +213,6 @@ class StoreSink final : public JointRowSink {
   // Below this of unheld_diagonal a row runs across a plane the body is held to (float's rounding
   // of J M^-1 J^T is some 1e-7 of it).
   static constexpr Real k_off_plane = Real(1e-5);
-
-  // What joint_softness is relative to: the row's translational J M^-1 J^T, or its rotational
-  // one for a purely angular row. Not the whole of it: a linear row's lever (r_a + d) x n grows
-  // with the error d, and a softness that grew with it would let a stretched joint go slack.
-  static Real softness_scale(const LaneRow& r) {
-    const Real linear = dot3(r.j[0], r.b[0]) + dot3(r.j[2], r.b[2]);
-    if (linear > 0) return linear;
-    return dot3(r.j[1], r.b[1]) + dot3(r.j[3], r.b[3]);
-  }
 
   const World::Impl& impl_;
   World::Impl::JointRecord& joint_;
