@@ -55,6 +55,12 @@ struct BodySettings {
   Real linear_damping = 0;   ///< 1/s: v *= 1 / (1 + dt * c) each step
   Real angular_damping = 0;  ///< 1/s
   Real gravity_scale = 1;
+  /// Each principal moment of inertia is raised to at least this fraction of the largest, about the
+  /// same axes (0 keeps the shapes' own; docs/integration.md, "Inertia conditioning"). A needle
+  /// turns about its own axis thousands of times more easily than it tumbles: a contact's or
+  /// joint's impulse off that axis spun it hundreds of turns a second, more than a step resolves,
+  /// and single precision rounds R I^-1 R^T off definite. Mass properties report what is used.
+  Real min_inertia_ratio = Real(1e-3);
   /// a point mass: never rotates (zero inverse inertia); its shapes still collide. Its angular
   /// velocity stays zero: a non-zero one at creation or from set_angular_velocity is an error, and
   /// torques and angular impulses do nothing to it.

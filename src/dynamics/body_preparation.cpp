@@ -2,6 +2,8 @@
 
 #include <impulse/error.h>
 
+#include <Eigen/Eigenvalues>
+
 #include <string>
 
 namespace impulse {
@@ -12,6 +14,27 @@ PreparedBody refused(std::string path, std::string message) {
   PreparedBody body;
   body.problem = SettingsProblem{std::move(path), std::move(message)};
   return body;
+}
+
+// The inertia with each principal moment at least min_ratio of the largest, about the same axes;
+// the same bits where none is below (include/impulse/body.h, BodySettings::min_inertia_ratio). In
+// double: a needle's moments span more than single precision resolves.
+Mat33 conditioned_inertia(const Mat33& inertia, Real min_ratio) {
+  Eigen::Matrix3d tensor;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      tensor(r, c) = double(inertia(r, c));
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(tensor);
+  const Eigen::Vector3d moments = principal.eigenvalues();
+  const double least = double(min_ratio) * moments.maxCoeff();
+  if (!(moments.minCoeff() < least)) return inertia;
+  const Eigen::Matrix3d& axes = principal.eigenvectors();
+  const Eigen::Matrix3d raised = axes * moments.cwiseMax(least).asDiagonal() * axes.transpose();
+  Mat33 out;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      out(r, c) = Real(raised(r, c));
+  return out;
 }
 
 }  // namespace
@@ -47,6 +70,8 @@ PreparedBody prepare_body(const BodySettings& settings) {
       mass.inertia *= *settings.mass / mass.mass;
       mass.mass = *settings.mass;
     }
+    if (!settings.particle)
+      mass.inertia = conditioned_inertia(mass.inertia, settings.min_inertia_ratio);
     motion.inv_mass = Real(1) / mass.mass;
     motion.inertia_local = mass.inertia;
     motion.inv_inertia_local = settings.particle ? Mat33::zero() : inverse_symmetric(mass.inertia);

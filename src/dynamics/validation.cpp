@@ -166,6 +166,8 @@ std::optional<SettingsProblem> find_problem(const BodySettings& s) {
   if (auto p = check_non_negative(s.linear_damping, "/linear_damping")) return p;
   if (auto p = check_non_negative(s.angular_damping, "/angular_damping")) return p;
   if (!is_finite(s.gravity_scale)) return problem("/gravity_scale", "must be a finite number");
+  if (!is_finite(s.min_inertia_ratio) || s.min_inertia_ratio < 0 || s.min_inertia_ratio > 1)
+    return problem("/min_inertia_ratio", "must be in [0, 1]");
   return std::nullopt;
 }
 

@@ -184,6 +184,7 @@ Json body_json(const BodySettings& body) {
   put_unless_default(out, "linear_damping", body.linear_damping, defaults.linear_damping);
   put_unless_default(out, "angular_damping", body.angular_damping, defaults.angular_damping);
   put_unless_default(out, "gravity_scale", body.gravity_scale, defaults.gravity_scale);
+  put_unless_default(out, "min_inertia_ratio", body.min_inertia_ratio, defaults.min_inertia_ratio);
   if (body.particle) out["particle"] = true;
   const CollisionFilter& filter = body.collision_filter;
   if (filter.category != CollisionFilter{}.category) out["collision_category"] = filter.category;
@@ -406,10 +407,26 @@ ShapeSettings read_shape(const JsonNode& node) {
 }
 
 BodySettings read_body(const JsonNode& node) {
-  node.expect_keys({"name", "type", "shape", "shapes", "position", "orientation", "linear_velocity",
-                    "angular_velocity", "mass", "density", "friction", "restitution",
-                    "linear_damping", "angular_damping", "gravity_scale", "particle",
-                    "collision_category", "collision_mask", "collision_group"});
+  node.expect_keys({"name",
+                    "type",
+                    "shape",
+                    "shapes",
+                    "position",
+                    "orientation",
+                    "linear_velocity",
+                    "angular_velocity",
+                    "mass",
+                    "density",
+                    "friction",
+                    "restitution",
+                    "linear_damping",
+                    "angular_damping",
+                    "gravity_scale",
+                    "min_inertia_ratio",
+                    "particle",
+                    "collision_category",
+                    "collision_mask",
+                    "collision_group"});
   BodySettings body;
   if (auto n = node.find("name")) body.name = n->string();
   body.type = read_enum(node.at("type"), "body type", body_type_name, body_type_from_name);
@@ -436,6 +453,7 @@ BodySettings read_body(const JsonNode& node) {
   if (auto n = node.find("linear_damping")) body.linear_damping = n->real();
   if (auto n = node.find("angular_damping")) body.angular_damping = n->real();
   if (auto n = node.find("gravity_scale")) body.gravity_scale = n->real();
+  if (auto n = node.find("min_inertia_ratio")) body.min_inertia_ratio = n->real();
   if (auto n = node.find("particle")) body.particle = n->boolean();
   if (auto n = node.find("collision_category")) body.collision_filter.category = n->index();
   if (auto n = node.find("collision_mask")) body.collision_filter.mask = n->index();

@@ -236,6 +236,8 @@ TEST(SceneJsonErrors, OutOfRangeValuesUseTheWorldsChecksAtTheirJsonPath) {
   EXPECT_EQ(error_path(with("/bodies/0/density", -1000)), "no error");  // static: no mass
   EXPECT_EQ(error_path(with("/bodies/1/friction", -0.1)), "/bodies/1/friction");
   EXPECT_EQ(error_path(with("/bodies/1/restitution", 1.5)), "/bodies/1/restitution");
+  EXPECT_EQ(error_path(with("/bodies/1/min_inertia_ratio", -0.1)), "/bodies/1/min_inertia_ratio");
+  EXPECT_EQ(error_path(with("/bodies/1/min_inertia_ratio", 1.5)), "/bodies/1/min_inertia_ratio");
   EXPECT_EQ(error_path(with("/bodies/1/linear_damping", -1)), "/bodies/1/linear_damping");
   EXPECT_EQ(error_path(with("/bodies/2/shapes", Json::array())), "/bodies/2/shapes");
   EXPECT_EQ(error_path(
@@ -440,7 +442,8 @@ constexpr const char* k_rich_scene = R"({
     { "name": "a", "type": "dynamic", "position": [0, 2, 0], "orientation": [0, 0.38268343, 0, 0.9238795],
       "shape": { "type": "sphere", "radius": 0.25, "extra": [1, 2] },
       "mass": 2.5, "density": 700, "friction": 0.3, "restitution": 0.4,
-      "linear_damping": 0.05, "angular_damping": 0.1, "gravity_scale": 0.5, "extra": {} },
+      "linear_damping": 0.05, "angular_damping": 0.1, "gravity_scale": 0.5, "min_inertia_ratio": 0,
+      "extra": {} },
     { "name": "b", "type": "dynamic", "position": [1, 2, 0], "density": 250,
       "shapes": [
         { "type": "capsule", "radius": 0.2, "half_height": 0.3 },
@@ -480,6 +483,7 @@ TEST(SceneJsonRoundTrip, RichSceneReadsBackEqualAndWritesIdenticalText) {
   EXPECT_TRUE(scene.settings.gyroscopic);
   EXPECT_FALSE(scene.settings.reuse_contacts);
   EXPECT_EQ(scene.bodies[3].gravity_scale, 0.5f);
+  EXPECT_EQ(scene.bodies[3].min_inertia_ratio, 0.0f);
   EXPECT_FALSE(scene.settings.solver.geometric_stiffness);
   EXPECT_EQ(scene.settings.solver.substeps, 4);
   EXPECT_EQ(scene.settings.solver.max_angular_push_speed, 1.5f);
