@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Steps seeded random scenes with the `impulse` command and lists those that break a physical rule.
 
-Four kinds of scene, each written to the scene-format contract (docs/scene-format.md):
+Five kinds of scene, each written to the scene-format contract (docs/scene-format.md):
   pairs   two bodies on one joint (any type, anchors up to 3 m from the centres, masses 0.1 to
           100 kg, one body static in 30%, ranges about the start, gravity on or off, random
           velocities);
@@ -10,6 +10,9 @@ Four kinds of scene, each written to the scene-format contract (docs/scene-forma
           (but for the post and the body hanging from it);
   drops   2 to 8 random shapes (compounds in 20%), masses 0.1 to 100 kg, thrown onto a box, plane
           or two-triangle mesh ground;
+  springs two bodies as pairs on a six_dof whose axes are springs (60%, a third of them also
+          limited), free or fixed, or a distance spring (30%), frequencies 0.5 to 10 Hz, damping
+          ratios 0 to 2 (springs stretch: not held to the joints-apart rule);
   stacks  a column of 2 to 10 boxes of random sizes (half extents 0.1 to 0.8 m) and masses (0.1 to
           100 kg: heavy on light up to 1000 to 1), each resting on the one below, placed so that
           the boxes above each one have their centre of mass within half its top face: a column
@@ -113,8 +116,8 @@ def scene(name, gravity, solver, bodies, joints=()):
             "bodies": bodies, "joints": list(joints)}
 
 
-def pairs(seed, solver):
-    gravity = random.random() < 0.5
+def pair_bodies():
+    """Body a (static in 30%) at the origin, body b up to 3 m away, and an anchor."""
     bodies = []
     if random.random() < 0.3:
         bodies.append({"name": "a", "type": "static", "position": [0, 0, 0],
@@ -131,8 +134,42 @@ def pairs(seed, solver):
                    "angular_velocity": [random.uniform(-3, 3) for _ in range(3)]})
     anchor = ([random.uniform(-3, 3) for _ in range(3)] if random.random() < 0.7
               else [x / 2 for x in b_position])
+    return bodies, b_position, anchor
+
+
+def pairs(seed, solver):
+    gravity = random.random() < 0.5
+    bodies, b_position, anchor = pair_bodies()
     j = joint(random.choice(TYPES), "a", "b", anchor, b_position, motors=False)
     return scene("pairs%d" % seed, gravity, solver, bodies, [j])
+
+
+def spring():
+    return {"frequency": random.uniform(0.5, 10), "damping_ratio": random.uniform(0, 2)}
+
+
+def springs(seed, solver):
+    gravity = random.random() < 0.5
+    bodies, b_position, anchor = pair_bodies()
+    if random.random() < 0.3:
+        j = joint("distance", "a", "b", anchor, b_position, motors=False)
+        j["spring"] = spring()
+    else:
+        j = joint("six_dof", "a", "b", anchor, b_position, motors=False)
+
+        def axis(linear):
+            c = random.random()
+            if c < 0.2:
+                return "free"
+            if c < 0.4:
+                return "fixed"
+            soft = {"spring": spring()}
+            if random.random() < 0.3:
+                soft["limits"] = about_zero(-1, 1) if linear else about_zero(-1.5, 1.5)
+            return soft
+        j["linear"] = [axis(True) for _ in range(3)]
+        j["angular"] = [axis(False) for _ in range(3)]
+    return scene("springs%d" % seed, gravity, solver, bodies, [j])
 
 
 def chains(seed, solver):
@@ -238,7 +275,7 @@ def energy(summary):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["pairs", "chains", "drops", "stacks"])
+    parser.add_argument("kind", choices=["pairs", "springs", "chains", "drops", "stacks"])
     parser.add_argument("--impulse", default="build/release/apps/cli/impulse")
     parser.add_argument("--solver", default="pgs")
     parser.add_argument("--count", type=int, default=100)
@@ -248,7 +285,8 @@ def main():
                         help="the rise in mechanical energy, against its scale, that lists a scene")
     parser.add_argument("--keep", help="a directory to keep the scene files in")
     args = parser.parse_args()
-    make = {"pairs": pairs, "chains": chains, "drops": drops, "stacks": stacks}[args.kind]
+    make = {"pairs": pairs, "springs": springs, "chains": chains, "drops": drops,
+            "stacks": stacks}[args.kind]
     directory = args.keep or tempfile.mkdtemp()
     os.makedirs(directory, exist_ok=True)
     counts = {"energy": 0, "peak": 0, "apart": 0, "fell": 0, "toppled": 0, "failed": 0}
@@ -264,7 +302,7 @@ def main():
             print("%s: the command failed" % path)
             continue
         dynamic = [b for b in s["bodies"] if b["type"] == "dynamic"]
-        if args.kind == "pairs":
+        if args.kind in ("pairs", "springs"):
             scale = max(start["energy"]["kinetic"], end["energy"]["kinetic"], 1e-3)
         else:
             scale = start["energy"]["kinetic"] + sum(9.81 * b["mass"] * 5 for b in dynamic)
@@ -278,7 +316,7 @@ def main():
         if peak > args.energy and not motors:
             found.append("energy +%.3g of its scale at its most" % peak)
             counts["peak"] += 1
-        if s["joints"] and end["max_joint_error"] > 0.05:
+        if s["joints"] and end["max_joint_error"] > 0.05 and args.kind != "springs":
             found.append("joints %.3g m apart" % end["max_joint_error"])
             counts["apart"] += 1
         if args.kind == "drops":
