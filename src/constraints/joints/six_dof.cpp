@@ -91,7 +91,13 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     if (twist_axis == Vec3::zero()) twist_axis = rotate(turned.frame_a, Vec3::unit_x());
   }
   JointRow twist = angular_axis_row(twist_axis);
-  twist.error = st.twist;
+  // Held at zero (fixed, or a spring's rest) the twist weighs cos(swing / 2): its reading turns
+  // anything within a few degrees of a half-turn swing, where the twist is undefined, and pulled
+  // back from there at full weight a weightless capsule with its twist fixed and both swings free
+  // rose from 41 J to 17 kJ. Weighted, the error goes continuously to zero there (its zero set is
+  // the same short of the half turn). A limit reads the twist itself; its push is capped instead.
+  twist.error =
+      angular[0].mode == AxisMotion::Mode::limited ? st.twist : st.twist * st.half_swing_cos;
   add_axis_rows(twist, angular[0], 6, true, rows);
   for (std::uint8_t k = 1; k <= 2; ++k) {
     // A spring keeps the angle's row: the plane row's error is a sine, its stiffness would fade.
