@@ -123,14 +123,14 @@ SwingTwist swing_twist(const Quat& relative) {
   const Real norm = std::sqrt(q.x * q.x + q.w * q.w);
   if (norm < Real(1e-9)) {
     // Swung by exactly pi: the twist is undefined; call it zero.
-    return {0, to_rotation_vector(q), 0};
+    return {0, to_rotation_vector(q)};
   }
   const Quat twist{q.x / norm, 0, 0, q.w / norm};
   const Quat swing = q * conjugate(twist);
   Real angle = 2 * std::atan2(twist.x, twist.w);
   if (angle > std::numbers::pi_v<Real>) angle -= 2 * std::numbers::pi_v<Real>;
   if (angle <= -std::numbers::pi_v<Real>) angle += 2 * std::numbers::pi_v<Real>;
-  return {angle, to_rotation_vector(swing), norm};
+  return {angle, to_rotation_vector(swing)};
 }
 
 std::optional<SwingTwistRates> swing_twist_rates(const Quat& relative) {

@@ -59,8 +59,6 @@ void add_motor_row(JointRow row, const Motor& motor, std::uint8_t slot, JointRow
 struct SwingTwist {
   Real twist = 0;
   Vec3 swing;
-  /// cos(swing angle / 2): 1 unswung, 0 at the half-turn swing where the twist is undefined.
-  Real half_swing_cos = 1;
 };
 SwingTwist swing_twist(const Quat& relative);
 

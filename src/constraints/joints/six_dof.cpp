@@ -50,6 +50,20 @@ JointRow swing_plane_row(const JointGeometry& g, std::size_t k) {
   return row;
 }
 
+// The twist held at zero (fixed, or a spring's rest) as C = 2 q.x (q = F_a^-1 F_b, w >= 0), which
+// is 2 sin(twist / 2) cos(swing / 2), along its exact rate: dq/dt = w q / 2 gives dC/dt = w .
+// (q.w, q.z, -q.y) in a's axes. The twist reading turns anything within a few degrees of a
+// half-turn swing, where it is undefined: pulled back from there by Baumgarte a weightless capsule
+// with its twist fixed and both swings free rose from 41 J to 17 kJ. C goes continuously to zero
+// there, its rate stays bounded, and short of it C is zero where the twist is; as a spring's
+// coordinate it is a potential's (about the twist alone, the chord 2 sin(twist / 2)).
+JointRow twist_chord_row(const JointGeometry& g, const Quat& relative) {
+  const Quat q = relative.w < 0 ? relative * Real(-1) : relative;
+  JointRow row = angular_axis_row(rotate(g.frame_a, Vec3{q.w, q.z, -q.y}));
+  row.error = 2 * q.x;
+  return row;
+}
+
 }  // namespace
 
 void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRowSink& rows) {
@@ -91,13 +105,8 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     if (twist_axis == Vec3::zero()) twist_axis = rotate(turned.frame_a, Vec3::unit_x());
   }
   JointRow twist = angular_axis_row(twist_axis);
-  // Held at zero (fixed, or a spring's rest) the twist weighs cos(swing / 2): its reading turns
-  // anything within a few degrees of a half-turn swing, where the twist is undefined, and pulled
-  // back from there at full weight a weightless capsule with its twist fixed and both swings free
-  // rose from 41 J to 17 kJ. Weighted, the error goes continuously to zero there (its zero set is
-  // the same short of the half turn). A limit reads the twist itself; its push is capped instead.
-  twist.error =
-      angular[0].mode == AxisMotion::Mode::limited ? st.twist : st.twist * st.half_swing_cos;
+  twist.error = st.twist;
+  if (angular[0].mode != AxisMotion::Mode::limited) twist = twist_chord_row(turned, relative);
   add_axis_rows(twist, angular[0], 6, true, rows);
   for (std::uint8_t k = 1; k <= 2; ++k) {
     // A spring keeps the angle's row: the plane row's error is a sine, its stiffness would fade.
