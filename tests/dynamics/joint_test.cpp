@@ -710,8 +710,8 @@ TEST(Joints, ASixDofSwungThroughItsTwistsSingularityGainsNoEnergy) {
 // twist fixed, both swings free, started spinning (found by scripts/sweep.py springs, seed 1184):
 // its swing passes the half turn, where the twist is undefined and its reading jumps, and pulled
 // back from there by Baumgarte the capsule rose from 41 J to 17 kJ under pgs (3.1 kJ under
-// pivoting). Weighted by cos(swing / 2), the error fades there: no solver adds energy, and the
-// twist is held once the swing is back short of the half turn.
+// pivoting). Held as the chord 2 sin(twist / 2) cos(swing / 2), continuous there: no solver adds
+// energy, and the twist is held once the swing is back short of the half turn.
 TEST(Joints, ASixDofsFixedTwistWithFreeSwingsGainsNoEnergyThroughTheHalfTurn) {
   for (const SolverType type :
        {SolverType::pgs, SolverType::jacobi, SolverType::global_dense, SolverType::global_sparse,
