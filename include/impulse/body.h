@@ -59,7 +59,8 @@ struct BodySettings {
   /// same axes (0 keeps the shapes' own; docs/integration.md, "Inertia conditioning"). A needle
   /// turns about its own axis thousands of times more easily than it tumbles: a contact's or
   /// joint's impulse off that axis spun it hundreds of turns a second, more than a step resolves,
-  /// and single precision rounds R I^-1 R^T off definite. Mass properties report what is used.
+  /// and single precision rounds R I^-1 R^T off definite. World::mass_properties reports what is
+  /// used; compute_mass_properties, the shapes' own.
   Real min_inertia_ratio = Real(1e-3);
   /// a point mass: never rotates (zero inverse inertia); its shapes still collide. Its angular
   /// velocity stays zero: a non-zero one at creation or from set_angular_velocity is an error, and

@@ -92,7 +92,8 @@ struct JointState {
   Vec3 force;               ///< N, the joint's force on body_a (body_b gets the opposite)
   Vec3 torque;              ///< N m, the joint's torque on body_a about the anchor on body_a
   Real error = 0;           ///< m, largest linear violation after the step (anchors apart, limits)
-  Real angular_error = 0;   ///< rad, largest angular violation after the step
+  Real angular_error = 0;   ///< rad, largest angular violation after the step (of small ones:
+                            ///< the rows held through a half-turn swing read sines and chords)
   Vec3 anchor_a, anchor_b;  ///< m, where each body's anchor is in the world after the step
   /// Each body's copy of the joint frame in the world after the step (equal at creation); its x
   /// axis is the hinge, slider, twist or distance axis, its angles are measured from its y axis.

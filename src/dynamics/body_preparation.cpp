@@ -20,6 +20,7 @@ PreparedBody refused(std::string path, std::string message) {
 // the same bits where none is below (include/impulse/body.h, BodySettings::min_inertia_ratio). In
 // double: a needle's moments span more than single precision resolves.
 Mat33 conditioned_inertia(const Mat33& inertia, Real min_ratio) {
+  if (min_ratio == 0) return inertia;
   Eigen::Matrix3d tensor;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c)

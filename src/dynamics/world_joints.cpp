@@ -107,8 +107,9 @@ class StoreSink final : public JointRowSink {
   void add(const JointRow& row) override {
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
     // angular rows on a particle) holds by itself: not written, so not reported as degenerate.
-    // So does one whose J M^-1 J^T rounds below zero: a needle's on its own inertia (no
-    // min_inertia_ratio), whose R I^-1 R^T is definite only to rounding (docs/integration.md).
+    // One whose J M^-1 J^T rounds to below zero is left out too: its bodies' response along it is
+    // rounding, a needle's on its own inertia (no min_inertia_ratio), whose R I^-1 R^T is definite
+    // only to rounding (docs/integration.md).
     World::Impl::PreparedJointRow& prepared =
         out_.emplace_back(std::array{row.lin_a, row.ang_a, row.lin_b, row.ang_b}, mass_a_, mass_b_);
     const LaneRow& response = prepared.response;

@@ -706,7 +706,7 @@ TEST(Joints, ASixDofSwungThroughItsTwistsSingularityGainsNoEnergy) {
   EXPECT_LE(most, start * (1 + 1e-6));
 }
 
-// A weightless 17.6 kg capsule on a six_dof to the world 3.8 m from its centre, its linear axes and
+// A weightless 17.6 kg capsule on a six_dof to the world 5.3 m from its centre, its linear axes and
 // twist fixed, both swings free, started spinning (found by scripts/sweep.py springs, seed 1184):
 // its swing passes the half turn, where the twist is undefined and its reading jumps, and pulled
 // back from there by Baumgarte the capsule rose from 41 J to 17 kJ under pgs (3.1 kJ under

@@ -5,8 +5,8 @@
 //   angular: the relative rotation split as swing * twist (joint_parts.h): the twist about x (or
 //   y or z, twist_index) and the swing's other two components. Unlike Euler angles these stay
 //   meaningful beyond 90 degrees. Their rows go along their exact rates (swing_twist_rates), but
-//   within 5.7 degrees of a half-turn swing (the first-order axes) and for a rigidly fixed swing
-//   part whose partner turns (swing_plane_row).
+//   within 5.7 degrees of a half-turn swing (the first-order axes), for a rigidly fixed swing
+//   part whose partner turns (swing_plane_row) and for a rigidly fixed twist (twist_chord_row).
 #include "constraints/joints/joint_parts.h"
 
 #include <algorithm>
@@ -50,13 +50,13 @@ JointRow swing_plane_row(const JointGeometry& g, std::size_t k) {
   return row;
 }
 
-// The twist held at zero (fixed, or a spring's rest) as C = 2 q.x (q = F_a^-1 F_b, w >= 0), which
-// is 2 sin(twist / 2) cos(swing / 2), along its exact rate: dq/dt = w q / 2 gives dC/dt = w .
-// (q.w, q.z, -q.y) in a's axes. The twist reading turns anything within a few degrees of a
-// half-turn swing, where it is undefined: pulled back from there by Baumgarte a weightless capsule
-// with its twist fixed and both swings free rose from 41 J to 17 kJ. C goes continuously to zero
-// there, its rate stays bounded, and short of it C is zero where the twist is; as a spring's
-// coordinate it is a potential's (about the twist alone, the chord 2 sin(twist / 2)).
+// The twist rigidly fixed as C = 2 q.x (q = F_a^-1 F_b, w >= 0), which is 2 sin(twist / 2)
+// cos(swing / 2), along its exact rate: dq/dt = w q / 2 gives dC/dt = w . (q.w, q.z, -q.y) in a's
+// axes. The twist reading turns anything within a few degrees of a half-turn swing, where it is
+// undefined: pulled back from there by Baumgarte a weightless capsule with its twist fixed and
+// both swings free rose from 41 J to 17 kJ. C goes continuously to zero there, its rate stays
+// bounded, and short of it C is zero where the twist is. Not a spring's coordinate: its potential
+// would fade with the swing and push free swings out to the half turn.
 JointRow twist_chord_row(const JointGeometry& g, const Quat& relative) {
   const Quat q = relative.w < 0 ? relative * Real(-1) : relative;
   JointRow row = angular_axis_row(rotate(g.frame_a, Vec3{q.w, q.z, -q.y}));
@@ -96,17 +96,22 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   const Quat relative = turned.relative();
   const SwingTwist st = swing_twist(relative);
   const std::optional<SwingTwistRates> rates = swing_twist_rates(relative);
-  Vec3 twist_axis;
-  if (rates) {
-    twist_axis = rotate(turned.frame_a, rates->twist);
+  const bool rigid_twist = angular[0].mode == AxisMotion::Mode::fixed && !angular[0].spring;
+  JointRow twist;
+  if (rigid_twist) {
+    twist = twist_chord_row(turned, relative);
   } else {
-    twist_axis =
-        normalize(rotate(turned.frame_a, Vec3::unit_x()) + rotate(turned.frame_b, Vec3::unit_x()));
-    if (twist_axis == Vec3::zero()) twist_axis = rotate(turned.frame_a, Vec3::unit_x());
+    Vec3 twist_axis;
+    if (rates) {
+      twist_axis = rotate(turned.frame_a, rates->twist);
+    } else {
+      twist_axis = normalize(rotate(turned.frame_a, Vec3::unit_x()) +
+                             rotate(turned.frame_b, Vec3::unit_x()));
+      if (twist_axis == Vec3::zero()) twist_axis = rotate(turned.frame_a, Vec3::unit_x());
+    }
+    twist = angular_axis_row(twist_axis);
+    twist.error = st.twist;
   }
-  JointRow twist = angular_axis_row(twist_axis);
-  twist.error = st.twist;
-  if (angular[0].mode != AxisMotion::Mode::limited) twist = twist_chord_row(turned, relative);
   add_axis_rows(twist, angular[0], 6, true, rows);
   for (std::uint8_t k = 1; k <= 2; ++k) {
     // A spring keeps the angle's row: the plane row's error is a sine, its stiffness would fade.
