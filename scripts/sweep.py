@@ -98,16 +98,19 @@ def joint(kind, a, b, anchor, b_position, motors):
         j["swing_limit"] = random.uniform(0.1, 1.5)
         j["twist_limits"] = about_zero(-1.5, 1.5)
     if kind == "six_dof":
-        def axis(linear):
-            c = random.random()
-            if c < 0.3:
-                return "free"
-            if c < 0.6:
-                return "fixed"
-            return about_zero(-1, 1) if linear else about_zero(-1.5, 1.5)
-        j["linear"] = [axis(True) for _ in range(3)]
-        j["angular"] = [axis(False) for _ in range(3)]
+        j["linear"] = [six_dof_axis(0.3, 0.3, lambda: about_zero(-1, 1)) for _ in range(3)]
+        j["angular"] = [six_dof_axis(0.3, 0.3, lambda: about_zero(-1.5, 1.5)) for _ in range(3)]
     return j
+
+
+def six_dof_axis(free, fixed, otherwise):
+    """A six_dof axis: "free" with probability free, "fixed" with fixed, else otherwise()."""
+    c = random.random()
+    if c < free:
+        return "free"
+    if c < free + fixed:
+        return "fixed"
+    return otherwise()
 
 
 def scene(name, gravity, solver, bodies, joints=()):
@@ -157,18 +160,13 @@ def springs(seed, solver):
     else:
         j = joint("six_dof", "a", "b", anchor, b_position, motors=False)
 
-        def axis(linear):
-            c = random.random()
-            if c < 0.2:
-                return "free"
-            if c < 0.4:
-                return "fixed"
-            soft = {"spring": spring()}
+        def soft(bound):
+            axis = {"spring": spring()}
             if random.random() < 0.3:
-                soft["limits"] = about_zero(-1, 1) if linear else about_zero(-1.5, 1.5)
-            return soft
-        j["linear"] = [axis(True) for _ in range(3)]
-        j["angular"] = [axis(False) for _ in range(3)]
+                axis["limits"] = about_zero(-bound, bound)
+            return axis
+        j["linear"] = [six_dof_axis(0.2, 0.2, lambda: soft(1)) for _ in range(3)]
+        j["angular"] = [six_dof_axis(0.2, 0.2, lambda: soft(1.5)) for _ in range(3)]
     return scene("springs%d" % seed, gravity, solver, bodies, [j])
 
 

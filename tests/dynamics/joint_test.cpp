@@ -18,6 +18,7 @@
 
 #include "support/bodies.h"
 #include "support/geometry.h"
+#include "support/solvers.h"
 
 namespace impulse {
 namespace {
@@ -33,6 +34,12 @@ WorldSettings no_sleep(Real dt = Real(1.0 / 60)) {
   s.sleeping = false;
   s.timestep = dt;
   return s;
+}
+
+// The settings with the given solver.
+WorldSettings solved_by(WorldSettings settings, SolverType type) {
+  settings.solver.type = type;
+  return settings;
 }
 
 // no_sleep without gravity: only the joints and contacts act.
@@ -386,12 +393,8 @@ TEST(Joints, APendulumInAPlaneWorldWhoseNormalIsNoAxisSwingsUnderEverySolver) {
 // with 730-1000 J); block and pivoting held it.
 TEST(Joints, AnArmFarOutOnItsHingeRestsOnItsLimit) {
   const Real arm = Real(2.5), limit = Real(-0.05);
-  for (const SolverType type :
-       {SolverType::pgs, SolverType::global_dense, SolverType::global_sparse, SolverType::jacobi,
-        SolverType::block, SolverType::pivoting}) {
-    WorldSettings settings = no_sleep();
-    settings.solver.type = type;
-    World world(settings);
+  for (const SolverType type : testing::k_all_solvers) {
+    World world(solved_by(no_sleep(), type));
     const BodyId swung = world.create_body(box({arm, 0, 0}, {Real(0.2), Real(0.2), Real(0.2)}));
     JointSettings hinge = joint_of(JointType::hinge, base(world), swung, {0, 0, 0}, Vec3::unit_z());
     hinge.limits = Range{limit, Real(0.5)};
@@ -713,9 +716,7 @@ TEST(Joints, ASixDofSwungThroughItsTwistsSingularityGainsNoEnergy) {
 // pivoting). Held as the chord 2 sin(twist / 2) cos(swing / 2), continuous there: no solver adds
 // energy, and the twist is held once the swing is back short of the half turn.
 TEST(Joints, ASixDofsFixedTwistWithFreeSwingsGainsNoEnergyThroughTheHalfTurn) {
-  for (const SolverType type :
-       {SolverType::pgs, SolverType::jacobi, SolverType::global_dense, SolverType::global_sparse,
-        SolverType::block, SolverType::pivoting}) {
+  for (const SolverType type : testing::k_all_solvers) {
     Scene scene =
         load_scene(std::string(IMPULSE_TEST_DATA_DIR) + "/six_dof_twist_fixed_swings_free.json");
     scene.settings.solver.type = type;
@@ -1345,12 +1346,8 @@ TEST(Joints, ABoxOnSixSpringsFarFromItsCentreSettlesWhereTheySayGainingNoEnergy)
   double turn = 0;  // I omega^2 theta = m g L cos(theta), by fixed point
   for (int i = 0; i < 200; ++i)
     turn = double(k_g * arm) * std::cos(turn) / (inertia * omega * omega);
-  for (const SolverType type :
-       {SolverType::pgs, SolverType::jacobi, SolverType::global_dense, SolverType::global_sparse,
-        SolverType::block, SolverType::pivoting}) {
-    WorldSettings settings = no_sleep();
-    settings.solver.type = type;
-    World world(settings);
+  for (const SolverType type : testing::k_all_solvers) {
+    World world(solved_by(no_sleep(), type));
     const BodyId body = world.create_body(box({0, 0, 0}, {half, half, half}));
     JointSettings joint = joint_of(JointType::six_dof, {}, body, {arm, 0, 0});
     for (auto* axes : {&joint.linear, &joint.angular})

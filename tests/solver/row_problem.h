@@ -4,6 +4,7 @@
 
 #include "constraints/rows.h"
 #include "solver/solver.h"
+#include "support/solvers.h"
 
 #include <cstring>
 #include <vector>
@@ -103,9 +104,5 @@ inline SolverSettings iterations(int count) {
   s.measure_residuals = true;  // the tests read the final figures
   return s;
 }
-
-inline constexpr SolverType k_all_solvers[] = {SolverType::pgs,           SolverType::global_dense,
-                                               SolverType::global_sparse, SolverType::jacobi,
-                                               SolverType::block,         SolverType::pivoting};
 
 }  // namespace impulse::testing
