@@ -25,14 +25,27 @@ double radius_of(const MlcpProblem& p, const VectorXd& x, int first) {
   return normal >= 0 ? p.mu[first] * normal_load(p, x, first) : p.hi[first];
 }
 
+// A disc pair's own block K of A (symmetrised), as its eigenvalues and eigenvectors: the same in
+// every sweep and round of a solve, so decomposed once.
+struct PairBlock {
+  Vector2d values;
+  Matrix2d vectors;
+};
+
+PairBlock pair_block(const MlcpProblem& problem, Index p) {
+  const Matrix2d k = 0.5 * (problem.a.block<2, 2>(p, p) + problem.a.block<2, 2>(p, p).transpose());
+  const Eigen::SelfAdjointEigenSolver<Matrix2d> eigen(k);
+  return {eigen.eigenvalues(), eigen.eigenvectors()};
+}
+
 // argmin 1/2 x'Kx - g'x over |x| <= r, K symmetric positive semi-definite 2 x 2 (the trust-region
 // subproblem): x = (K + nu I)^-1 g with nu >= 0, and |x| = r when nu > 0. Newton's method on
 // 1/|x(nu)| - 1/r, which is concave in nu, rises monotonically to the root from a nu at or below
 // it (More and Sorensen, 1983).
-Vector2d disc_minimizer(const Matrix2d& k, const Vector2d& g, double r) {
+Vector2d disc_minimizer(const PairBlock& block, const Vector2d& g, double r) {
   if (!(r > 0)) return Vector2d::Zero();  // an unloaded contact carries no friction
-  const Eigen::SelfAdjointEigenSolver<Matrix2d> eigen(k);
-  const Vector2d e = eigen.eigenvalues(), c = eigen.eigenvectors().transpose() * g;
+  const Vector2d& e = block.values;
+  const Vector2d c = block.vectors.transpose() * g;
   const auto x_at = [&](double nu) {
     Vector2d y;
     for (int d = 0; d < 2; ++d)
@@ -42,7 +55,7 @@ Vector2d disc_minimizer(const Matrix2d& k, const Vector2d& g, double r) {
   // |x(nu)| >= |c| / (e_max + nu), so the root is not below |c| / r - e_max.
   double nu = std::max({0.0, c.norm() / r - e[1], -e[0] + 1e-12 * std::abs(e[1])});
   Vector2d y = x_at(nu);
-  if (nu == 0 && y.norm() <= r) return eigen.eigenvectors() * y;
+  if (nu == 0 && y.norm() <= r) return block.vectors * y;
   for (int step = 0; step < 60 && std::abs(y.norm() - r) > 1e-14 * r; ++step) {
     const double length = y.norm();
     double curvature = 0;  // y' (K + nu I)^-1 y
@@ -51,19 +64,20 @@ Vector2d disc_minimizer(const Matrix2d& k, const Vector2d& g, double r) {
     nu += length * length / curvature * (length - r) / r;
     y = x_at(nu);
   }
-  return eigen.eigenvectors() * y;
+  return block.vectors * y;
 }
 
 Vector2d clamp_to_disc(const Vector2d& t, double r) {
   return t.norm() > r ? Vector2d(t * (r / t.norm())) : t;
 }
 
-// The best impulse of the pair at row p with every other row fixed (g = b_p - A_p,rest x_rest).
-Vector2d pair_minimizer(const MlcpProblem& problem, const VectorXd& x, Index p, double r) {
-  const Matrix2d k = 0.5 * (problem.a.block<2, 2>(p, p) + problem.a.block<2, 2>(p, p).transpose());
+// The best impulse of the pair at row p (its block as pair_block) with every other row fixed (g =
+// b_p - A_p,rest x_rest).
+Vector2d pair_minimizer(const MlcpProblem& problem, const PairBlock& block, const VectorXd& x,
+                        Index p, double r) {
   const Vector2d g = problem.b.segment<2>(p) - problem.a.middleRows<2>(p) * x +
                      problem.a.block<2, 2>(p, p) * x.segment<2>(p);
-  return disc_minimizer(k, g, r);
+  return disc_minimizer(block, g, r);
 }
 
 // Rows' roles in the sweeps: a plain row, the second row of a pair, or (>= 0) a pair's first row.
@@ -75,14 +89,16 @@ constexpr int k_sweeps_per_round = 100;
 // the current normal impulse), each disc pair set to its exact disc solution with the rest fixed.
 // Convergent for positive definite A and fixed radii; it gives the frames a start near the
 // solution.
-void disc_sweeps(const MlcpProblem& problem, const std::vector<int>& role, VectorXd& x) {
+void disc_sweeps(const MlcpProblem& problem, const std::vector<int>& role,
+                 const std::vector<PairBlock>& blocks, VectorXd& x) {
   const Index n = x.size();
   for (int sweep = 0; sweep < k_sweeps_per_round; ++sweep) {
     const VectorXd before = x;
     for (Index i = 0; i < n; ++i) {
       if (role[std::size_t(i)] == k_second_row) continue;
-      if (role[std::size_t(i)] >= 0) {
-        x.segment<2>(i) = pair_minimizer(problem, x, i, radius_of(problem, x, int(i)));
+      if (const int pair = role[std::size_t(i)]; pair >= 0) {
+        x.segment<2>(i) =
+            pair_minimizer(problem, blocks[std::size_t(pair)], x, i, radius_of(problem, x, int(i)));
         continue;
       }
       const double a_ii = problem.a(i, i);
@@ -152,6 +168,9 @@ MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<con
     role[std::size_t(disc_pairs[k]) + 1] = k_second_row;
   }
   std::vector<Frame> frames(disc_pairs.size());
+  std::vector<PairBlock> blocks(disc_pairs.size());
+  for (std::size_t k = 0; k < disc_pairs.size(); ++k)
+    blocks[k] = pair_block(problem, disc_pairs[k]);
   VectorXd x = initial_guess != nullptr ? *initial_guess : VectorXd::Zero(n);
   MlcpResult result;
   MlcpProblem turned = problem;
@@ -167,7 +186,7 @@ MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<con
   double last_excess = k_inf;
   for (int round = 0; round < k_max_disc_rounds; ++round) {
     if (sweep) {
-      disc_sweeps(problem, role, x);
+      disc_sweeps(problem, role, blocks, x);
       for (std::size_t k = 0; k < disc_pairs.size(); ++k) {
         const Vector2d t = x.segment<2>(disc_pairs[k]);
         if (t.norm() > 0) frames[k] = {t[0] / t.norm(), t[1] / t.norm()};
@@ -200,7 +219,7 @@ MlcpResult solve_dense_mlcp_with_discs(const MlcpProblem& problem, std::span<con
       if (sweep) {
         x.segment<2>(p) = clamp_to_disc(x.segment<2>(p), r);
       } else if (x.segment<2>(p).norm() > r * (1 + k_disc_tolerance)) {
-        const Vector2d u = pair_minimizer(problem, x, p, r);
+        const Vector2d u = pair_minimizer(problem, blocks[k], x, p, r);
         if (u.norm() > 0) frames[k] = {u[0] / u.norm(), u[1] / u.norm()};
       }
     }
