@@ -87,8 +87,9 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
     // bias (a limit along a plane world's normal threw its body 15 km).
     LaneRow& response = bounded.response;
     const std::array<Lanes, 4> written = response.j;
-    const Real written_bias = bounded.spec.bias, free_diagonal = response.diagonal,
-               written_scale = unlevered_diagonal(response);
+    const Real written_bias = bounded.spec.bias, free_diagonal = response.diagonal;
+    // A spring's softness was sized on this measure of the row as written (world_joints.cpp).
+    const Real spring_scale = bounded.spec.softness > 0 ? unlevered_diagonal(response) : 0;
     for (std::size_t i = 0; i < roles.equality_count; ++i) {
       const World::Impl::PreparedJointRow& equality = rows[roles.equalities[i]];
       const Real weight = Real(c[i]);
@@ -105,7 +106,7 @@ void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const Joint
       write_response(response, a, b);
       continue;
     }
-    if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / written_scale;
+    if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / spring_scale;
   }
 }
 

@@ -686,6 +686,18 @@ TEST(Joints, AnAngularLimitPassedFarIsPushedBackAtMostAtThePushSpeed) {
   EXPECT_LT(length(world.angular_velocity(arm)), Real(0.05));
 }
 
+// b's joint frame against a's, with w >= 0: x and w hold the twist, sqrt(x^2 + w^2) is
+// cos(swing / 2).
+Quat joint_relative(const JointState& state) {
+  const Quat relative = conjugate(state.frame_a) * state.frame_b;
+  return relative.w < 0 ? relative * Real(-1) : relative;
+}
+
+// cos(swing / 2) of the joint's frames: 0 at a swing of half a turn.
+double half_swing_cos(const Quat& relative) {
+  return std::sqrt(double(relative.x * relative.x + relative.w * relative.w));
+}
+
 // A 20 kg capsule on a six_dof to the world whose twist is held to [-0.04, 0.002] rad and whose
 // swing is free (scripts/sweep.py pairs, seed 9289): it swings through half a turn, where the twist
 // is undefined and reads as anything, and its limit pushed it back from up to 2.8 rad at
@@ -700,10 +712,7 @@ TEST(Joints, ASixDofSwungThroughItsTwistsSingularityGainsNoEnergy) {
   for (int i = 0; i < 600; ++i) {
     world.step(world.settings().timestep);
     most = std::max(most, world.kinetic_energy() + world.potential_energy());
-    const JointState& state = world.joint_state(joint);
-    const Quat relative = conjugate(state.frame_a) * state.frame_b;
-    closest =
-        std::min(closest, double(std::sqrt(relative.x * relative.x + relative.w * relative.w)));
+    closest = std::min(closest, half_swing_cos(joint_relative(world.joint_state(joint))));
   }
   EXPECT_LT(closest, 0.05);  // within 6 degrees of a swing of half a turn
   EXPECT_LE(most, start * (1 + 1e-6));
@@ -727,12 +736,9 @@ TEST(Joints, ASixDofsFixedTwistWithFreeSwingsGainsNoEnergyThroughTheHalfTurn) {
     for (int i = 0; i < 600; ++i) {
       world.step(world.settings().timestep);
       most = std::max(most, world.kinetic_energy() + world.potential_energy());
-      const JointState& state = world.joint_state(joint);
-      Quat relative = conjugate(state.frame_a) * state.frame_b;
-      if (relative.w < 0) relative = relative * Real(-1);
-      const double half_swing_cos = std::sqrt(relative.x * relative.x + relative.w * relative.w);
-      closest = std::min(closest, half_swing_cos);
-      if (half_swing_cos > 0.5)  // swung less than 120 degrees
+      const Quat relative = joint_relative(world.joint_state(joint));
+      closest = std::min(closest, half_swing_cos(relative));
+      if (half_swing_cos(relative) > 0.5)  // swung less than 120 degrees
         twist_held =
             std::max(twist_held, 2 * std::abs(std::atan2(double(relative.x), double(relative.w))));
     }
