@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Steps seeded random scenes with the `impulse` command and lists those that break a physical rule.
 
-Five kinds of scene, each written to the scene-format contract (docs/scene-format.md):
+Six kinds of scene, each written to the scene-format contract (docs/scene-format.md):
   pairs   two bodies on one joint (any type, anchors up to 3 m from the centres, masses 0.1 to
           100 kg, one body static in 30%, ranges about the start, gravity on or off, random
           velocities);
@@ -10,6 +10,7 @@ Five kinds of scene, each written to the scene-format contract (docs/scene-forma
           (but for the post and the body hanging from it);
   drops   2 to 8 random shapes (compounds in 20%), masses 0.1 to 100 kg, thrown onto a box, plane
           or two-triangle mesh ground;
+  slivers as drops, but thin hulls: needles and plates 0.3 to 2.5 m long and 1 mm to 5 cm thick;
   springs two bodies as pairs on a six_dof whose axes are springs (60%, a third of them also
           limited), free or fixed, or a distance spring (30%), frequencies 0.5 to 10 Hz, damping
           ratios 0 to 2 (springs stretch: not held to the joints-apart rule);
@@ -21,9 +22,10 @@ Each scene runs --steps steps (600: 10 s); a scene is listed when its mechanical
 more than --energy of its scale (pairs: the largest kinetic energy, start or end; chains, drops
 and stacks: the bodies' weight times 5 m plus their kinetic energy) by the end, or at its most
 over the run (`impulse run --json`'s energy.most: a rise that falls again), when its joints end
-more than 5 cm apart, when a body ends more than 2 m below a ground it was over (drops), when a
-box ends more than 2 cm sideways from where it started (stacks: toppled), or when the command
-failed. Scenes with motors are not held to the energy rule. A summary line counts each.
+more than 5 cm apart, when a body ends more than 2 m below a ground it was over (drops, slivers),
+when a sliver ends with a corner more than 2 cm into the ground without having fallen through
+(sank), when a box ends more than 2 cm sideways from where it started (stacks: toppled), or when
+the command failed. Scenes with motors are not held to the energy rule. A summary line counts each.
 
   python3 scripts/sweep.py pairs --solver pgs --count 300 --seed 0
   python3 scripts/sweep.py drops --count 100 --keep /tmp/drops   # keep the scene files
@@ -198,26 +200,37 @@ def chains(seed, solver):
     return scene("chains%d" % seed, True, solver, bodies, joints)
 
 
-def drops(seed, solver):
-    ground = random.choice(["box", "plane", "mesh"])
-    if ground == "box":
+def ground():
+    """A static box, plane or two-triangle mesh ground whose top is y = 0, 40 m across."""
+    kind = random.choice(["box", "plane", "mesh"])
+    if kind == "box":
         g = {"position": [0, -0.5, 0], "shape": {"type": "box", "half_extents": [20, 0.5, 20]}}
-    elif ground == "plane":
+    elif kind == "plane":
         g = {"position": [0, 0, 0], "shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0}}
     else:
         g = {"position": [0, 0, 0], "shape": {
             "type": "mesh", "vertices": [[-20, 0, -20], [20, 0, -20], [20, 0, 20], [-20, 0, 20]],
             "triangles": [[0, 2, 1], [0, 3, 2]]}}
-    bodies = [dict(g, name="ground", type="static")]
+    return dict(g, name="ground", type="static")
+
+
+def thrown(i, lowest):
+    """Body i of a drop: mass 0.1 to 100 kg, at a random attitude, moving and spinning, placed
+    over the ground's middle with its centre from `lowest` to 5 m up."""
+    q = [random.gauss(0, 1) for _ in range(4)]
+    n = math.sqrt(sum(x * x for x in q))
+    return {"name": "b%d" % i, "type": "dynamic", "mass": 10 ** random.uniform(-1, 2),
+            "position": [random.uniform(-1.5, 1.5), random.uniform(lowest, 5),
+                         random.uniform(-1.5, 1.5)],
+            "orientation": [x / n for x in q],
+            "linear_velocity": [random.uniform(-3, 3) for _ in range(3)],
+            "angular_velocity": [random.uniform(-5, 5) for _ in range(3)]}
+
+
+def drops(seed, solver):
+    bodies = [ground()]
     for i in range(random.randint(2, 8)):
-        q = [random.gauss(0, 1) for _ in range(4)]
-        n = math.sqrt(sum(x * x for x in q))
-        b = {"name": "b%d" % i, "type": "dynamic", "mass": 10 ** random.uniform(-1, 2),
-             "position": [random.uniform(-1.5, 1.5), random.uniform(0.8, 5),
-                          random.uniform(-1.5, 1.5)],
-             "orientation": [x / n for x in q],
-             "linear_velocity": [random.uniform(-3, 3) for _ in range(3)],
-             "angular_velocity": [random.uniform(-5, 5) for _ in range(3)]}
+        b = thrown(i, 0.8)
         if random.random() < 0.2:
             b["shapes"] = [dict(shape(0.8), position=[random.uniform(-0.4, 0.4) for _ in range(3)])
                            for _ in range(2)]
@@ -228,6 +241,33 @@ def drops(seed, solver):
             b["shape"] = shape(0.8)
         bodies.append(b)
     return scene("drops%d" % seed, True, solver, bodies)
+
+
+def slivers(seed, solver):
+    bodies = [ground()]
+    for i in range(random.randint(2, 8)):
+        # Along x, 0.3 to 2.5 m; across, 1 mm to 5 cm thick on y and z (a needle) or on y alone (a
+        # plate as wide as a tenth to a half of its length): its ends, then points between them.
+        length = random.uniform(0.3, 2.5)
+        thick = 10 ** random.uniform(-3, math.log10(0.05))
+        wide = thick if random.random() < 0.5 else length * random.uniform(0.1, 0.5)
+        points = []
+        for k in range(random.randint(8, 20)):
+            x = (-0.5 if k < 2 else 0.5) * length if k < 4 else random.uniform(-0.5, 0.5) * length
+            points.append([x, random.uniform(-0.5, 0.5) * thick, random.uniform(-0.5, 0.5) * wide])
+        b = thrown(i, 0.5 * length + 0.1)
+        b["shape"] = {"type": "convex_hull", "points": points}
+        bodies.append(b)
+    return scene("slivers%d" % seed, True, solver, bodies)
+
+
+def rotate(q, v):
+    """v turned by the unit quaternion q = [x, y, z, w]."""
+    u, w = q[:3], q[3]
+    t = [2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
+         2 * (u[0] * v[1] - u[1] * v[0])]
+    return [v[k] + w * t[k] + (u[(k + 1) % 3] * t[(k + 2) % 3] - u[(k + 2) % 3] * t[(k + 1) % 3])
+            for k in range(3)]
 
 
 def stacks(seed, solver):
@@ -273,7 +313,8 @@ def energy(summary):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["pairs", "springs", "chains", "drops", "stacks"])
+    parser.add_argument("kind",
+                        choices=["pairs", "springs", "chains", "drops", "slivers", "stacks"])
     parser.add_argument("--impulse", default="build/release/apps/cli/impulse")
     parser.add_argument("--solver", default="pgs")
     parser.add_argument("--count", type=int, default=100)
@@ -284,10 +325,10 @@ def main():
     parser.add_argument("--keep", help="a directory to keep the scene files in")
     args = parser.parse_args()
     make = {"pairs": pairs, "springs": springs, "chains": chains, "drops": drops,
-            "stacks": stacks}[args.kind]
+            "slivers": slivers, "stacks": stacks}[args.kind]
     directory = args.keep or tempfile.mkdtemp()
     os.makedirs(directory, exist_ok=True)
-    counts = {"energy": 0, "peak": 0, "apart": 0, "fell": 0, "toppled": 0, "failed": 0}
+    counts = {"energy": 0, "peak": 0, "apart": 0, "fell": 0, "sank": 0, "toppled": 0, "failed": 0}
     for seed in range(args.seed, args.seed + args.count):
         random.seed(seed)
         s = make(seed, args.solver)
@@ -317,12 +358,21 @@ def main():
         if s["joints"] and end["max_joint_error"] > 0.05 and args.kind != "springs":
             found.append("joints %.3g m apart" % end["max_joint_error"])
             counts["apart"] += 1
-        if args.kind == "drops":
+        if args.kind in ("drops", "slivers"):
             under = [b["position"][1] for b in end["bodies"][1:]
                      if abs(b["position"][0]) < 19 and abs(b["position"][2]) < 19]
             if under and min(under) < -2:
                 found.append("a body %.3g m under the ground" % -min(under))
                 counts["fell"] += 1
+        if args.kind == "slivers":
+            hulls = {b["name"]: b["shape"]["points"] for b in dynamic}
+            sunk = [-min(b["position"][1] + rotate(b["orientation"], p)[1]
+                         for p in hulls[b["name"]])
+                    for b in end["bodies"][1:] if -2 <= b["position"][1]
+                    and abs(b["position"][0]) < 19 and abs(b["position"][2]) < 19]
+            if sunk and max(sunk) > 0.02:
+                found.append("a corner %.3g m into the ground" % max(sunk))
+                counts["sank"] += 1
         if args.kind == "stacks":
             placed = {b["name"]: b["position"] for b in s["bodies"]}
             sideways = max(math.hypot(b["position"][0] - placed[b["name"]][0],
@@ -337,7 +387,8 @@ def main():
           "fell through in %d, failed %d; energy gained at its most in %d"
           % (args.kind, args.solver, args.count, args.seed, counts["energy"], counts["apart"],
              counts["fell"], counts["failed"], counts["peak"])
-          + ("; toppled in %d" % counts["toppled"] if args.kind == "stacks" else ""))
+          + ("; toppled in %d" % counts["toppled"] if args.kind == "stacks" else "")
+          + ("; sank in %d" % counts["sank"] if args.kind == "slivers" else ""))
     return 0
 
 

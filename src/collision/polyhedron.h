@@ -86,6 +86,13 @@ class TrianglePolyhedron {
 bool collide_polyhedra(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
                        const Transform& tb, Real margin, Manifold& out);
 
+/// Face `face` of b clipped against a's face most anti-parallel to it, gaps along its normal,
+/// whatever axis the separating axis test would take (none within the margin: false). For a
+/// mesh's triangle, whose back face that test takes once a thin hull is more than half its
+/// thickness through the front (mesh_contacts.cpp).
+bool collide_polyhedron_face(const PolyhedronView& a, const Transform& ta, const PolyhedronView& b,
+                             const Transform& tb, std::uint32_t face, Real margin, Manifold& out);
+
 /// The nearest points of a and b, which `axis` (world, from a to b) separates by at most margin,
 /// as one point on b, the line between them the normal and their distance the gap; false if the
 /// axis does not separate them or they are farther apart than margin. For a pair apart whose face

@@ -401,6 +401,55 @@ TEST(MeshContacts, AHullAboveItsOwnOriginRestingOnTheFloorIsPushedUp) {
   EXPECT_TRUE(collide(hull.view(), at({Real(0.1), Real(-0.7), Real(0.2)}), floor_mesh()).empty());
 }
 
+// A knife-edged hull 1 cm tall, its edge down and 6.2 mm through the floor: more of it lies below
+// the floor than above, so its overlap is least along the triangle's back face, whose normal would
+// pull it on through; its corners' mean is above the floor, so it is in front, and pushed out of
+// the front (1 cm needles dropped on a mesh fell through it, their corners half through).
+TEST(MeshContacts, AThinHullMoreThanHalfThroughTheFloorIsPushedOutOfTheFront) {
+  const Real h = Real(0.005), depth = Real(0.0062);
+  const HullData knife = build_convex_hull(std::vector<Vec3>{{Real(-0.5), -h, 0},
+                                                             {Real(0.5), -h, 0},
+                                                             {Real(-0.5), h, Real(-0.05)},
+                                                             {Real(-0.5), h, Real(0.05)},
+                                                             {Real(0.5), h, Real(-0.05)},
+                                                             {Real(0.5), h, Real(0.05)}});
+  const Mesh floor{{{-5, 0, -5}, {-5, 0, 10}, {10, 0, -5}}, {{0, 1, 2}}};
+  const auto out = collide(knife.view(), at({0, h - depth, 0}), *cook_mesh(floor));
+  ASSERT_EQ(out.size(), 1u);
+  expect_only_normal(out, k_down, k_tol, "knife");
+  // A slanted side's corners: the edge's ends at that depth, the others their gap above.
+  ASSERT_EQ(out[0].count, 4);
+  int edge_ends = 0;
+  for (int i = 0; i < out[0].count; ++i) {
+    const ContactPoint& p = out[0].points[i];
+    EXPECT_NEAR(std::abs(p.position.x), Real(0.5), k_tol);
+    if (std::abs(p.depth - depth) < k_tol) {
+      ++edge_ends;
+    } else {
+      EXPECT_NEAR(p.depth, depth - 2 * h, k_tol);
+    }
+  }
+  EXPECT_EQ(edge_ends, 2);
+}
+
+// A plate 4 mm thick that sank 6 mm into the floor, wholly behind its plane: its corners' mean is
+// behind it, but by less than a body resting on it sinks (the slop and more under load), so it is
+// still in front, and pushed out of the front. 3 cm behind it is behind the floor.
+TEST(MeshContacts, AThinPlateSunkWhollyIntoTheFloorIsStillInFront) {
+  std::vector<Vec3> corners;
+  for (const Real x : {Real(-0.5), Real(0.5)})
+    for (const Real y : {Real(-0.002), Real(0.002)})
+      for (const Real z : {Real(-0.5), Real(0.5)})
+        corners.push_back({x, y, z});
+  const HullData plate = build_convex_hull(corners);
+  const auto out = collide(plate.view(), at({Real(0.1), Real(-0.004), Real(0.2)}), floor_mesh());
+  ASSERT_EQ(out.size(), 1u);
+  expect_only_normal(out, k_down, k_tol, "sunk");
+  EXPECT_EQ(out[0].count, 4);
+  EXPECT_NEAR(deepest(out), 0.006, k_tol);
+  EXPECT_TRUE(collide(plate.view(), at({Real(0.1), Real(-0.03), Real(0.2)}), floor_mesh()).empty());
+}
+
 const BoxPolyhedron k_cube{Box{}};  // half extents 0.5
 
 TEST(MeshContacts, BoxRestingOnTheFloorGetsTheFaceNormalOverInnerEdgesAndCorners) {

@@ -579,6 +579,50 @@ TEST(Polyhedra, CylinderLyingOnABoxGivesTheFourCornersOfItsLowestSide) {
   expect_depths(m, Real(0.03));
 }
 
+// A needle's faces are slivers, and its face most anti-parallel to the ground's may lie at the end
+// that touches least: the manifold must still hold its deepest corner, or the other end sinks
+// through unseen (of 400 needles like these dropped on a box, 123 fell through the ground).
+TEST(Polyhedra, NeedleLyingOnABoxAlwaysHasItsDeepestCornerInTheManifold) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<Real> unit(-1, 1);
+  const BoxPolyhedron ground(box(50, Real(0.5), 50));
+  int missed_before = 0;  // poses whose most anti-parallel face lacks the deepest corner
+  for (int trial = 0; trial < 300; ++trial) {
+    // 2 m long, 2 mm thick: its ends, then points along it.
+    std::vector<Vec3> points;
+    for (int k = 0; k < 12; ++k) {
+      const Real x = k < 4 ? (k < 2 ? -1 : 1) : unit(rng);
+      points.push_back({x, Real(0.001) * unit(rng), Real(0.001) * unit(rng)});
+    }
+    const HullData needle = hull(points);
+    // Lying within 0.6 degrees of flat, turned about its length, its lowest corner 0 to 2 cm deep.
+    const Quat q = about({0, 1, 0}, 180 * unit(rng)) * about({0, 0, 1}, Real(0.6) * unit(rng)) *
+                   about({1, 0, 0}, 180 * unit(rng));
+    Real lowest = k_infinity;
+    for (const Vec3& v : needle.vertices)
+      lowest = std::min(lowest, rotate(q, v).y);
+    const Real depth = Real(0.01) * (1 + unit(rng));
+    const Transform pose = at({0, Real(0.5) - lowest - depth, 0}, q);
+    const PolyhedronView view = needle.view();
+    const std::uint32_t deepest = view.support_index(inverse_rotate(q, {0, -1, 0}));
+    const PolyFace& incident = view.faces[view.face_along(inverse_rotate(q, {0, -1, 0}))];
+    bool on_incident = false;
+    for (std::uint32_t c = 0; c < incident.count; ++c)
+      on_incident = on_incident || view.face_vertices[incident.first + c] == deepest;
+    missed_before += on_incident ? 0 : 1;
+    const Manifold m = polyhedra(ground.view(), at({}), view, pose, k_margin);
+    ASSERT_GT(m.count, 0) << trial;
+    expect_vec_near(m.normal, {0, 1, 0});
+    Real deepest_point = -k_infinity;
+    for (int k = 0; k < m.count; ++k)
+      deepest_point = std::max(deepest_point, m.points[std::size_t(k)].depth);
+    // Within the tolerance by which a corner must be deeper than the clipped face to join it.
+    EXPECT_LE(deepest_point, depth + k_tol) << "trial " << trial;
+    EXPECT_GE(deepest_point, depth - Real(0.0011)) << "trial " << trial;
+  }
+  EXPECT_GT(missed_before, 30);  // the case the test is for
+}
+
 TEST(Polyhedra, CylindersCapToCapTurnedGiveFourPointsOnTheClippedRims) {
   const HullData cylinder = hull(prism(16, Real(0.5), Real(0.5)));
   const Manifold m = polyhedra(cylinder.view(), at({}), cylinder.view(),
