@@ -563,6 +563,7 @@ HullData build_convex_hull(std::span<const Vec3> points) {
     }
     hull.edges.push_back(edge);
   }
+  hull.thin = is_thin(hull.view());
   return hull;
 }
 

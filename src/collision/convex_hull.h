@@ -19,7 +19,13 @@ struct HullData {
   std::vector<PolyEdge> edges;  // unique, sorted by their vertex pair (smaller index first)
   Vec3 interior;                // its corners' mean (PolyhedronView::interior)
 
-  PolyhedronView view() const { return {vertices, faces, face_vertices, edges, interior}; }
+  bool thin = false;  // is_thin (PolyhedronView::thin)
+
+  PolyhedronView view() const {
+    PolyhedronView view{vertices, faces, face_vertices, edges, interior};
+    view.thin = thin;
+    return view;
+  }
 };
 
 /// The convex hull of points, with coplanar neighbouring triangles merged into one face.

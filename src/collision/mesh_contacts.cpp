@@ -160,16 +160,36 @@ Vec3 inside_point(const ConvexRef& a) {
   return polyhedron ? polyhedron->interior : Vec3::zero();
 }
 
-void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& a_inside_local,
-                           const MeshShape& b, const Transform& tb, std::uint32_t t, Real margin,
-                           std::vector<Candidate>& candidates) {
+// Whether hull a, placed by a_in_b in the mesh frame, reaches farther behind the plane through v0
+// with normal `front` than in front of it.
+bool more_behind_than_in_front(const PolyhedronView& a, const Transform& a_in_b, const Vec3& v0,
+                               const Vec3& front) {
+  const Vec3 up = inverse_rotate(a_in_b.orientation, front);  // in a's frame
+  const Real below = dot(front, apply(a_in_b, a.support(-up)) - v0);
+  const Real above = dot(front, apply(a_in_b, a.support(up)) - v0);
+  return -below > above;
+}
+
+void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transform& a_in_b,
+                           const Vec3& a_inside_local, const MeshShape& b, const Transform& tb,
+                           std::uint32_t t, Real margin, std::vector<Candidate>& candidates) {
   const auto& tri = b.triangles[t];
   const Vec3& v0 = b.vertices[tri[0]];
   const Vec3& front = b.normals[t];
   if (dot(front, a_inside_local - v0) < -k_behind) return;  // one-sided: a is behind the triangle
   const TrianglePolyhedron triangle(v0, b.vertices[tri[1]], b.vertices[tri[2]]);
+  // A hull in front of the triangle (its inside point) that reaches farther behind its plane than
+  // in front of it (a needle or plate lying half through) overlaps it least along the back face,
+  // or an edge axis near it, whose normal would pull it on through: it is dropped below, and the
+  // hull fell through. The front face is clipped against it instead, which pushes it back out;
+  // likewise where the pair routine's normal points to the back at all.
+  const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
+  const bool through = hull != nullptr && more_behind_than_in_front(*hull, a_in_b, v0, front);
   Manifold m;
-  if (!collide_triangle(a, ta, triangle.view(), tb, margin, m)) return;
+  if (through ? !collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, m)
+              : !collide_triangle(a, ta, triangle.view(), tb, margin, m)) {
+    return;
+  }
 
   const Vec3 face_normal = -rotate(tb.orientation, front);  // from a in front to the triangle
   Real cosine = dot(m.normal, face_normal);
@@ -188,11 +208,7 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Vec3& 
       face_contact = true;
     }
   }
-  // A hull in front of the triangle that went more than half its thickness through it (a needle
-  // lying flat) overlaps it least along the back face, whose normal would pull it on through and
-  // is dropped below, and the hull fell through. The front face's clip pushes it back out.
-  if (const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
-      hull && m.count > 0 && cosine <= -k_face_cosine) {
+  if (hull != nullptr && !through && m.count > 0 && cosine < -k_back_sine) {
     Manifold clipped;
     if (collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, clipped)) {
       m = clipped;
@@ -328,7 +344,7 @@ void collide_convex_mesh(const ConvexRef& a, const Transform& ta, const MeshShap
   const Transform a_in_b = inverse(tb) * ta;
   const Vec3 inside = apply(a_in_b, inside_point(a));
   b.tree.query(local_bounds(a, a_in_b).expanded(margin), [&](std::uint32_t t) {
-    add_triangle_contacts(a, ta, inside, b, tb, t, margin, scratch.candidates);
+    add_triangle_contacts(a, ta, a_in_b, inside, b, tb, t, margin, scratch.candidates);
     return true;
   });
   remove_voided(b, scratch.candidates, scratch.voided);

@@ -1,5 +1,9 @@
 #include "collision/polyhedron.h"
 
+#include <impulse/math/aabb.h>
+
+#include <algorithm>
+
 namespace impulse {
 
 std::uint32_t PolyhedronView::support_index(const Vec3& direction) const {
@@ -13,6 +17,16 @@ std::uint32_t PolyhedronView::support_index(const Vec3& direction) const {
     }
   }
   return best;
+}
+
+bool is_thin(const PolyhedronView& p) {
+  AABB box;
+  for (const Vec3& v : p.vertices)
+    box.include(v);
+  Real least = k_infinity;
+  for (const PolyFace& face : p.faces)
+    least = std::min(least, face.offset - dot(face.normal, p.support(-face.normal)));
+  return least < Real(0.2) * length(box.upper - box.lower);
 }
 
 std::uint32_t PolyhedronView::face_along(const Vec3& direction) const {
@@ -30,6 +44,7 @@ std::uint32_t PolyhedronView::face_along(const Vec3& direction) const {
 
 BoxPolyhedron::BoxPolyhedron(const Box& box) {
   const Vec3& h = box.half_extents;
+  thin_ = std::min({h.x, h.y, h.z}) < Real(0.2) * length(h);
   const auto bit = [](std::uint32_t vertex, int axis) { return (vertex >> axis) & 1; };
   for (std::uint32_t v = 0; v < 8; ++v) {
     vertices_[v] = {bit(v, 0) ? h.x : -h.x, bit(v, 1) ? h.y : -h.y, bit(v, 2) ? h.z : -h.z};
@@ -70,7 +85,9 @@ BoxPolyhedron::BoxPolyhedron(const Box& box) {
 }
 
 PolyhedronView BoxPolyhedron::view() const {
-  return {vertices_, faces_, face_vertices_, edges_, Vec3::zero()};
+  PolyhedronView view{vertices_, faces_, face_vertices_, edges_, Vec3::zero()};
+  view.thin = thin_;
+  return view;
 }
 
 TrianglePolyhedron::TrianglePolyhedron(const Vec3& a, const Vec3& b, const Vec3& c)

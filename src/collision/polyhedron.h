@@ -39,6 +39,9 @@ struct PolyhedronView {
   std::span<const PolyEdge> edges;
   /// A point inside (a hull's corners' mean, a box's centre): a hull need not hold its origin.
   Vec3 interior;
+  /// Whether it is thin (is_thin): a needle's or plate's, whose face most anti-parallel to another
+  /// shape's may be a sliver that leaves out where it touches (face_contact looks for those).
+  bool thin = false;
 
   /// The index of a vertex farthest along direction (local frame).
   std::uint32_t support_index(const Vec3& direction) const;
@@ -46,6 +49,10 @@ struct PolyhedronView {
   /// The index of a face whose outward normal lies most along direction (local frame).
   std::uint32_t face_along(const Vec3& direction) const;
 };
+
+/// Whether p's least width across any face's plane is under a fifth of its bounding box's
+/// diagonal (local frame): O(faces x vertices), for cooking.
+bool is_thin(const PolyhedronView& p);
 
 /// A box as a polyhedron, numbered as in box_box.h (vertices by sign bits, face 2k + 0 the +k
 /// face, edge 4k + b1 + 2 b2 along axis k), so ids agree whichever routine made a contact.
@@ -59,6 +66,7 @@ class BoxPolyhedron {
   std::array<PolyFace, 6> faces_;
   std::array<std::uint32_t, 24> face_vertices_;
   std::array<PolyEdge, 12> edges_;
+  bool thin_ = false;  // is_thin's answer, from the half extents
 };
 
 /// A triangle (counter-clockwise seen from the front) as a flat polyhedron: vertex i is the i-th

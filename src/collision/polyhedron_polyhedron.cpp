@@ -25,6 +25,12 @@ constexpr Real k_absolute_tolerance = Real(0.001);  // m
 // Edges closer to parallel than this sine have no usable cross-product axis; a face axis
 // separates them as well.
 constexpr Real k_parallel_sine = Real(1e-3);
+// Faces of the incident polyhedron whose normals lie within about 5 degrees of the incident
+// face's are the same surface (a noisy point cloud's nearly coplanar facets): their corners join
+// the manifold's candidates (add_patch_corners).
+constexpr Real k_patch_cosine = Real(0.9962);
+// Of those corners, at most this many are looked at (and those within the margin reduced to four).
+constexpr std::size_t k_max_patch_corners = 16;
 // Clipping uses at most this many corners of a face (Outline), so that its buffers are fixed.
 constexpr std::uint32_t k_max_outline = 32;
 // A convex polygon clipped by one half-plane gains at most one corner: an outline clipped by
@@ -197,6 +203,16 @@ struct FaceFrame {
   Real margin;
   const EdgeAxis* along;
 
+  // The reference face's normal, world frame.
+  Vec3 normal() const { return rotate(tref.orientation, rf.normal); }
+  // A world direction in inc's frame.
+  Vec3 to_inc(const Vec3& d) const {
+    return transpose_multiply(to_ref.r, inverse_rotate(tref.orientation, d));
+  }
+  // Point p of inc (its frame), world frame.
+  Vec3 incident_corner_at(const Vec3& p) const { return apply(tref, to_ref.point(p)); }
+  // Corner v of inc, world frame.
+  Vec3 incident_corner(std::uint32_t v) const { return incident_corner_at(inc.vertices[v]); }
   // Corner v of inc as a candidate point, if it lies over the reference face within the margin.
   bool corner_candidate(std::uint32_t v, ContactPoint& c) const {
     const Vec3 p = to_ref.point(inc.vertices[v]);
@@ -210,59 +226,154 @@ struct FaceFrame {
   }
 };
 
+// The corners of the faces nearly coplanar with the incident face (k_patch_cosine) that lie over
+// the reference face within the margin, reduced to at most four, added to the `count` candidates
+// clipped from it; returns the new count. A plate's bottom made of a noisy point cloud is many
+// facets tilted a degree or so apart, and the incident face one of them, often a strip along one
+// edge: the other edge went unseen, and a plate 4 mm thick and 1.5 x 0.5 m turned down about the
+// strip and through the floor within a few steps. The incident face's own corners are its clip's.
+int add_patch_corners(const FaceFrame& f, std::uint32_t inc_face, ContactPoint* candidates,
+                      int count) {
+  const PolyFace& incident = f.inc.faces[inc_face];
+  const auto on_incident = [&](std::uint32_t v) {
+    for (std::uint32_t c = 0; c < incident.count; ++c) {
+      if (face_corner(f.inc, incident, c) == v) return true;
+    }
+    return false;
+  };
+  std::array<std::uint32_t, k_max_patch_corners> seen;
+  std::array<ContactPoint, k_max_patch_corners> patch;
+  std::size_t looked = 0, corners = 0;
+  for (std::uint32_t g = 0; g < f.inc.faces.size() && looked < seen.size(); ++g) {
+    const PolyFace& face = f.inc.faces[g];
+    if (g == inc_face || dot(face.normal, incident.normal) < k_patch_cosine) continue;
+    for (std::uint32_t c = 0; c < face.count && looked < seen.size(); ++c) {
+      const std::uint32_t v = face_corner(f.inc, face, c);
+      if (on_incident(v) || std::find(seen.begin(), seen.begin() + looked, v) !=
+                                seen.begin() + std::ptrdiff_t(looked)) {
+        continue;
+      }
+      seen[looked++] = v;
+      if (f.corner_candidate(v, patch[corners])) ++corners;
+    }
+  }
+  if (corners == 0) return count;
+  Manifold reduced;
+  reduce_manifold(std::span<const ContactPoint>(patch.data(), corners),
+                  rotate(f.tref.orientation, f.rf.normal), reduced);
+  for (int k = 0; k < reduced.count; ++k)
+    candidates[count++] = reduced.points[std::size_t(k)];
+  return count;
+}
+
+// The line across the contact plane (normal n) through the two farthest apart of some points
+// (point(i) for i < count): their length across the plane, and how far a point lies from it.
+class Spine {
+ public:
+  template <class Point>
+  Spine(const Vec3& n, std::size_t count, Point&& point) : n_(n) {
+    for (std::size_t i = 0; i < count; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        const Vec3 d = flat(point(i) - point(j));
+        if (length_squared(d) > squared_length_) {
+          squared_length_ = length_squared(d);
+          from_ = point(j);
+          along_ = d;
+        }
+      }
+    }
+    if (squared_length_ > 0) along_ = along_ / std::sqrt(squared_length_);
+  }
+  Real squared_length() const { return squared_length_; }
+  // The squared distance of x from the line, across the normal.
+  Real off(const Vec3& x) const { return length_squared(reject(flat(x - from_), along_)); }
+  // Across the plane and the line, towards x's side of it.
+  Vec3 across_towards(const Vec3& x) const {
+    const Vec3 side = cross(n_, along_);
+    return dot(side, x - from_) < 0 ? -side : side;
+  }
+
+ private:
+  Vec3 flat(const Vec3& d) const { return reject(d, n_); }
+  Vec3 n_;
+  Vec3 from_, along_;
+  Real squared_length_ = 0;
+};
+
 // Corners the incident face (inc_outline) leaves out, added to the `count` candidates clipped
 // from it; returns the new count (at most two more). On a sliver hull (a needle's long thin
 // faces) the face most anti-parallel to the reference may lie at one end, away from the deepest
 // corner and from the far end, which the step then let sink unseen: of 400 needles 2 m long and
 // 1 mm thick dropped on a box, 123 fell through it. So two corners over the reference face join
 // them: the deepest, where it is deeper than they by more than the tolerance; then, within the
-// margin, the one farthest across the normal from them, where that is farther than they lie from
-// one another and than the incident face is wide (a speculative point at the far end). A box's
-// deepest corner is one of that face's, and its other corners lie within the face's width unless
-// it is much longer than wide.
+// margin, the corner farthest beyond the body's inside point from their centre, where it lies
+// beyond them by more than they and the incident face reach that way (a speculative point at the
+// far end). A box's deepest corner is one of its face's, and its other corners lie within the
+// face's reach unless it is much longer than wide.
 int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, ContactPoint* candidates,
                          int count) {
-  const Vec3 normal = rotate(f.tref.orientation, f.rf.normal);
-  const auto across = [&](const Vec3& x, const Vec3& y) {
-    return length_squared(reject(x - y, normal));
-  };
-  Real least_separation = f.margin, diameter = 0;
-  for (int k = 0; k < count; ++k) {
+  Real least_separation = f.margin;
+  for (int k = 0; k < count; ++k)
     least_separation = std::min(least_separation, -candidates[k].depth);
-    for (int j = 0; j < k; ++j)
-      diameter = std::max(diameter, across(candidates[k].position, candidates[j].position));
-  }
   ContactPoint corner;
-  const Vec3 down = -transpose_multiply(f.to_ref.r, f.rf.normal);  // in inc's frame
-  if (f.corner_candidate(f.inc.support_index(down), corner) &&
+  if (f.corner_candidate(f.inc.support_index(f.to_inc(-f.normal())), corner) &&
       -corner.depth < least_separation - k_absolute_tolerance) {
-    for (int k = 0; k < count; ++k)
-      diameter = std::max(diameter, across(corner.position, candidates[k].position));
     candidates[count++] = corner;
   }
   if (count == 0) return 0;
-  // The incident face's width across the normal (the same in either frame).
-  for (std::uint32_t c = 0; c < inc_outline.count; ++c) {
-    const Vec3 p = f.to_ref.point(f.inc.vertices[inc_outline.vertex(c)]);
-    for (std::uint32_t d = 0; d < c; ++d) {
-      const Vec3 q = f.to_ref.point(f.inc.vertices[inc_outline.vertex(d)]);
-      diameter = std::max(diameter, length_squared(reject(p - q, f.rf.normal)));
-    }
-  }
-  ContactPoint far_corner;
-  Real farthest = diameter;
-  for (std::uint32_t v = 0; v < f.inc.vertices.size(); ++v) {
-    if (!f.corner_candidate(v, corner)) continue;
-    Real nearest = k_infinity;
-    for (int k = 0; k < count && nearest > farthest; ++k)
-      nearest = std::min(nearest, across(corner.position, candidates[k].position));
-    if (nearest > farthest) {
-      farthest = nearest;
-      far_corner = corner;
-    }
-  }
-  if (farthest > diameter) candidates[count++] = far_corner;
+  Vec3 centre = Vec3::zero();
+  for (int k = 0; k < count; ++k)
+    centre += candidates[k].position / Real(count);
+  const Vec3 beyond = reject(f.incident_corner_at(f.inc.interior) - centre, f.normal());
+  if (!(length_squared(beyond) > k_absolute_tolerance * k_absolute_tolerance)) return count;
+  const Vec3 d = normalize(beyond);
+  if (!f.corner_candidate(f.inc.support_index(f.to_inc(d)), corner)) return count;
+  // How far the candidates and the incident face's corners reach along d, and from where.
+  Real least = k_infinity, most = -k_infinity;
+  const auto extend = [&](const Vec3& p) {
+    least = std::min(least, dot(p - centre, d));
+    most = std::max(most, dot(p - centre, d));
+  };
+  for (int k = 0; k < count; ++k)
+    extend(candidates[k].position);
+  for (std::uint32_t c = 0; c < inc_outline.count; ++c)
+    extend(f.incident_corner(inc_outline.vertex(c)));
+  if (dot(corner.position - centre, d) - most > most - least) candidates[count++] = corner;
   return count;
+}
+
+// Where the incident face is a sliver (no corner off the line through its farthest apart by a
+// tenth of its length) and the manifold has room, the corner over the reference face within the
+// margin farthest off the line through the manifold's points, on the side of the body's inside
+// point, where that is more than twice as far as any of them or the face's corners and the
+// tolerance: a thin plate's rim, tilted, can be the incident face, and its points then lie along
+// one edge while the other edge falls (a plate 3 mm thick and 1.7 x 0.5 m, tilted 5 degrees, went
+// through the floor within two steps).
+void add_far_edge_corner(const FaceFrame& f, const Outline& inc_outline, Manifold& out) {
+  if (out.count == 0 || out.count >= Manifold::k_max_points) return;
+  std::array<Vec3, k_max_outline> face;
+  const std::size_t corners = inc_outline.count;
+  for (std::uint32_t c = 0; c < inc_outline.count; ++c)
+    face[c] = f.incident_corner(inc_outline.vertex(c));
+  const Spine face_spine(f.normal(), corners, [&](std::size_t i) { return face[i]; });
+  Real face_width = 0;
+  for (std::size_t i = 0; i < corners; ++i)
+    face_width = std::max(face_width, face_spine.off(face[i]));
+  if (!(face_width < Real(0.01) * face_spine.squared_length())) return;  // a tenth, squared
+  const auto point = [&](std::size_t i) {
+    return i < corners ? face[i] : out.points[i - corners].position;
+  };
+  const std::size_t held = corners + std::size_t(out.count);
+  const Spine spine(f.normal(), held, point);
+  Real width = k_absolute_tolerance * k_absolute_tolerance / 4;
+  for (std::size_t i = 0; i < held; ++i)
+    width = std::max(width, spine.off(point(i)));
+  const Vec3 side = spine.across_towards(f.incident_corner_at(f.inc.interior));
+  ContactPoint corner;
+  if (f.corner_candidate(f.inc.support_index(f.to_inc(side)), corner) &&
+      spine.off(corner.position) > 4 * width) {  // squared: twice as far
+    out.add(corner);
+  }
 }
 
 // Face contact: face ref_face of ref (its normal towards the other polyhedron) against the face
@@ -299,7 +410,8 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
     std::swap(in, clipped);
   }
 
-  ContactPoint candidates[k_max_clip_points + 2];  // the clipped corners, and two left out
+  // The clipped corners, the patch's (at most four) and two left out.
+  ContactPoint candidates[k_max_clip_points + Manifold::k_max_points + 2];
   int count = 0;
   for (int k = 0; k < n; ++k) {
     const ClipVertex& cv = in[k];
@@ -312,9 +424,14 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
   }
   const Vec3 normal = rotate(tref.orientation, rf.normal);
   const FaceFrame frame{ref, tref, rf, ref_face, inc, to_ref, ref_is_a, margin, along};
-  count = add_left_out_corners(frame, inc_outline, candidates, count);
+  // A thin polyhedron's incident face may be a sliver that leaves out where it touches.
+  if (inc.thin) {
+    count = add_patch_corners(frame, inc_face, candidates, count);
+    count = add_left_out_corners(frame, inc_outline, candidates, count);
+  }
   reduce_manifold(std::span<const ContactPoint>(candidates, std::size_t(count)),
                   along != nullptr ? along->normal : (ref_is_a ? normal : -normal), out);
+  if (inc.thin) add_far_edge_corner(frame, inc_outline, out);
   out.normal_face =
       along != nullptr ? NormalFace::none : (ref_is_a ? NormalFace::a : NormalFace::b);
   for (int k = 0; k < out.count; ++k) {

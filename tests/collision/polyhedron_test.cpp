@@ -623,6 +623,83 @@ TEST(Polyhedra, NeedleLyingOnABoxAlwaysHasItsDeepestCornerInTheManifold) {
   EXPECT_GT(missed_before, 30);  // the case the test is for
 }
 
+// A plate 4 mm thick whose bottom is four facets tilted a quarter of a degree from its middle
+// corner, lying on a box tilted a little about z: the face most anti-parallel to the box's is one
+// facet, a quarter of the bottom, but its nearly coplanar neighbours are the same surface, and
+// their corners join the manifold: it spans the plate both ways.
+TEST(Polyhedra, APlateOfNearlyCoplanarFacetsGetsTheirCornersToo) {
+  std::vector<Vec3> points{{0, Real(-0.004), 0}};
+  for (const Real x : {Real(-0.5), Real(0.5)})
+    for (const Real z : {Real(-0.5), Real(0.5)})
+      for (const Real y : {Real(-0.002), Real(0.002)})
+        points.push_back({x, y, z});
+  const HullData plate = hull(points);
+  const BoxPolyhedron ground(box(5, Real(0.5), 5));
+  const Quat q = about({0, 0, 1}, Real(0.1));
+  Real lowest = k_infinity;
+  for (const Vec3& v : plate.vertices)
+    lowest = std::min(lowest, rotate(q, v).y);
+  const Manifold m = polyhedra(ground.view(), at({}), plate.view(),
+                               at({0, Real(0.5) - lowest - Real(0.001), 0}, q), k_margin);
+  ASSERT_EQ(m.count, 4);
+  expect_vec_near(m.normal, {0, 1, 0});
+  Real x_low = k_infinity, x_high = -k_infinity, z_low = k_infinity, z_high = -k_infinity;
+  for (int k = 0; k < m.count; ++k) {
+    const Vec3& p = m.points[std::size_t(k)].position;
+    x_low = std::min(x_low, p.x);
+    x_high = std::max(x_high, p.x);
+    z_low = std::min(z_low, p.z);
+    z_high = std::max(z_high, p.z);
+  }
+  EXPECT_GT(x_high - x_low, Real(0.9));
+  EXPECT_GT(z_high - z_low, Real(0.9));
+}
+
+// A plate 3 mm thick, 1.7 x 0.53 m, of eight random points (slivers sweep seed 1039), tilted 5
+// degrees: its face most anti-parallel to the floor's is a strip of its rim, whose three points
+// lie along one long edge, 1 mm deep to 19 mm above; the other edge, 5 cm up, fell through the
+// floor within two steps. The corner farthest off their line joins them.
+TEST(Polyhedra, APlateTiltedOnItsRimGetsAPointOnItsFarEdge) {
+  const HullData plate = hull({{Real(-0.854533), Real(0.000781), Real(-0.083839)},
+                               {Real(-0.854533), Real(0.000607), Real(0.222389)},
+                               {Real(0.854533), Real(0.000828), Real(-0.201592)},
+                               {Real(0.854533), Real(0.001365), Real(-0.263190)},
+                               {Real(0.254334), Real(-0.000938), Real(-0.123835)},
+                               {Real(-0.386438), Real(-0.000859), Real(0.086752)},
+                               {Real(-0.012215), Real(-0.001235), Real(-0.188842)},
+                               {Real(0.521178), Real(-0.000382), Real(-0.155966)}});
+  const Quat q =
+      normalize(Quat{Real(-0.48828515), Real(-0.04130433), Real(-0.87137985), Real(0.023849377)});
+  Real lowest = k_infinity;
+  for (const Vec3& v : plate.vertices)
+    lowest = std::min(lowest, rotate(q, v).y);
+  const BoxPolyhedron ground(box(20, Real(0.5), 20));
+  const Manifold m = polyhedra(ground.view(), at({}), plate.view(),
+                               at({0, Real(0.5) - lowest - Real(0.001), 0}, q), k_margin);
+  ASSERT_EQ(m.count, 4);
+  // How far each point lies across the line through the two farthest apart, in the floor's plane.
+  Real longest = 0;
+  Vec3 from, along;
+  for (int i = 0; i < m.count; ++i) {
+    for (int j = 0; j < i; ++j) {
+      Vec3 d = m.points[std::size_t(i)].position - m.points[std::size_t(j)].position;
+      d.y = 0;
+      if (length(d) > longest) {
+        longest = length(d);
+        from = m.points[std::size_t(j)].position;
+        along = d / longest;
+      }
+    }
+  }
+  Real widest = 0;
+  for (int k = 0; k < m.count; ++k) {
+    Vec3 d = m.points[std::size_t(k)].position - from;
+    d.y = 0;
+    widest = std::max(widest, length(d - along * dot(d, along)));
+  }
+  EXPECT_GT(widest, Real(0.25));  // the plate is 0.26 to 0.53 m wide
+}
+
 TEST(Polyhedra, CylindersCapToCapTurnedGiveFourPointsOnTheClippedRims) {
   const HullData cylinder = hull(prism(16, Real(0.5), Real(0.5)));
   const Manifold m = polyhedra(cylinder.view(), at({}), cylinder.view(),
