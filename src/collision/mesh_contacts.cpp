@@ -24,11 +24,17 @@ constexpr Real k_feature_tolerance = Real(1e-4);
 // A contact whose normal would push the convex towards a triangle's back by more than this sine
 // is dropped (one-sidedness); the slack keeps contacts on a ledge's side.
 constexpr Real k_back_sine = Real(1e-3);
-// A convex whose inside point lies behind a triangle's plane by more than this (m) is behind it.
-// Not at once: a body resting on a floor sinks to the slop and more under load, and a needle or
-// plate thinner than twice that, its centre behind the floor at rest, lost every contact and fell
-// through (of 400 needles 1 cm thick dropped on a two-triangle floor, 319).
+// A thin hull (PolyhedronView::thin) whose inside point lies behind a triangle's plane by more
+// than this (m) is behind it; any other convex once it is behind at all. A body resting on a floor
+// sinks to the slop and more under load, and a needle or plate thinner than twice that, its centre
+// behind the floor at rest, lost every contact and fell through (of 400 needles 1 cm thick dropped
+// on a two-triangle floor, 319). Not for the rest: a small box 1.4 cm behind a floor would be
+// pushed up through it.
 constexpr Real k_behind = Real(0.02);
+// A thin hull reaching no farther than this (m) behind a triangle's plane may be pushed out of its
+// front (add_triangle_contacts); farther, it is beside the triangle, not through it (a plate
+// resting on a ledge near its edge reaches far behind the ledge's side).
+constexpr Real k_through = 2 * k_behind;
 // Points of one manifold closer than this (m) are the same point seen from neighbouring
 // triangles sharing an edge or corner.
 constexpr Real k_weld_distance = Real(1e-3);
@@ -160,14 +166,15 @@ Vec3 inside_point(const ConvexRef& a) {
   return polyhedron ? polyhedron->interior : Vec3::zero();
 }
 
-// Whether hull a, placed by a_in_b in the mesh frame, reaches farther behind the plane through v0
-// with normal `front` than in front of it.
-bool more_behind_than_in_front(const PolyhedronView& a, const Transform& a_in_b, const Vec3& v0,
-                               const Vec3& front) {
+// How far hull a, placed by a_in_b in the mesh frame, reaches behind and in front of the plane
+// through v0 with normal `front` (m, each at least 0).
+struct Reach {
+  Real behind = 0, in_front = 0;
+};
+Reach reach(const PolyhedronView& a, const Transform& a_in_b, const Vec3& v0, const Vec3& front) {
   const Vec3 up = inverse_rotate(a_in_b.orientation, front);  // in a's frame
-  const Real below = dot(front, apply(a_in_b, a.support(-up)) - v0);
-  const Real above = dot(front, apply(a_in_b, a.support(up)) - v0);
-  return -below > above;
+  return {std::max(Real(0), -dot(front, apply(a_in_b, a.support(-up)) - v0)),
+          std::max(Real(0), dot(front, apply(a_in_b, a.support(up)) - v0))};
 }
 
 void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transform& a_in_b,
@@ -176,22 +183,27 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transf
   const auto& tri = b.triangles[t];
   const Vec3& v0 = b.vertices[tri[0]];
   const Vec3& front = b.normals[t];
-  if (dot(front, a_inside_local - v0) < -k_behind) return;  // one-sided: a is behind the triangle
-  const TrianglePolyhedron triangle(v0, b.vertices[tri[1]], b.vertices[tri[2]]);
-  // A hull in front of the triangle (its inside point) that reaches farther behind its plane than
-  // in front of it (a needle or plate lying half through) overlaps it least along the back face,
-  // or an edge axis near it, whose normal would pull it on through: it is dropped below, and the
-  // hull fell through. The front face is clipped against it instead, which pushes it back out;
-  // likewise where the pair routine's normal points to the back at all.
   const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
-  const bool through = hull != nullptr && more_behind_than_in_front(*hull, a_in_b, v0, front);
-  Manifold m;
-  if (through ? !collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, m)
-              : !collide_triangle(a, ta, triangle.view(), tb, margin, m)) {
-    return;
-  }
-
+  const bool thin = hull != nullptr && hull->thin;
+  // One-sided: a is behind the triangle.
+  if (dot(front, a_inside_local - v0) < (thin ? -k_behind : 0)) return;
+  const TrianglePolyhedron triangle(v0, b.vertices[tri[1]], b.vertices[tri[2]]);
+  // A thin hull in front of the triangle, or within k_behind of it, that reaches farther behind
+  // its plane than in front of it (a needle or plate lying half through) overlaps it least along
+  // the back face, or an edge axis near it, whose normal would pull it on through: it is dropped
+  // below, and the hull fell through. Where it reaches no farther behind than k_through, the
+  // front face is clipped against it instead, which pushes it back out; likewise where the pair
+  // routine's normal points to the back at all.
+  const Reach r = thin ? reach(*hull, a_in_b, v0, front) : Reach{};
+  const bool pushed_out = thin && r.behind <= k_through;
+  const bool through = pushed_out && r.behind > r.in_front;
   const Vec3 face_normal = -rotate(tb.orientation, front);  // from a in front to the triangle
+  Manifold m;
+  bool touching = !through && collide_triangle(a, ta, triangle.view(), tb, margin, m);
+  if (pushed_out && (through || (touching && dot(m.normal, face_normal) < -k_back_sine)))
+    touching = collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, m);
+  if (!touching) return;
+
   Real cosine = dot(m.normal, face_normal);
   bool face_contact = cosine >= k_face_cosine;
   // A capsule nearest an inner edge takes the face normal below, and then its segment clipped to
@@ -204,14 +216,6 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transf
     Manifold over;
     if (!active && collide_capsule_face(*capsule, ta, triangle.view(), tb, 0, margin, over)) {
       m = over;
-      cosine = dot(m.normal, face_normal);
-      face_contact = true;
-    }
-  }
-  if (hull != nullptr && !through && m.count > 0 && cosine < -k_back_sine) {
-    Manifold clipped;
-    if (collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, clipped)) {
-      m = clipped;
       cosine = dot(m.normal, face_normal);
       face_contact = true;
     }

@@ -205,6 +205,10 @@ struct FaceFrame {
 
   // The reference face's normal, world frame.
   Vec3 normal() const { return rotate(tref.orientation, rf.normal); }
+  // A world point in inc's frame.
+  Vec3 to_inc_point(const Vec3& p) const {
+    return transpose_multiply(to_ref.r, apply_inverse(tref, p) - to_ref.t);
+  }
   // A world direction in inc's frame.
   Vec3 to_inc(const Vec3& d) const {
     return transpose_multiply(to_ref.r, inverse_rotate(tref.orientation, d));
@@ -301,15 +305,15 @@ class Spine {
 };
 
 // Corners the incident face (inc_outline) leaves out, added to the `count` candidates clipped
-// from it; returns the new count (at most two more). On a sliver hull (a needle's long thin
-// faces) the face most anti-parallel to the reference may lie at one end, away from the deepest
-// corner and from the far end, which the step then let sink unseen: of 400 needles 2 m long and
-// 1 mm thick dropped on a box, 123 fell through it. So two corners over the reference face join
-// them: the deepest, where it is deeper than they by more than the tolerance; then, within the
-// margin, the corner farthest beyond the body's inside point from their centre, where it lies
-// beyond them by more than they and the incident face reach that way (a speculative point at the
-// far end). A box's deepest corner is one of its face's, and its other corners lie within the
-// face's reach unless it is much longer than wide.
+// from it; returns the new count (at most three more). On a sliver hull (a needle's long thin
+// faces) the face most anti-parallel to the reference may lie at one end or in the middle, away
+// from the deepest corner and from the ends, which the step then let sink unseen: of 400 needles
+// 2 m long and 1 mm thick dropped on a box, 123 fell through it. So corners over the reference
+// face join them: the deepest, where it is deeper than they by more than the tolerance; then,
+// within the margin, the ends: the corner farthest from their centre across the normal, and the
+// farthest the other way, each where it lies beyond them by more than they and the incident face
+// reach that way (speculative points). A box's deepest corner is one of its face's, and its other
+// corners lie within the face's reach unless it is much longer than wide.
 int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, ContactPoint* candidates,
                          int count) {
   Real least_separation = f.margin;
@@ -324,21 +328,36 @@ int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, Contact
   Vec3 centre = Vec3::zero();
   for (int k = 0; k < count; ++k)
     centre += candidates[k].position / Real(count);
-  const Vec3 beyond = reject(f.incident_corner_at(f.inc.interior) - centre, f.normal());
-  if (!(length_squared(beyond) > k_absolute_tolerance * k_absolute_tolerance)) return count;
-  const Vec3 d = normalize(beyond);
-  if (!f.corner_candidate(f.inc.support_index(f.to_inc(d)), corner)) return count;
-  // How far the candidates and the incident face's corners reach along d, and from where.
-  Real least = k_infinity, most = -k_infinity;
-  const auto extend = [&](const Vec3& p) {
-    least = std::min(least, dot(p - centre, d));
-    most = std::max(most, dot(p - centre, d));
-  };
-  for (int k = 0; k < count; ++k)
-    extend(candidates[k].position);
-  for (std::uint32_t c = 0; c < inc_outline.count; ++c)
-    extend(f.incident_corner(inc_outline.vertex(c)));
-  if (dot(corner.position - centre, d) - most > most - least) candidates[count++] = corner;
+  // The corner farthest from their centre across the normal (by inc's frame: a dot product a
+  // corner), then the farthest the other way.
+  const Vec3 normal_in_inc = f.to_inc(f.normal());
+  const Vec3 centre_in_inc = f.to_inc_point(centre);
+  std::uint32_t far = 0;
+  Real farthest = -1;
+  for (std::uint32_t v = 0; v < f.inc.vertices.size(); ++v) {
+    const Real off = length_squared(reject(f.inc.vertices[v] - centre_in_inc, normal_in_inc));
+    if (off > farthest) {
+      farthest = off;
+      far = v;
+    }
+  }
+  const Vec3 out = reject(f.incident_corner(far) - centre, f.normal());
+  if (!(length_squared(out) > k_absolute_tolerance * k_absolute_tolerance)) return count;
+  const int clipped = count;
+  for (const Vec3& d : {normalize(out), -normalize(out)}) {
+    if (!f.corner_candidate(f.inc.support_index(f.to_inc(d)), corner)) continue;
+    // How far the candidates and the incident face's corners reach along d, and from where.
+    Real least = k_infinity, most = -k_infinity;
+    const auto extend = [&](const Vec3& p) {
+      least = std::min(least, dot(p - centre, d));
+      most = std::max(most, dot(p - centre, d));
+    };
+    for (int k = 0; k < clipped; ++k)
+      extend(candidates[k].position);
+    for (std::uint32_t c = 0; c < inc_outline.count; ++c)
+      extend(f.incident_corner(inc_outline.vertex(c)));
+    if (dot(corner.position - centre, d) - most > most - least) candidates[count++] = corner;
+  }
   return count;
 }
 
@@ -410,8 +429,8 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
     std::swap(in, clipped);
   }
 
-  // The clipped corners, the patch's (at most four) and two left out.
-  ContactPoint candidates[k_max_clip_points + Manifold::k_max_points + 2];
+  // The clipped corners, the patch's (at most four) and three left out.
+  ContactPoint candidates[k_max_clip_points + Manifold::k_max_points + 3];
   int count = 0;
   for (int k = 0; k < n; ++k) {
     const ClipVertex& cv = in[k];

@@ -313,6 +313,16 @@ void expect_only_normal(const std::vector<Manifold>& out, const Vec3& expected, 
   }
 }
 
+// The hull of the box between corners `low` and `high` (its own frame).
+HullData cuboid_hull(const Vec3& low, const Vec3& high) {
+  std::vector<Vec3> corners;
+  for (const Real x : {low.x, high.x})
+    for (const Real y : {low.y, high.y})
+      for (const Real z : {low.z, high.z})
+        corners.push_back({x, y, z});
+  return build_convex_hull(corners);
+}
+
 // A 16 x 16 m floor of 0.5 m cells at y = 0: inner edges and corners every half metre.
 const MeshShape& floor_mesh() {
   static const auto mesh = cook_mesh(grid_mesh(32, 32, Real(0.5), flat));
@@ -387,12 +397,8 @@ TEST(MeshContacts, OneSidedFloorIgnoresBodiesBelowItAndPushesUpThoseAbove) {
 // it: the one-sided test asks for a point inside the hull, not its origin (taken for a body
 // behind the floor, such a hull lost its contacts and fell through).
 TEST(MeshContacts, AHullAboveItsOwnOriginRestingOnTheFloorIsPushedUp) {
-  std::vector<Vec3> corners;
-  for (const Real x : {Real(-0.3), Real(0.3)})
-    for (const Real y : {Real(0.2), Real(0.6)})
-      for (const Real z : {Real(-0.3), Real(0.3)})
-        corners.push_back({x, y, z});
-  const HullData hull = build_convex_hull(corners);
+  const HullData hull =
+      cuboid_hull({Real(-0.3), Real(0.2), Real(-0.3)}, {Real(0.3), Real(0.6), Real(0.3)});
   const auto out = collide(hull.view(), at({Real(0.1), Real(-0.21), Real(0.2)}), floor_mesh());
   ASSERT_EQ(out.size(), 1u);
   expect_only_normal(out, k_down, k_tol, "resting");
@@ -436,18 +442,48 @@ TEST(MeshContacts, AThinHullMoreThanHalfThroughTheFloorIsPushedOutOfTheFront) {
 // behind it, but by less than a body resting on it sinks (the slop and more under load), so it is
 // still in front, and pushed out of the front. 3 cm behind it is behind the floor.
 TEST(MeshContacts, AThinPlateSunkWhollyIntoTheFloorIsStillInFront) {
-  std::vector<Vec3> corners;
-  for (const Real x : {Real(-0.5), Real(0.5)})
-    for (const Real y : {Real(-0.002), Real(0.002)})
-      for (const Real z : {Real(-0.5), Real(0.5)})
-        corners.push_back({x, y, z});
-  const HullData plate = build_convex_hull(corners);
+  const HullData plate =
+      cuboid_hull({Real(-0.5), Real(-0.002), Real(-0.5)}, {Real(0.5), Real(0.002), Real(0.5)});
   const auto out = collide(plate.view(), at({Real(0.1), Real(-0.004), Real(0.2)}), floor_mesh());
   ASSERT_EQ(out.size(), 1u);
   expect_only_normal(out, k_down, k_tol, "sunk");
   EXPECT_EQ(out[0].count, 4);
   EXPECT_NEAR(deepest(out), 0.006, k_tol);
   EXPECT_TRUE(collide(plate.view(), at({Real(0.1), Real(-0.03), Real(0.2)}), floor_mesh()).empty());
+}
+
+// A ledge: a floor at y = 0 for x <= 0 and its side, facing +x, from y = 0 down to -2.
+const MeshShape& ledge_mesh() {
+  static const auto mesh =
+      cook_mesh(Mesh{{{-5, 0, -5}, {-5, 0, 5}, {0, 0, 5}, {0, 0, -5}, {0, -2, 5}, {0, -2, -5}},
+                     {{0, 1, 2}, {0, 2, 3}, {3, 2, 4}, {3, 4, 5}}});
+  return *mesh;
+}
+
+// A cube and a plate 4 mm thick resting on the ledge with their centres 1 cm back from its edge:
+// within k_behind behind the side, which the plate, thin, does not pass; but they reach far behind
+// it, so they are beside it, not through it, and get the floor's normal alone (pushed out of the
+// side's front, a resting cube was thrown off the ledge at 1.15 m/s). A capsule 1.4 cm behind a
+// floor, not thin, is behind it.
+TEST(MeshContacts, BodiesRestingNearALedgesEdgeGetNoPushFromItsSide) {
+  const HullData cube = cuboid_hull({Real(-0.5), Real(-0.5), Real(-0.5)}, Vec3::splat(Real(0.5)));
+  const HullData plate =
+      cuboid_hull({Real(-0.5), Real(-0.002), Real(-0.5)}, {Real(0.5), Real(0.002), Real(0.5)});
+  ASSERT_FALSE(cube.thin);
+  ASSERT_TRUE(plate.thin);
+  for (const auto& [hull, centre_y] : {std::pair{&cube, Real(0.49)}, {&plate, Real(0.001)}}) {
+    const auto out = collide(hull->view(), at({Real(-0.01), centre_y, 0}), ledge_mesh());
+    ASSERT_FALSE(out.empty());
+    expect_only_normal(out, k_down, k_tol, centre_y > Real(0.1) ? "cube" : "plate");
+    EXPECT_LT(deepest(out), Real(0.011));
+  }
+  // A capsule lying across the floor's inner edges, its centre 1.4 cm behind it.
+  const Capsule rod{Real(0.03), Real(0.5)};
+  for (const Real x : {Real(0), Real(0.1), Real(0.25), Real(0.5)}) {
+    EXPECT_TRUE(
+        collide(rod, at({x, Real(-0.014), Real(0.1)}, about({0, 0, 1}, 90)), floor_mesh()).empty())
+        << "x = " << x;
+  }
 }
 
 const BoxPolyhedron k_cube{Box{}};  // half extents 0.5

@@ -580,9 +580,9 @@ TEST(Polyhedra, CylinderLyingOnABoxGivesTheFourCornersOfItsLowestSide) {
 }
 
 // A needle's faces are slivers, and its face most anti-parallel to the ground's may lie at the end
-// that touches least: the manifold must still hold its deepest corner, or the other end sinks
-// through unseen (of 400 needles like these dropped on a box, 123 fell through the ground).
-TEST(Polyhedra, NeedleLyingOnABoxAlwaysHasItsDeepestCornerInTheManifold) {
+// that touches least: the manifold must still hold its deepest corner and its far end, or they
+// sink through unseen (of 400 needles like these dropped on a box, 123 fell through the ground).
+TEST(Polyhedra, NeedleLyingOnABoxAlwaysHasItsDeepestCornerAndBothEndsInTheManifold) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> unit(-1, 1);
   const BoxPolyhedron ground(box(50, Real(0.5), 50));
@@ -619,6 +619,15 @@ TEST(Polyhedra, NeedleLyingOnABoxAlwaysHasItsDeepestCornerInTheManifold) {
     // Within the tolerance by which a corner must be deeper than the clipped face to join it.
     EXPECT_LE(deepest_point, depth + k_tol) << "trial " << trial;
     EXPECT_GE(deepest_point, depth - Real(0.0011)) << "trial " << trial;
+    // Its points span at least half of it: the ends lie within the margin.
+    Real longest = 0;
+    for (int i = 0; i < m.count; ++i) {
+      for (int j = 0; j < i; ++j) {
+        const Vec3 d = m.points[std::size_t(i)].position - m.points[std::size_t(j)].position;
+        longest = std::max(longest, std::hypot(d.x, d.z));
+      }
+    }
+    EXPECT_GT(longest, Real(0.9)) << "trial " << trial;
   }
   EXPECT_GT(missed_before, 30);  // the case the test is for
 }
