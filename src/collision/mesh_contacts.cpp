@@ -28,7 +28,7 @@ constexpr Real k_back_sine = Real(1e-3);
 // than this (m) is behind it; any other convex once it is behind at all. A body resting on a floor
 // sinks to the slop and more under load, and a needle or plate thinner than twice that, its centre
 // behind the floor at rest, lost every contact and fell through (of 400 needles 1 cm thick dropped
-// on a two-triangle floor, 319). Not for the rest: a small box 1.4 cm behind a floor would be
+// on a two-triangle floor, 319). Not for the rest: a capsule lying 1.4 cm behind a floor was
 // pushed up through it.
 constexpr Real k_behind = Real(0.02);
 // A thin hull reaching no farther than this (m) behind a triangle's plane may be pushed out of its

@@ -263,8 +263,7 @@ int add_patch_corners(const FaceFrame& f, std::uint32_t inc_face, ContactPoint* 
   }
   if (corners == 0) return count;
   Manifold reduced;
-  reduce_manifold(std::span<const ContactPoint>(patch.data(), corners),
-                  rotate(f.tref.orientation, f.rf.normal), reduced);
+  reduce_manifold(std::span<const ContactPoint>(patch.data(), corners), f.normal(), reduced);
   for (int k = 0; k < reduced.count; ++k)
     candidates[count++] = reduced.points[std::size_t(k)];
   return count;
@@ -310,10 +309,10 @@ class Spine {
 // from the deepest corner and from the ends, which the step then let sink unseen: of 400 needles
 // 2 m long and 1 mm thick dropped on a box, 123 fell through it. So corners over the reference
 // face join them: the deepest, where it is deeper than they by more than the tolerance; then,
-// within the margin, the ends: the corner farthest from their centre across the normal, and the
-// farthest the other way, each where it lies beyond them by more than they and the incident face
-// reach that way (speculative points). A box's deepest corner is one of its face's, and its other
-// corners lie within the face's reach unless it is much longer than wide.
+// within the margin, the ends: the support points both ways along the line from their centre to
+// the corner farthest from it across the normal, each where it lies beyond them by more than they
+// and the incident face reach that way (speculative points). A box's deepest corner is one of its
+// face's, and its other corners lie within the face's reach unless it is much longer than wide.
 int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, ContactPoint* candidates,
                          int count) {
   Real least_separation = f.margin;
@@ -328,8 +327,8 @@ int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, Contact
   Vec3 centre = Vec3::zero();
   for (int k = 0; k < count; ++k)
     centre += candidates[k].position / Real(count);
-  // The corner farthest from their centre across the normal (by inc's frame: a dot product a
-  // corner), then the farthest the other way.
+  // The corner farthest from their centre across the normal (in inc's frame: no transform a
+  // corner).
   const Vec3 normal_in_inc = f.to_inc(f.normal());
   const Vec3 centre_in_inc = f.to_inc_point(centre);
   std::uint32_t far = 0;
@@ -341,10 +340,10 @@ int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, Contact
       far = v;
     }
   }
-  const Vec3 out = reject(f.incident_corner(far) - centre, f.normal());
-  if (!(length_squared(out) > k_absolute_tolerance * k_absolute_tolerance)) return count;
+  const Vec3 lengthwise = reject(f.incident_corner(far) - centre, f.normal());
+  if (!(length_squared(lengthwise) > k_absolute_tolerance * k_absolute_tolerance)) return count;
   const int clipped = count;
-  for (const Vec3& d : {normalize(out), -normalize(out)}) {
+  for (const Vec3& d : {normalize(lengthwise), -normalize(lengthwise)}) {
     if (!f.corner_candidate(f.inc.support_index(f.to_inc(d)), corner)) continue;
     // How far the candidates and the incident face's corners reach along d, and from where.
     Real least = k_infinity, most = -k_infinity;
