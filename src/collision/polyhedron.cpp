@@ -1,8 +1,8 @@
 #include "collision/polyhedron.h"
 
-#include <impulse/math/aabb.h>
-
 #include <algorithm>
+
+#include "collision/shape_bounds.h"
 
 namespace impulse {
 
@@ -20,9 +20,7 @@ std::uint32_t PolyhedronView::support_index(const Vec3& direction) const {
 }
 
 bool is_thin(const PolyhedronView& p) {
-  AABB box;
-  for (const Vec3& v : p.vertices)
-    box.include(v);
+  const AABB box = bounds(p, Transform{});
   Real least = k_infinity;
   for (const PolyFace& face : p.faces)
     least = std::min(least, face.offset - dot(face.normal, p.support(-face.normal)));
@@ -44,7 +42,6 @@ std::uint32_t PolyhedronView::face_along(const Vec3& direction) const {
 
 BoxPolyhedron::BoxPolyhedron(const Box& box) {
   const Vec3& h = box.half_extents;
-  thin_ = std::min({h.x, h.y, h.z}) < Real(0.2) * length(h);
   const auto bit = [](std::uint32_t vertex, int axis) { return (vertex >> axis) & 1; };
   for (std::uint32_t v = 0; v < 8; ++v) {
     vertices_[v] = {bit(v, 0) ? h.x : -h.x, bit(v, 1) ? h.y : -h.y, bit(v, 2) ? h.z : -h.z};
@@ -86,7 +83,8 @@ BoxPolyhedron::BoxPolyhedron(const Box& box) {
 
 PolyhedronView BoxPolyhedron::view() const {
   PolyhedronView view{vertices_, faces_, face_vertices_, edges_, Vec3::zero()};
-  view.thin = thin_;
+  const Vec3& h = vertices_[7];  // the half extents (vertex 7 has every sign bit)
+  view.thin = std::min({h.x, h.y, h.z}) < Real(0.2) * length(h);  // is_thin's answer
   return view;
 }
 

@@ -66,7 +66,6 @@ class BoxPolyhedron {
   std::array<PolyFace, 6> faces_;
   std::array<std::uint32_t, 24> face_vertices_;
   std::array<PolyEdge, 12> edges_;
-  bool thin_ = false;  // is_thin's answer, from the half extents
 };
 
 /// A triangle (counter-clockwise seen from the front) as a flat polyhedron: vertex i is the i-th

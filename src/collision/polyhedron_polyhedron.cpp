@@ -217,16 +217,20 @@ struct FaceFrame {
   Vec3 incident_corner_at(const Vec3& p) const { return apply(tref, to_ref.point(p)); }
   // Corner v of inc, world frame.
   Vec3 incident_corner(std::uint32_t v) const { return incident_corner_at(inc.vertices[v]); }
+  // Point p of inc (ref's frame) as a candidate point named id, if it lies within the margin.
+  bool candidate(const Vec3& p, const FeatureId& id, ContactPoint& c) const {
+    const Real gap = dot(rf.normal, p) - rf.offset;
+    const Real separation = along != nullptr ? along->gap(gap) : gap;
+    if (separation > margin) return false;
+    // a's point lies on b's face when b is the reference: projected there.
+    c = {apply(tref, ref_is_a ? p : p - gap * rf.normal), -separation, id};
+    return true;
+  }
   // Corner v of inc as a candidate point, if it lies over the reference face within the margin.
   bool corner_candidate(std::uint32_t v, ContactPoint& c) const {
     const Vec3 p = to_ref.point(inc.vertices[v]);
-    const Real gap = dot(rf.normal, p) - rf.offset;
-    const Real separation = along != nullptr ? along->gap(gap) : gap;
-    if (!(separation <= margin) || !over_face(ref, rf, p)) return false;
-    // a's corner lies on b's face when b is the reference: projected there.
-    c = {apply(tref, ref_is_a ? p : p - gap * rf.normal), -separation,
-         make_id(FeatureType::face, ref_face, FeatureType::vertex, v)};
-    return true;
+    return candidate(p, make_id(FeatureType::face, ref_face, FeatureType::vertex, v), c) &&
+           over_face(ref, rf, p);
   }
 };
 
@@ -342,20 +346,22 @@ int add_left_out_corners(const FaceFrame& f, const Outline& inc_outline, Contact
   }
   const Vec3 lengthwise = reject(f.incident_corner(far) - centre, f.normal());
   if (!(length_squared(lengthwise) > k_absolute_tolerance * k_absolute_tolerance)) return count;
-  const int clipped = count;
-  for (const Vec3& d : {normalize(lengthwise), -normalize(lengthwise)}) {
-    if (!f.corner_candidate(f.inc.support_index(f.to_inc(d)), corner)) continue;
-    // How far the candidates and the incident face's corners reach along d, and from where.
-    Real least = k_infinity, most = -k_infinity;
-    const auto extend = [&](const Vec3& p) {
-      least = std::min(least, dot(p - centre, d));
-      most = std::max(most, dot(p - centre, d));
-    };
-    for (int k = 0; k < clipped; ++k)
-      extend(candidates[k].position);
-    for (std::uint32_t c = 0; c < inc_outline.count; ++c)
-      extend(f.incident_corner(inc_outline.vertex(c)));
-    if (dot(corner.position - centre, d) - most > most - least) candidates[count++] = corner;
+  // How far the candidates and the incident face's corners reach along the line, either way.
+  const Vec3 d = normalize(lengthwise);
+  Real least = k_infinity, most = -k_infinity;
+  const auto extend = [&](const Vec3& p) {
+    least = std::min(least, dot(p - centre, d));
+    most = std::max(most, dot(p - centre, d));
+  };
+  for (int k = 0; k < count; ++k)
+    extend(candidates[k].position);
+  for (std::uint32_t c = 0; c < inc_outline.count; ++c)
+    extend(f.incident_corner(inc_outline.vertex(c)));
+  const Real reach = most - least;
+  for (const Real sign : {Real(1), Real(-1)}) {
+    if (!f.corner_candidate(f.inc.support_index(f.to_inc(sign * d)), corner)) continue;
+    const Real past = sign * dot(corner.position - centre, d) - (sign > 0 ? most : -least);
+    if (past > reach) candidates[count++] = corner;
   }
   return count;
 }
@@ -429,19 +435,13 @@ void face_contact(const PolyhedronView& ref, const Transform& tref, std::uint32_
   }
 
   // The clipped corners, the patch's (at most four) and three left out.
+  const FaceFrame frame{ref, tref, rf, ref_face, inc, to_ref, ref_is_a, margin, along};
   ContactPoint candidates[k_max_clip_points + Manifold::k_max_points + 3];
   int count = 0;
   for (int k = 0; k < n; ++k) {
-    const ClipVertex& cv = in[k];
-    const Real face_gap = dot(rf.normal, cv.p) - rf.offset;
-    const Real separation = along != nullptr ? along->gap(face_gap) : face_gap;
-    if (separation > margin) continue;
-    // a's clipped corner lies on b's face when b is the reference: project it there.
-    const Vec3 local = ref_is_a ? cv.p : cv.p - face_gap * rf.normal;
-    candidates[count++] = {apply(tref, local), -separation, cv.id};
+    if (frame.candidate(in[k].p, in[k].id, candidates[count])) ++count;
   }
-  const Vec3 normal = rotate(tref.orientation, rf.normal);
-  const FaceFrame frame{ref, tref, rf, ref_face, inc, to_ref, ref_is_a, margin, along};
+  const Vec3 normal = frame.normal();
   // A thin polyhedron's incident face may be a sliver that leaves out where it touches.
   if (inc.thin) {
     count = add_patch_corners(frame, inc_face, candidates, count);
