@@ -197,7 +197,8 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   const bool rounded = a.rounding > 0 || b.rounding > 0;
   Real face_gap = 0;  // of two boxes (collide_box_box)
   if (!rounded || a.placed.expanded(pair_margin).overlaps(b.placed))
-    collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch, &face_gap);
+    collide_shapes(a.shape, a.pose, b.shape, b.pose, pair_margin, out.scratch, &face_gap,
+                   mesh_touches(pair, out.touches));
   for (const Manifold& found : out.scratch) {
     ContactManifold& m = out.manifolds.emplace_back();
     m.body_a = a.body;
@@ -224,6 +225,23 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   pair.margin = pair_margin;
   pair.found = true;
   return false;
+}
+
+std::span<const MeshTouch> ContactManager::mesh_touches(const Pair& pair,
+                                                        std::vector<MeshTouch>& out) const {
+  out.clear();
+  using MeshPtr = std::shared_ptr<const MeshShape>;
+  const bool mesh_b = std::holds_alternative<MeshPtr>(shapes_[pair.shape_b].shape);
+  if (!mesh_b && !std::holds_alternative<MeshPtr>(shapes_[pair.shape_a].shape)) return out;
+  // Points lie on shape_b's surface; normals point from shape_a to shape_b.
+  for (const ContactManifold& m : std::span(manifolds_).subspan(pair.first, pair.count)) {
+    for (int k = 0; k < m.count; ++k) {
+      const ContactPoint& p = m.points[std::size_t(k)].point;
+      out.push_back(mesh_b ? MeshTouch{p.position, -m.normal}
+                           : MeshTouch{p.position + p.depth * m.normal, m.normal});
+    }
+  }
+  return out;
 }
 
 bool ContactManager::reusable(const Pair& pair, const Transform& relative, Real margin) const {

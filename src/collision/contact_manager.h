@@ -177,6 +177,7 @@ class ContactManager {
   struct Chunk {
     std::vector<ContactManifold> manifolds;
     std::vector<Manifold> scratch;
+    std::vector<MeshTouch> touches;  // collide_pair: a mesh pair's last contacts
     std::size_t reused = 0, apart = 0, colliding = 0;
     // Its pairs' manifolds this step, its pairs that stay (not apart), and whether every pair's
     // count is last step's.
@@ -213,6 +214,9 @@ class ContactManager {
   /// be rebuilt instead (reusable), adds nothing and returns true: gather rebuilds them in their
   /// place in the list.
   bool collide_pair(Pair& pair, Real margin, Chunk& out) const;
+  /// Where a convex touched a mesh at the last step (its last contacts' points on the mesh and the
+  /// normals out of it), into out; empty unless one of the pair's shapes is a mesh.
+  std::span<const MeshTouch> mesh_touches(const Pair& pair, std::vector<MeshTouch>& out) const;
   /// Whether the pair's contacts may be rebuilt from last step's (ContactReuse).
   bool reusable(const Pair& pair, const Transform& relative, Real margin) const;
   // How far the motion from pair.relative to `relative` (B's pose in A's frame) may have closed the

@@ -33,8 +33,13 @@ constexpr Real k_back_sine = Real(1e-3);
 constexpr Real k_behind = Real(0.02);
 // A thin hull reaching no farther than this (m) behind a triangle's plane may be pushed out of its
 // front (add_triangle_contacts); farther, it is beside the triangle, not through it (a plate
-// resting on a ledge near its edge reaches far behind the ledge's side).
+// resting on a ledge near its edge reaches far behind the ledge's side), unless it touched the
+// triangle's surface at the last step.
 constexpr Real k_through = 2 * k_behind;
+// A contact of the last step within k_behind of a triangle's plane whose normal is within this
+// cosine (30 degrees) of the triangle's front touched that triangle or a neighbour of it on one
+// surface (coplanar or gently bent), not a ledge's side across an edge from it.
+constexpr Real k_touch_cosine = Real(0.866);
 // Points of one manifold closer than this (m) are the same point seen from neighbouring
 // triangles sharing an edge or corner.
 constexpr Real k_weld_distance = Real(1e-3);
@@ -177,25 +182,40 @@ Reach reach(const PolyhedronView& a, const Transform& a_in_b, const Vec3& v0, co
           std::max(Real(0), dot(front, apply(a_in_b, a.support(up)) - v0))};
 }
 
+// Whether a touched the mesh at the last step on the surface of the triangle through v0 with
+// normal front (world), or of a neighbour on one surface with it (k_touch_cosine).
+bool touched_front(std::span<const MeshTouch> touched, const Vec3& v0, const Vec3& front) {
+  return std::any_of(touched.begin(), touched.end(), [&](const MeshTouch& x) {
+    return dot(x.normal, front) >= k_touch_cosine && std::abs(dot(front, x.point - v0)) <= k_behind;
+  });
+}
+
 void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transform& a_in_b,
                            const Vec3& a_inside_local, const MeshShape& b, const Transform& tb,
-                           std::uint32_t t, Real margin, std::vector<Candidate>& candidates) {
+                           std::span<const MeshTouch> touched, std::uint32_t t, Real margin,
+                           std::vector<Candidate>& candidates) {
   const auto& tri = b.triangles[t];
   const Vec3& v0 = b.vertices[tri[0]];
   const Vec3& front = b.normals[t];
   const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
   const bool thin = hull != nullptr && hull->thin;
+  // A thin hull that touched the triangle's surface at the last step is in front of it, however
+  // far it has sunk behind its plane since (a plate turning into the floor about one edge, its
+  // far edge pressed on 5 cm or more): which side a body is on is what the contacts knew, where
+  // its pose cannot tell a sunk plate from one beyond a ledge's edge.
+  const bool in_front =
+      thin && touched_front(touched, apply(tb, v0), rotate(tb.orientation, front));
   // One-sided: a is behind the triangle.
-  if (dot(front, a_inside_local - v0) < (thin ? -k_behind : 0)) return;
+  if (!in_front && dot(front, a_inside_local - v0) < (thin ? -k_behind : 0)) return;
   const TrianglePolyhedron triangle(v0, b.vertices[tri[1]], b.vertices[tri[2]]);
   // A thin hull in front of the triangle, or within k_behind of it, that reaches farther behind
   // its plane than in front of it (a needle or plate lying half through) overlaps it least along
   // the back face, or an edge axis near it, whose normal would pull it on through: it is dropped
-  // below, and the hull fell through. Where it reaches no farther behind than k_through, the
-  // front face is clipped against it instead, which pushes it back out; likewise where the pair
-  // routine's normal points to the back at all.
+  // below, and the hull fell through. Where it touched the triangle before or reaches no farther
+  // behind than k_through, the front face is clipped against it instead, which pushes it back
+  // out; likewise where the pair routine's normal points to the back at all.
   const Reach r = thin ? reach(*hull, a_in_b, v0, front) : Reach{};
-  const bool pushed_out = thin && r.behind <= k_through;
+  const bool pushed_out = thin && (in_front || r.behind <= k_through);
   const bool through = pushed_out && r.behind > r.in_front;
   const Vec3 face_normal = -rotate(tb.orientation, front);  // from a in front to the triangle
   Manifold m;
@@ -342,13 +362,22 @@ void group_into_manifolds(std::vector<Candidate>& candidates, std::vector<Contac
 }  // namespace
 
 void collide_convex_mesh(const ConvexRef& a, const Transform& ta, const MeshShape& b,
-                         const Transform& tb, Real margin, std::vector<Manifold>& out) {
+                         const Transform& tb, Real margin, std::vector<Manifold>& out,
+                         std::span<const MeshTouch> touched) {
   thread_local Scratch scratch;
   scratch.candidates.clear();
   const Transform a_in_b = inverse(tb) * ta;
   const Vec3 inside = apply(a_in_b, inside_point(a));
-  b.tree.query(local_bounds(a, a_in_b).expanded(margin), [&](std::uint32_t t) {
-    add_triangle_contacts(a, ta, a_in_b, inside, b, tb, t, margin, scratch.candidates);
+  AABB bounds = local_bounds(a, a_in_b);
+  // A thin hull pushed wholly behind the surface it touched at the last step, beyond the margin
+  // (a plate slammed flat 12 cm into a floor), looks for its triangles there still.
+  const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
+  if (hull != nullptr && hull->thin) {
+    for (const MeshTouch& x : touched)
+      bounds.include(apply_inverse(tb, x.point));
+  }
+  b.tree.query(bounds.expanded(margin), [&](std::uint32_t t) {
+    add_triangle_contacts(a, ta, a_in_b, inside, b, tb, touched, t, margin, scratch.candidates);
     return true;
   });
   remove_voided(b, scratch.candidates, scratch.voided);

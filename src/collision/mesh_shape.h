@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "collision/convex_ref.h"
@@ -56,12 +57,22 @@ std::shared_ptr<const MeshShape> cook_mesh(const Mesh& mesh);
 /// The mesh's bounds in its local frame.
 AABB mesh_bounds(const MeshShape& mesh);
 
+/// A point of a mesh's surface that a convex touched at the last step, and the normal there
+/// (world, out of the mesh toward the convex): the side of the mesh the convex was on, which a
+/// thin hull sunk far into a triangle no longer shows by its pose.
+struct MeshTouch {
+  Vec3 point;
+  Vec3 normal;
+};
+
 /// Contacts of a convex shape a against mesh b (pose tb): appends manifolds to out, one per group
 /// of triangles touched with a common normal (within a few degrees), each of at most 4 points,
-/// normals from a to the mesh. out is the caller's and is not cleared here. Scratch lives in
-/// thread_local buffers that keep their capacity, so steady use allocates nothing.
+/// normals from a to the mesh. `touched`: the pair's contacts of the last step (none for a new
+/// pair). out is the caller's and is not cleared here. Scratch lives in thread_local buffers that
+/// keep their capacity, so steady use allocates nothing.
 void collide_convex_mesh(const ConvexRef& a, const Transform& ta, const MeshShape& b,
-                         const Transform& tb, Real margin, std::vector<Manifold>& out);
+                         const Transform& tb, Real margin, std::vector<Manifold>& out,
+                         std::span<const MeshTouch> touched = {});
 
 /// Closest hit of the segment on the mesh's triangles, either side; hit.sub_shape is the triangle
 /// and hit.normal faces against the ray.

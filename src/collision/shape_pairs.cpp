@@ -25,7 +25,8 @@ void add_if_touching(std::vector<Manifold>& out, Routine&& routine) {
 }
 
 void collide_ordered(const CookedShape& a, const Transform& ta, const CookedShape& b,
-                     const Transform& tb, Real margin, std::vector<Manifold>& out, Real* box_gap) {
+                     const Transform& tb, Real margin, std::vector<Manifold>& out, Real* box_gap,
+                     std::span<const MeshTouch> touched) {
   // One routine per primitive pair, then the families against hulls, planes and meshes.
   const auto touching = [&](auto routine) { add_if_touching(out, routine); };
   std::optional<BoxPolyhedron> box_storage;
@@ -81,7 +82,7 @@ void collide_ordered(const CookedShape& a, const Transform& ta, const CookedShap
           },
           [&](const auto&, const MeshPtr& mesh) {
             const std::optional<ConvexRef> convex = convex_ref(a, box_storage);
-            if (convex) collide_convex_mesh(*convex, ta, *mesh, tb, margin, out);
+            if (convex) collide_convex_mesh(*convex, ta, *mesh, tb, margin, out, touched);
           },
           // Every other order is handled by collide_shapes turning the pair around.
           [](const auto&, const auto&) {},
@@ -103,13 +104,14 @@ void flip_manifold(Manifold& manifold) {
 }
 
 void collide_shapes(const CookedShape& a, const Transform& ta, const CookedShape& b,
-                    const Transform& tb, Real margin, std::vector<Manifold>& out, Real* box_gap) {
+                    const Transform& tb, Real margin, std::vector<Manifold>& out, Real* box_gap,
+                    std::span<const MeshTouch> touched) {
   if (rank(a) <= rank(b)) {
-    collide_ordered(a, ta, b, tb, margin, out, box_gap);
+    collide_ordered(a, ta, b, tb, margin, out, box_gap, touched);
     return;
   }
   const std::size_t first = out.size();
-  collide_ordered(b, tb, a, ta, margin, out, box_gap);
+  collide_ordered(b, tb, a, ta, margin, out, box_gap, touched);
   for (std::size_t i = first; i < out.size(); ++i)
     flip_manifold(out[i]);
 }

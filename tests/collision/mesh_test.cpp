@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -283,9 +284,9 @@ constexpr Real k_margin = Real(0.05);
 const Vec3 k_down{0, -1, 0};
 
 std::vector<Manifold> collide(const ConvexRef& a, const Transform& ta, const MeshShape& mesh,
-                              const Transform& tb = {}) {
+                              const Transform& tb = {}, std::span<const MeshTouch> touched = {}) {
   std::vector<Manifold> out;
-  collide_convex_mesh(a, ta, mesh, tb, k_margin, out);
+  collide_convex_mesh(a, ta, mesh, tb, k_margin, out, touched);
   for (const Manifold& m : out) {
     EXPECT_GT(m.count, 0);
     EXPECT_LE(m.count, Manifold::k_max_points);
@@ -452,6 +453,28 @@ TEST(MeshContacts, AThinPlateSunkWhollyIntoTheFloorIsStillInFront) {
   EXPECT_TRUE(collide(plate.view(), at({Real(0.1), Real(-0.03), Real(0.2)}), floor_mesh()).empty());
 }
 
+// A plate 4 mm thick slammed flat 8 cm into the floor, beyond k_through and the margin: by its
+// pose alone it is behind the floor, and fell through (a 2 m plate landing spinning sank 12 cm in
+// a step, wholly under a two-triangle floor). Having touched the floor at the last step, anywhere
+// on its plane, it is in front still and pushed out of the front by its depth. A last contact on a
+// surface facing another way or lying off the floor's plane (a wall, a floor below) says nothing.
+TEST(MeshContacts, AThinPlateThatTouchedTheFloorLastStepIsPushedOutHoweverDeepItSank) {
+  const HullData plate =
+      cuboid_hull({Real(-0.5), Real(-0.002), Real(-0.5)}, {Real(0.5), Real(0.002), Real(0.5)});
+  const Transform sunk = at({Real(0.1), Real(-0.08), Real(0.2)});
+  EXPECT_TRUE(collide(plate.view(), sunk, floor_mesh()).empty());
+  const MeshTouch on_floor[] = {{{Real(0.7), 0, Real(-0.4)}, {0, 1, 0}}};
+  const auto out = collide(plate.view(), sunk, floor_mesh(), {}, on_floor);
+  ASSERT_EQ(out.size(), 1u);
+  expect_only_normal(out, k_down, k_tol, "sunk");
+  EXPECT_EQ(out[0].count, 4);
+  EXPECT_NEAR(deepest(out), 0.082, k_tol);
+  const MeshTouch on_wall[] = {{{Real(0.7), 0, Real(-0.4)}, {1, 0, 0}}};
+  const MeshTouch below[] = {{{Real(0.7), Real(-0.5), Real(-0.4)}, {0, 1, 0}}};
+  EXPECT_TRUE(collide(plate.view(), sunk, floor_mesh(), {}, on_wall).empty());
+  EXPECT_TRUE(collide(plate.view(), sunk, floor_mesh(), {}, below).empty());
+}
+
 // A ledge: a floor at y = 0 for x <= 0 and its side, facing +x, from y = 0 down to -2.
 const MeshShape& ledge_mesh() {
   static const auto mesh =
@@ -463,19 +486,24 @@ const MeshShape& ledge_mesh() {
 // A cube and a plate 4 mm thick resting on the ledge with their centres 1 cm back from its edge:
 // within k_behind behind the side, which the plate, thin, does not pass; but they reach far behind
 // it, so they are beside it, not through it, and get the floor's normal alone (pushed out of the
-// side's front, a resting cube was thrown off the ledge at 1.15 m/s). A capsule 1.4 cm behind a
-// floor, not thin, is behind it.
+// side's front, a resting cube was thrown off the ledge at 1.15 m/s); so too when they touched the
+// floor at the last step, which faces another way than the side. A capsule 1.4 cm behind a floor,
+// not thin, is behind it.
 TEST(MeshContacts, BodiesRestingNearALedgesEdgeGetNoPushFromItsSide) {
   const HullData cube = cuboid_hull({Real(-0.5), Real(-0.5), Real(-0.5)}, Vec3::splat(Real(0.5)));
   const HullData plate =
       cuboid_hull({Real(-0.5), Real(-0.002), Real(-0.5)}, {Real(0.5), Real(0.002), Real(0.5)});
   ASSERT_FALSE(cube.thin);
   ASSERT_TRUE(plate.thin);
+  const MeshTouch on_floor[] = {{{Real(-0.3), 0, Real(0.2)}, {0, 1, 0}}};
   for (const auto& [hull, centre_y] : {std::pair{&cube, Real(0.49)}, {&plate, Real(0.001)}}) {
-    const auto out = collide(hull->view(), at({Real(-0.01), centre_y, 0}), ledge_mesh());
-    ASSERT_FALSE(out.empty());
-    expect_only_normal(out, k_down, k_tol, centre_y > Real(0.1) ? "cube" : "plate");
-    EXPECT_LT(deepest(out), Real(0.011));
+    for (const std::span<const MeshTouch> touched : {std::span<const MeshTouch>{}, {on_floor}}) {
+      const auto out =
+          collide(hull->view(), at({Real(-0.01), centre_y, 0}), ledge_mesh(), {}, touched);
+      ASSERT_FALSE(out.empty());
+      expect_only_normal(out, k_down, k_tol, centre_y > Real(0.1) ? "cube" : "plate");
+      EXPECT_LT(deepest(out), Real(0.011));
+    }
   }
   // A capsule lying across the floor's inner edges, its centre 1.4 cm behind it.
   const Capsule rod{Real(0.03), Real(0.5)};
