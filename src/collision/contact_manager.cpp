@@ -227,12 +227,22 @@ bool ContactManager::collide_pair(Pair& pair, Real margin, Chunk& out) const {
   return false;
 }
 
+void ContactManager::mark_moved_by_hand(std::uint32_t shape) {
+  if (shapes_[shape].moved_by_hand) return;
+  shapes_[shape].moved_by_hand = true;
+  moved_by_hand_.push_back(shape);
+}
+
 std::span<const MeshTouch> ContactManager::mesh_touches(const Pair& pair,
                                                         std::vector<MeshTouch>& out) const {
   out.clear();
   using MeshPtr = std::shared_ptr<const MeshShape>;
-  const bool mesh_b = std::holds_alternative<MeshPtr>(shapes_[pair.shape_b].shape);
-  if (!mesh_b && !std::holds_alternative<MeshPtr>(shapes_[pair.shape_a].shape)) return out;
+  const ShapeRecord& a = shapes_[pair.shape_a];
+  const ShapeRecord& b = shapes_[pair.shape_b];
+  const bool mesh_b = std::holds_alternative<MeshPtr>(b.shape);
+  if (!mesh_b && !std::holds_alternative<MeshPtr>(a.shape)) return out;
+  // A body set down by hand may be anywhere: its pose alone says where it is.
+  if (a.moved_by_hand || b.moved_by_hand) return out;
   // Points lie on shape_b's surface; normals point from shape_a to shape_b.
   for (const ContactManifold& m : std::span(manifolds_).subspan(pair.first, pair.count)) {
     for (int k = 0; k < m.count; ++k) {

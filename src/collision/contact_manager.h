@@ -108,6 +108,10 @@ class ContactManager {
   bool place_shape(std::uint32_t shape, const Transform& pose, const StepMotion& motion);
   /// Does nothing for a shape whose last place_shape kept it within its fat box.
   void move_placed(std::uint32_t shape);
+  /// Marks a shape set to a new pose by hand, not carried there by a step: until its next
+  /// narrowphase its pairs' last contacts say nothing of which side of a mesh it is on
+  /// (mesh_touches).
+  void mark_moved_by_hand(std::uint32_t shape);
 
   /// find_new_pairs (the broadphase), then collide_pairs (the narrowphase and the cache).
   template <class Filter>
@@ -156,6 +160,7 @@ class ContactManager {
     AABB placed;
     Vec3 displacement;
     bool moves = false;
+    bool moved_by_hand = false;  // mark_moved_by_hand, until the next collide_pairs
   };
   struct Pair {
     std::uint32_t shape_a = 0, shape_b = 0;  // shape_a < shape_b
@@ -243,10 +248,11 @@ class ContactManager {
   // where they lie when every pair keeps its place, else from previous_, where it moves them.
   std::vector<ContactManifold> manifolds_;
   std::vector<ContactManifold> previous_;
-  std::vector<PairUpdate> updates_;        // per pair, this step (or k_apart)
-  std::vector<std::uint32_t> new_counts_;  // per collided pair: its manifolds this step
-  std::vector<std::uint8_t> rebuilt_;      // per collided pair: 1 if its last contacts are
-                                           // rebuilt (gather), 0 if the narrowphase found them
+  std::vector<PairUpdate> updates_;           // per pair, this step (or k_apart)
+  std::vector<std::uint32_t> new_counts_;     // per collided pair: its manifolds this step
+  std::vector<std::uint8_t> rebuilt_;         // per collided pair: 1 if its last contacts are
+                                              // rebuilt (gather), 0 if the narrowphase found them
+  std::vector<std::uint32_t> moved_by_hand_;  // the shapes marked so (mark_moved_by_hand)
   std::vector<Chunk> chunks_;
   std::size_t colliding_ = 0;  // pairs collided at the last update
   ContactCounts counts_;
@@ -279,6 +285,9 @@ void ContactManager::collide_pairs(Real margin, Filter&& filter, TaskPool& pool)
       collide(chunk);
   }
   gather(parallel ? &pool : nullptr);
+  for (const std::uint32_t shape : moved_by_hand_)
+    shapes_[shape].moved_by_hand = false;
+  moved_by_hand_.clear();
 }
 
 }  // namespace impulse

@@ -40,6 +40,11 @@ constexpr Real k_through = 2 * k_behind;
 // cosine (30 degrees) of the triangle's front touched that triangle or a neighbour of it on one
 // surface (coplanar or gently bent), not a ledge's side across an edge from it.
 constexpr Real k_touch_cosine = Real(0.866);
+// A thin hull that touched a triangle's surface and reaches farther than k_through behind it keeps
+// the pair routine's contact where that pushes it out of the front within 60 degrees (this
+// cosine) of the face normal: a plate leaning across a ledge's edge down to the floor below, whose
+// edge contact's normal is the plate's own. Otherwise it has sunk, and the front face is clipped.
+constexpr Real k_out_cosine = Real(0.5);
 // Points of one manifold closer than this (m) are the same point seen from neighbouring
 // triangles sharing an edge or corner.
 constexpr Real k_weld_distance = Real(1e-3);
@@ -211,17 +216,23 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transf
   // A thin hull in front of the triangle, or within k_behind of it, that reaches farther behind
   // its plane than in front of it (a needle or plate lying half through) overlaps it least along
   // the back face, or an edge axis near it, whose normal would pull it on through: it is dropped
-  // below, and the hull fell through. Where it touched the triangle before or reaches no farther
-  // behind than k_through, the front face is clipped against it instead, which pushes it back
-  // out; likewise where the pair routine's normal points to the back at all.
+  // below, and the hull fell through. Where it reaches no farther behind than k_through, the
+  // front face is clipped against it instead, which pushes it back out; likewise where the pair
+  // routine's normal points to the back at all. Farther behind, a hull that touched the triangle
+  // before (`sunk`) has its front face clipped where the pair routine finds nothing or nothing
+  // pushing it out of the front by k_out_cosine.
   const Reach r = thin ? reach(*hull, a_in_b, v0, front) : Reach{};
-  const bool pushed_out = thin && (in_front || r.behind <= k_through);
-  const bool through = pushed_out && r.behind > r.in_front;
+  const bool near = thin && r.behind <= k_through;
+  const bool sunk = in_front && !near;
+  const bool through = near && r.behind > r.in_front;
   const Vec3 face_normal = -rotate(tb.orientation, front);  // from a in front to the triangle
   Manifold m;
   bool touching = !through && collide_triangle(a, ta, triangle.view(), tb, margin, m);
-  if (pushed_out && (through || (touching && dot(m.normal, face_normal) < -k_back_sine)))
+  const Real pushes_out = touching ? dot(m.normal, face_normal) : -1;
+  if (through || (near && touching && pushes_out < -k_back_sine) ||
+      (sunk && pushes_out < k_out_cosine)) {
     touching = collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, m);
+  }
   if (!touching) return;
 
   Real cosine = dot(m.normal, face_normal);

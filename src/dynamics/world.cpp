@@ -356,6 +356,7 @@ void World::set_transform(BodyId id, const Transform& transform) {
   if (!is_finite(transform.orientation) || length(transform.orientation) < Real(1e-6))
     throw InvalidArgument("orientation must be a finite quaternion of non-zero length");
   BodyMotion& m = impl_->motions[i];
+  const bool moved = !(transform == this->transform(id));
   // A unit quaternion within rounding (what transform() returns) is kept as given: setting a
   // body's own transform back changes nothing, to the bit.
   const Real unit_error = std::abs(length(transform.orientation) - 1);
@@ -365,6 +366,10 @@ void World::set_transform(BodyId id, const Transform& transform) {
   m.center = transform.position + rotate(m.orientation, m.local_center);
   m.refresh_world_inertia();
   move_body_shapes(*impl_, i);
+  if (moved) {
+    for (const std::uint32_t shape : impl_->records[i].shapes)
+      impl_->contacts.mark_moved_by_hand(shape);
+  }
   wake_body(*impl_, i);
 }
 

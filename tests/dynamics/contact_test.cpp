@@ -1,6 +1,7 @@
 // Contacts in a stepping world: feature ids kept by the cache, resting, bouncing, no tunnelling,
 // friction on a slope, and no bumps at the inner edges of a mesh floor.
 
+#include <impulse/query.h>
 #include <impulse/world.h>
 
 #include <gtest/gtest.h>
@@ -651,15 +652,16 @@ struct Sinking {
 
 // `count` hulls (make_hull()) of 1 kg dropped on `ground` (top at y = 0), 6 m apart, each with
 // its centre 1.2 to 3 m up, at a random attitude, spinning at up to `spin` rad/s about each axis
-// and moving at up to `speed` m/s along each; 600 steps.
+// and moving at up to `speed` m/s along each; 600 steps. The ground is made first, or with
+// ground_last after the hulls (its shapes then come second in their pairs).
 template <class MakeHull>
 Sinking drop_hulls(const BodySettings& ground, int count, MakeHull&& make_hull,
-                   std::mt19937& random, Real spin, Real speed) {
+                   std::mt19937& random, Real spin, Real speed, bool ground_last = false) {
   std::uniform_real_distribution<float> unit(-1, 1);
   WorldSettings settings;
   settings.sleeping = false;
   World world(settings);
-  world.create_body(ground);
+  if (!ground_last) world.create_body(ground);
   std::vector<std::pair<BodyId, std::vector<Vec3>>> hulls;
   for (int i = 0; i < count; ++i) {
     const ConvexHull hull = make_hull();
@@ -672,6 +674,7 @@ Sinking drop_hulls(const BodySettings& ground, int count, MakeHull&& make_hull,
     body.mass = 1;
     hulls.push_back({world.create_body(body), hull.points});
   }
+  if (ground_last) world.create_body(ground);
   const auto deepest = [&] {
     Real d = 0;
     for (const auto& [id, points] : hulls) {
@@ -713,22 +716,101 @@ TEST(Contacts, NeedleHullsDroppedOnTheFloorNeverSinkThroughIt) {
 // two triangles: none ends below it by more than twice the slop (6.6 mm when this was written). A
 // plate striking about one edge spins, and its other edge can sink 15 cm within the next step (on
 // a box floor too), wholly behind the floor and beyond the margin: from its pose alone it was
-// behind, and 4 of these 40 fell through. Which side it is on, its last contacts knew.
+// behind, and 4 of these 40 fell through (2 with the floor made last). Which side it is on, its
+// last contacts knew.
 TEST(Contacts, ThinPlatesDroppedOnAMeshFloorNeverFallThroughIt) {
-  std::mt19937 random(2);
-  std::uniform_real_distribution<float> unit(-1, 1);
-  const auto plate = [&] {
-    ConvexHull hull;
-    const Real width = Real(0.6) + Real(0.4) * unit(random);
-    for (int k = 0; k < 12; ++k) {
-      const Real x = k < 4 ? (k < 2 ? -1 : 1) : unit(random);
-      hull.points.push_back({x, Real(0.005) * unit(random), width * unit(random) / 2});
-    }
-    return hull;
-  };
   const Mesh quad{{{-10, 0, -10}, {50, 0, -10}, {50, 0, 30}, {-10, 0, 30}}, {{0, 2, 1}, {0, 3, 2}}};
-  EXPECT_LT(drop_hulls(body_of(quad, {}, BodyType::static_body), 40, plate, random, 5, 3).at_end,
-            2 * WorldSettings{}.solver.slop);
+  for (const bool floor_last : {false, true}) {
+    std::mt19937 random(2);
+    std::uniform_real_distribution<float> unit(-1, 1);
+    const auto plate = [&] {
+      ConvexHull hull;
+      const Real width = Real(0.6) + Real(0.4) * unit(random);
+      for (int k = 0; k < 12; ++k) {
+        const Real x = k < 4 ? (k < 2 ? -1 : 1) : unit(random);
+        hull.points.push_back({x, Real(0.005) * unit(random), width * unit(random) / 2});
+      }
+      return hull;
+    };
+    EXPECT_LT(
+        drop_hulls(body_of(quad, {}, BodyType::static_body), 40, plate, random, 5, 3, floor_last)
+            .at_end,
+        2 * WorldSettings{}.solver.slop)
+        << (floor_last ? "floor made last" : "floor made first");
+  }
+}
+
+// A plate 1 cm thick resting on a mesh floor, then set by hand 10 cm under a one-sided upper floor
+// it rested on: a body placed behind a mesh is not pulled up through it, whatever its last
+// contacts said (it was hauled up through the upper floor at the push-out's speed cap), and falls
+// to the floor below.
+TEST(Contacts, AThinPlateSetBelowTheFloorItRestedOnFallsAway) {
+  const Mesh floors{{{-20, 0, -20},
+                     {20, 0, -20},
+                     {20, 0, 20},
+                     {-20, 0, 20},
+                     {-5, 3, -5},
+                     {5, 3, -5},
+                     {5, 3, 5},
+                     {-5, 3, 5}},
+                    {{0, 2, 1}, {0, 3, 2}, {4, 6, 5}, {4, 7, 6}}};
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  world.create_body(body_of(floors, {}, BodyType::static_body));
+  const BodyId plate =
+      world.create_body(body_of(Box{{Real(0.5), Real(0.005), Real(0.5)}}, {0, Real(3.1), 0}));
+  for (int i = 0; i < 120; ++i)
+    world.step(Real(1) / 60);
+  ASSERT_NEAR(world.position(plate).y, 3, 2 * settings.solver.slop);
+  world.set_transform(plate, {{0, Real(2.9), 0}, Quat::identity()});
+  Real highest = 0;
+  for (int i = 0; i < 120; ++i) {
+    world.step(Real(1) / 60);
+    highest = std::max(highest, world.position(plate).y);
+  }
+  EXPECT_LE(highest, Real(2.9));
+  EXPECT_NEAR(world.position(plate).y, Real(0.005), settings.solver.slop);
+}
+
+// A plate 2 m long and 1 cm thick leaning across a mesh ledge's edge, its low end on the floor 40
+// cm below: it rests on the edge, whose contact's normal is the plate's own. Taken for a plate
+// sunk into the upper floor it had touched, it got the floor's upright normal there, sank 9.5 mm
+// into the edge and slid 1.7 cm.
+TEST(Contacts, AThinPlateLeaningAcrossAMeshLedgeRestsOnItsEdge) {
+  const Real drop = Real(0.4), along = Real(0.95), half_length = 1, half_thickness = Real(0.005);
+  const Mesh ledge{{{-20, 0, 5},
+                    {0, 0, 5},
+                    {0, 0, -5},
+                    {-20, 0, -5},
+                    {0, -drop, 5},
+                    {0, -drop, -5},
+                    {20, -drop, 5},
+                    {20, -drop, -5}},
+                   {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}, {4, 6, 7}, {4, 7, 5}}};
+  WorldSettings settings;
+  settings.sleeping = false;
+  World world(settings);
+  world.create_body(body_of(ledge, {}, BodyType::static_body));
+  // Its bottom face through the edge at `along` from its centre towards its upper end.
+  const Real tilt = std::asin(drop / (half_length + along));
+  const Vec3 across{std::sin(tilt), std::cos(tilt), 0};
+  const Vec3 start =
+      Vec3{std::cos(tilt), -std::sin(tilt), 0} * along + across * (half_thickness + Real(0.0005));
+  BodySettings body = body_of(Box{{half_length, half_thickness, Real(0.3)}}, start);
+  body.orientation = Quat::from_axis_angle(Vec3::unit_z(), -tilt);
+  const BodyId plate = world.create_body(body);
+  for (int i = 0; i < 300; ++i)
+    world.step(Real(1) / 60);
+  EXPECT_LT(length(world.position(plate) - start), Real(0.002));
+  int on_edge = 0;
+  for (const DebugContact& c : world.debug_contacts()) {
+    if (std::abs(c.position.x) > Real(0.05)) continue;  // the edge's, not the low end's
+    ++on_edge;
+    EXPECT_LT(c.depth, settings.solver.slop);
+    EXPECT_GT(std::abs(dot(c.normal, across)), Real(0.99)) << "the plate's own normal";
+  }
+  EXPECT_GT(on_edge, 0);
 }
 
 // A capsule landing slanted along another that lies still: it strikes with its low end and turns
