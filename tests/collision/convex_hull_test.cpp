@@ -17,18 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "support/geometry.h"
+
 namespace impulse {
 namespace {
 
-std::vector<Vec3> cube_corners(const Vec3& half_extents) {
-  std::vector<Vec3> corners;
-  for (int i = 0; i < 8; ++i) {
-    corners.push_back({(i & 1) ? half_extents.x : -half_extents.x,
-                       (i & 2) ? half_extents.y : -half_extents.y,
-                       (i & 4) ? half_extents.z : -half_extents.z});
-  }
-  return corners;
-}
+using testing::box_corners;
 
 Vec3 random_in_unit_sphere(std::mt19937& rng) {
   std::uniform_real_distribution<Real> uniform(-1, 1);
@@ -139,7 +133,7 @@ void expect_relative_near(Real actual, Real expected, Real relative) {
 }
 
 TEST(ConvexHull, CubeCornersGiveSixQuadFaces) {
-  std::vector<Vec3> points = cube_corners({1, 1, 1});
+  std::vector<Vec3> points = box_corners({1, 1, 1});
   std::mt19937 rng(7);
   std::uniform_real_distribution<Real> inside(Real(-0.9), Real(0.9));
   for (int i = 0; i < 50; ++i) {
@@ -181,7 +175,7 @@ TEST(ConvexHull, RandomPointsInSphereAreEnclosedByAConvexClosedHull) {
 
 TEST(ConvexHull, PointsSampledOnCubeFacesMergeToSixFaces) {
   const Vec3 half{1, 2, 3};
-  std::vector<Vec3> points = cube_corners(half);
+  std::vector<Vec3> points = box_corners(half);
   std::mt19937 rng(99);
   std::uniform_real_distribution<Real> unit(-1, 1);
   for (int i = 0; i < 600; ++i) {
@@ -210,7 +204,7 @@ TEST(ConvexHull, NoisyFaceSamplesOfARotatedBoxMergeToSixFaces) {
   const Quat q = Quat::from_axis_angle(normalize(Vec3{3, -1, 2}), Real(1.1));
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> unit(-1, 1);
-  std::vector<Vec3> points = cube_corners(half);
+  std::vector<Vec3> points = box_corners(half);
   for (int i = 0; i < 900; ++i) {
     Vec3 p{unit(rng) * half.x, unit(rng) * half.y, unit(rng) * half.z};
     const int axis = i % 3;
@@ -244,7 +238,7 @@ TEST(ConvexHull, ThinSlabGivesClosedConvexHull) {
 TEST(ConvexHull, RotatedTranslatedCubeStillMergesToSixQuads) {
   const Quat q = Quat::from_axis_angle(normalize(Vec3{1, 2, 3}), Real(0.7));
   std::vector<Vec3> points;
-  for (const Vec3& c : cube_corners({Real(0.5), 1, Real(1.5)})) {
+  for (const Vec3& c : box_corners({Real(0.5), 1, Real(1.5)})) {
     points.push_back(rotate(q, c) + Vec3{10, -4, 2});
   }
   const HullData hull = build_convex_hull(points);
@@ -292,7 +286,7 @@ TEST(ConvexHull, RejectsCoplanarPoints) {
 }
 
 TEST(ConvexHull, RejectsNonFiniteCoordinate) {
-  std::vector<Vec3> points = cube_corners({1, 1, 1});
+  std::vector<Vec3> points = box_corners({1, 1, 1});
   points[3].y = std::numeric_limits<Real>::quiet_NaN();
   expect_invalid(points, "non-finite");
   points[3].y = std::numeric_limits<Real>::infinity();
@@ -330,7 +324,7 @@ void expect_box_mass(const MassProperties& props, const Vec3& half, Real density
 
 TEST(PolyhedronMass, BoxCornersMatchBoxFormulas) {
   const Vec3 half{Real(0.5), 1, Real(1.5)};
-  const MassProperties props = polyhedron_mass_properties(build_convex_hull(cube_corners(half)), 7);
+  const MassProperties props = polyhedron_mass_properties(build_convex_hull(box_corners(half)), 7);
   expect_box_mass(props, half, 7, Vec3::zero(), Mat33::identity());
   // The same numbers worked by hand: m = 42, I = 14 * (3.25, 2.5, 1.25).
   expect_relative_near(props.mass, 42, Real(1e-6));
@@ -343,7 +337,7 @@ TEST(PolyhedronMass, TranslatedBoxCentreFollowsThePoints) {
   const Vec3 half{Real(0.5), 1, Real(1.5)};
   const Vec3 shift{3, -7, Real(12.5)};
   std::vector<Vec3> points;
-  for (const Vec3& c : cube_corners(half)) {
+  for (const Vec3& c : box_corners(half)) {
     points.push_back(c + shift);
   }
   const MassProperties props = polyhedron_mass_properties(build_convex_hull(points), 7);
@@ -355,7 +349,7 @@ TEST(PolyhedronMass, RotatedBoxInertiaIsRotatedTensor) {
   const Vec3 shift{-2, 1, 4};
   const Quat q = Quat::from_axis_angle(normalize(Vec3{1, 1, 0}), Real(30) * k_pi / 180);
   std::vector<Vec3> points;
-  for (const Vec3& c : cube_corners(half)) {
+  for (const Vec3& c : box_corners(half)) {
     points.push_back(rotate(q, c) + shift);
   }
   const MassProperties props = polyhedron_mass_properties(build_convex_hull(points), 7);

@@ -22,6 +22,7 @@ namespace {
 
 using testing::about;
 using testing::at;
+using testing::box_corners;
 using testing::expect_vec_near;
 
 constexpr Real k_tol = Real(1e-4);
@@ -316,12 +317,7 @@ void expect_only_normal(const std::vector<Manifold>& out, const Vec3& expected, 
 
 // The hull of the box between corners `low` and `high` (its own frame).
 HullData cuboid_hull(const Vec3& low, const Vec3& high) {
-  std::vector<Vec3> corners;
-  for (const Real x : {low.x, high.x})
-    for (const Real y : {low.y, high.y})
-      for (const Real z : {low.z, high.z})
-        corners.push_back({x, y, z});
-  return build_convex_hull(corners);
+  return build_convex_hull(box_corners((high - low) / 2, (high + low) / 2));
 }
 
 // A 16 x 16 m floor of 0.5 m cells at y = 0: inner edges and corners every half metre.

@@ -21,6 +21,7 @@ namespace {
 
 using testing::about;
 using testing::at;
+using testing::box_corners;
 using testing::expect_vec_near;
 
 constexpr Real k_tol = Real(1e-4);
@@ -30,14 +31,6 @@ constexpr FeatureType k_edge = FeatureType::edge;
 constexpr FeatureType k_face = FeatureType::face;
 
 // --- shapes ----------------------------------------------------------------------------------
-
-std::vector<Vec3> box_corners(const Vec3& h) {
-  std::vector<Vec3> corners;
-  for (int v = 0; v < 8; ++v) {
-    corners.push_back({v & 1 ? h.x : -h.x, v & 2 ? h.y : -h.y, v & 4 ? h.z : -h.z});
-  }
-  return corners;
-}
 
 // A regular tetrahedron of edge 2 with a top edge along y at z = +h and a bottom edge along x at
 // z = -h, h = 1 / sqrt(2); turned so that z becomes y when `upright`.

@@ -15,6 +15,7 @@ namespace {
 
 using testing::about;
 using testing::at;
+using testing::box_corners;
 using testing::expect_vec_near;
 
 constexpr Real k_tol = Real(1e-5);
@@ -39,9 +40,7 @@ struct TestPolyhedron {
 
 TestPolyhedron cuboid(const Vec3& h) {
   TestPolyhedron poly;
-  for (int i = 0; i < 8; ++i) {
-    poly.vertices.push_back({i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z});
-  }
+  poly.vertices = box_corners(h);
   for (int k = 0; k < 3; ++k) {
     Vec3 n;
     n[k] = 1;

@@ -23,6 +23,7 @@ namespace {
 
 using testing::about;
 using testing::body_of;
+using testing::box_corners;
 using testing::ground_box;
 
 std::set<std::uint64_t> feature_ids(const World& world) {
@@ -550,14 +551,6 @@ TEST(Contacts, FastBodiesStopAtAThinWallFromAnyStart) {
   }
 }
 
-// The eight corners of a cube of half extent `half` about the origin.
-std::vector<Vec3> cube_corners(Real half) {
-  std::vector<Vec3> corners;
-  for (int c = 0; c < 8; ++c)
-    corners.push_back({c & 1 ? half : -half, c & 2 ? half : -half, c & 4 ? half : -half});
-  return corners;
-}
-
 // A body of `shapes` dropped at 2 m/s while tumbling at `spin` rad/s, from `drops` heights 13 mm
 // apart from 1.5 m (each meets the floor at another phase of its turn): the deepest any of its
 // `core` points (body frame, each rounded by `rounding`) sinks below the floor over `steps` steps.
@@ -597,7 +590,7 @@ TEST(Contacts, ATumblingBodyNeverSinksACornerIntoTheFloor) {
   };
   const std::vector<Vec3> tetrahedron{
       {1, 0, 0}, {Real(-0.5), Real(0.8), 0}, {Real(-0.5), Real(-0.8), 0}, {0, 0, Real(0.6)}};
-  const std::vector<Vec3> cube = cube_corners(Real(0.5));
+  const std::vector<Vec3> cube = box_corners(Vec3::splat(Real(0.5)));
   const std::vector<Tumbler> tumblers{{"box", Box{}, cube, 0},
                                       {"capsule",
                                        Capsule{Real(0.25), Real(0.5)},
@@ -904,7 +897,7 @@ TEST(Contacts, ABodySlidingOverATurningFaceStaysNearTheSlop) {
     std::vector<Vec3> core;  // body frame
     Real rounding;
   };
-  const std::vector<Vec3> cube = cube_corners(Real(0.25));
+  const std::vector<Vec3> cube = box_corners(Vec3::splat(Real(0.25)));
   const Real radius = Real(0.25);
   const std::vector<Slider> sliders{
       {"box", Box{{radius, radius, radius}}, Quat::identity(), cube, 0},

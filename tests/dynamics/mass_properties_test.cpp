@@ -6,8 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "support/geometry.h"
+
 namespace impulse {
 namespace {
+
+using testing::box_corners;
 
 constexpr double k_rel = 1e-5;
 
@@ -60,9 +64,7 @@ TEST(MassProperties, CapsuleMatchesCylinderPlusHemispheres) {
 
 TEST(MassProperties, ConvexHullOfBoxCornersEqualsTheBox) {
   const Vec3 h{Real(0.5), 1, Real(1.5)};
-  ConvexHull hull;
-  for (int i = 0; i < 8; ++i)
-    hull.points.push_back({i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z});
+  const ConvexHull hull{box_corners(h)};
   const MassProperties from_hull = compute_mass_properties(hull, 7);
   const MassProperties from_box = compute_mass_properties(Box{h}, 7);
   expect_relative(from_hull.mass, from_box.mass);
