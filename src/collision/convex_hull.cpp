@@ -12,6 +12,8 @@
 #include <numeric>
 #include <string>
 
+#include "core/eigen_double.h"
+
 namespace impulse {
 namespace {
 
@@ -26,9 +28,6 @@ constexpr int k_grid_bits = 19;
 constexpr double k_tolerance_steps = 8;
 constexpr std::uint32_t k_none = ~std::uint32_t(0);
 
-Vec3d to_double(const Vec3& v) {
-  return {v.x, v.y, v.z};
-}
 Vec3d to_double(const Int3& v) {
   return {double(v[0]), double(v[1]), double(v[2])};
 }
@@ -543,7 +542,7 @@ HullData build_convex_hull(std::span<const Vec3> points) {
       hull.face_vertices.push_back(renumber[v]);
     }
     centroid = centroid / static_cast<double>(polygon.size()) + center;
-    poly.normal = Vec3(Real(normal.x()), Real(normal.y()), Real(normal.z()));
+    poly.normal = to_real(normal);
     poly.offset = Real(normal.dot(centroid));
     hull.faces.push_back(poly);
 

@@ -3,6 +3,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "core/eigen_double.h"
+
 namespace impulse {
 
 // Sums the signed tetrahedra from a reference point to each fan triangle of each face. The
@@ -11,7 +13,6 @@ namespace impulse {
 // (Tonon 2004; Blow & Binstock 2004). Accumulated in double, then shifted to the centre of mass.
 MassProperties polyhedron_mass_properties(const HullData& hull, Real density) {
   using Vec3d = Eigen::Vector3d;
-  const auto to_double = [](const Vec3& v) { return Vec3d(v.x, v.y, v.z); };
 
   // A reference inside the hull keeps the tetrahedra small and the sums well-conditioned.
   Vec3d reference = Vec3d::Zero();
@@ -51,12 +52,8 @@ MassProperties polyhedron_mass_properties(const HullData& hull, Real density) {
   MassProperties result;
   result.mass = Real(mass);
   const Vec3d world_center = center + reference;
-  result.center = Vec3(Real(world_center.x()), Real(world_center.y()), Real(world_center.z()));
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) {
-      result.inertia(r, c) = Real(0.5 * (inertia(r, c) + inertia(c, r)));
-    }
-  }
+  result.center = to_real(world_center);
+  result.inertia = to_real(Eigen::Matrix3d(0.5 * (inertia + inertia.transpose())));
   return result;
 }
 

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "core/eigen_double.h"
+
 namespace impulse {
 
 namespace {
@@ -21,21 +23,12 @@ PreparedBody refused(std::string path, std::string message) {
 // double: a needle's moments span more than single precision resolves.
 Mat33 conditioned_inertia(const Mat33& inertia, Real min_ratio) {
   if (min_ratio == 0) return inertia;
-  Eigen::Matrix3d tensor;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      tensor(r, c) = double(inertia(r, c));
-  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(tensor);
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(to_double(inertia));
   const Eigen::Vector3d moments = principal.eigenvalues();
   const double least = double(min_ratio) * moments.maxCoeff();
   if (!(moments.minCoeff() < least)) return inertia;
   const Eigen::Matrix3d& axes = principal.eigenvectors();
-  const Eigen::Matrix3d raised = axes * moments.cwiseMax(least).asDiagonal() * axes.transpose();
-  Mat33 out;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      out(r, c) = Real(raised(r, c));
-  return out;
+  return to_real(Eigen::Matrix3d(axes * moments.cwiseMax(least).asDiagonal() * axes.transpose()));
 }
 
 }  // namespace
