@@ -24,7 +24,7 @@ PreparedBody refused(std::string path, std::string message) {
 Mat33 conditioned_inertia(const Mat33& inertia, Real min_ratio) {
   if (min_ratio == 0) return inertia;
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(to_double(inertia));
-  const Eigen::Vector3d moments = principal.eigenvalues();
+  const Eigen::Vector3d& moments = principal.eigenvalues();
   const double least = double(min_ratio) * moments.maxCoeff();
   if (!(moments.minCoeff() < least)) return inertia;
   const Eigen::Matrix3d& axes = principal.eigenvectors();
