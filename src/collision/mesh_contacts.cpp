@@ -195,15 +195,16 @@ bool touched_front(std::span<const MeshTouch> touched, const Vec3& v0, const Vec
   });
 }
 
-void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transform& a_in_b,
-                           const Vec3& a_inside_local, const MeshShape& b, const Transform& tb,
-                           std::span<const MeshTouch> touched, std::uint32_t t, Real margin,
-                           std::vector<Candidate>& candidates) {
+// a against triangle t; thin_hull is a's polyhedron where it is thin (PolyhedronView::thin),
+// else null.
+void add_triangle_contacts(const ConvexRef& a, const PolyhedronView* thin_hull, const Transform& ta,
+                           const Transform& a_in_b, const Vec3& a_inside_local, const MeshShape& b,
+                           const Transform& tb, std::span<const MeshTouch> touched, std::uint32_t t,
+                           Real margin, std::vector<Candidate>& candidates) {
   const auto& tri = b.triangles[t];
   const Vec3& v0 = b.vertices[tri[0]];
   const Vec3& front = b.normals[t];
-  const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
-  const bool thin = hull != nullptr && hull->thin;
+  const bool thin = thin_hull != nullptr;
   // A thin hull that touched the triangle's surface at the last step is in front of it, however
   // far it has sunk behind its plane since (a plate turning into the floor about one edge, its
   // far edge pressed on 5 cm or more): which side a body is on is what the contacts knew, where
@@ -221,7 +222,7 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transf
   // routine's normal points to the back at all. Farther behind, a hull that touched the triangle
   // before (`sunk`) has its front face clipped where the pair routine finds nothing or nothing
   // pushing it out of the front by k_out_cosine.
-  const Reach r = thin ? reach(*hull, a_in_b, v0, front) : Reach{};
+  const Reach r = thin ? reach(*thin_hull, a_in_b, v0, front) : Reach{};
   const bool near = thin && r.behind <= k_through;
   const bool sunk = in_front && !near;
   const bool through = near && r.behind > r.in_front;
@@ -231,7 +232,7 @@ void add_triangle_contacts(const ConvexRef& a, const Transform& ta, const Transf
   const Real pushes_out = touching ? dot(m.normal, face_normal) : -1;
   if (through || (near && touching && pushes_out < -k_back_sine) ||
       (sunk && pushes_out < k_out_cosine)) {
-    touching = collide_polyhedron_face(*hull, ta, triangle.view(), tb, 0, margin, m);
+    touching = collide_polyhedron_face(*thin_hull, ta, triangle.view(), tb, 0, margin, m);
   }
   if (!touching) return;
 
@@ -383,12 +384,14 @@ void collide_convex_mesh(const ConvexRef& a, const Transform& ta, const MeshShap
   // A thin hull pushed wholly behind the surface it touched at the last step, beyond the margin
   // (a plate slammed flat 12 cm into a floor), looks for its triangles there still.
   const PolyhedronView* hull = std::get_if<PolyhedronView>(&a);
-  if (hull != nullptr && hull->thin) {
+  const PolyhedronView* thin_hull = hull != nullptr && hull->thin ? hull : nullptr;
+  if (thin_hull != nullptr) {
     for (const MeshTouch& x : touched)
       bounds.include(apply_inverse(tb, x.point));
   }
   b.tree.query(bounds.expanded(margin), [&](std::uint32_t t) {
-    add_triangle_contacts(a, ta, a_in_b, inside, b, tb, touched, t, margin, scratch.candidates);
+    add_triangle_contacts(a, thin_hull, ta, a_in_b, inside, b, tb, touched, t, margin,
+                          scratch.candidates);
     return true;
   });
   remove_voided(b, scratch.candidates, scratch.voided);

@@ -221,7 +221,7 @@ struct FaceFrame {
   bool candidate(const Vec3& p, const FeatureId& id, ContactPoint& c) const {
     const Real gap = dot(rf.normal, p) - rf.offset;
     const Real separation = along != nullptr ? along->gap(gap) : gap;
-    if (separation > margin) return false;
+    if (!(separation <= margin)) return false;  // a non-finite pose's points too
     // a's point lies on b's face when b is the reference: projected there.
     c = {apply(tref, ref_is_a ? p : p - gap * rf.normal), -separation, id};
     return true;

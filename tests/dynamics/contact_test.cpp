@@ -645,8 +645,9 @@ struct Sinking {
 
 // `count` hulls (make_hull()) of 1 kg dropped on `ground` (top at y = 0), 6 m apart, each with
 // its centre 1.2 to 3 m up, at a random attitude, spinning at up to `spin` rad/s about each axis
-// and moving at up to `speed` m/s along each; 600 steps. The ground is made first, or with
-// ground_last after the hulls (its shapes then come second in their pairs).
+// and moving at up to `speed` m/s along each (a speed of 0 draws no numbers for it); 600 steps. The
+// ground is made first, or with ground_last after the hulls (its shapes then come second in their
+// pairs).
 template <class MakeHull>
 Sinking drop_hulls(const BodySettings& ground, int count, MakeHull&& make_hull,
                    std::mt19937& random, Real spin, Real speed, bool ground_last = false) {
@@ -709,8 +710,8 @@ TEST(Contacts, NeedleHullsDroppedOnTheFloorNeverSinkThroughIt) {
 // two triangles: none ends below it by more than twice the slop (6.6 mm when this was written). A
 // plate striking about one edge spins, and its other edge can sink 15 cm within the next step (on
 // a box floor too), wholly behind the floor and beyond the margin: from its pose alone it was
-// behind, and 4 of these 40 fell through (2 with the floor made last). Which side it is on, its
-// last contacts knew.
+// behind, and 4 of these 40 fell through (as many with the floor made last). Which side it is on,
+// its last contacts knew.
 TEST(Contacts, ThinPlatesDroppedOnAMeshFloorNeverFallThroughIt) {
   const Mesh quad{{{-10, 0, -10}, {50, 0, -10}, {50, 0, 30}, {-10, 0, 30}}, {{0, 2, 1}, {0, 3, 2}}};
   for (const bool floor_last : {false, true}) {
