@@ -70,43 +70,48 @@ class EqualityFactor {
   std::array<double, k_max_joint_rows> d_;
 };
 
-// Each bounded row less its part along the equality rows (the header's J_l').
-void decouple_bounded(std::span<World::Impl::PreparedJointRow> rows, const JointRowRoles& roles,
-                      const EqualityFactor& factor, const LaneMass& a, const LaneMass& b) {
-  for (std::size_t k = 0; k < roles.bounded_count; ++k) {
-    World::Impl::PreparedJointRow& bounded = rows[roles.bounded[k]];
+// Each of the listed rows less its part along the equality rows (the header's J_l'). A spring's
+// softness follows the decoupled row's diagonal where `resize_springs` (limits: sized by the motion
+// the joint allows), and is kept otherwise (equality springs: sized without their levers).
+void decouple_from_equalities(std::span<World::Impl::PreparedJointRow> rows,
+                              std::span<const std::uint8_t> listed, const JointRowRoles& roles,
+                              const EqualityFactor& factor, const LaneMass& a, const LaneMass& b,
+                              bool resize_springs) {
+  for (const std::uint8_t index : listed) {
+    World::Impl::PreparedJointRow& row = rows[index];
     std::array<double, k_max_joint_rows> c;
-    bool finite = std::isfinite(bounded.response.diagonal);
+    bool finite = std::isfinite(row.response.diagonal);
     for (std::size_t i = 0; i < roles.equality_count; ++i) {
-      c[i] = coupling(rows[roles.equalities[i]].response, bounded.response);
+      c[i] = coupling(rows[roles.equalities[i]].response, row.response);
       finite = finite && std::isfinite(c[i]);
     }
     if (!finite) continue;
     factor.solve_negated(c);
     // As written, for a row the equality rows already hold: decoupled it would be rounding with a
     // bias (a limit along a plane world's normal threw its body 15 km).
-    LaneRow& response = bounded.response;
+    LaneRow& response = row.response;
     const std::array<Lanes, 4> written = response.j;
-    const Real written_bias = bounded.spec.bias, free_diagonal = response.diagonal;
+    const Real written_bias = row.spec.bias, free_diagonal = response.diagonal;
     // A spring's softness was sized on this measure of the row as written (world_joints.cpp).
-    const Real spring_scale = bounded.spec.softness > 0 ? unlevered_diagonal(response) : 0;
+    const Real spring_scale =
+        resize_springs && row.spec.softness > 0 ? unlevered_diagonal(response) : 0;
     for (std::size_t i = 0; i < roles.equality_count; ++i) {
       const World::Impl::PreparedJointRow& equality = rows[roles.equalities[i]];
       const Real weight = Real(c[i]);
       for (std::size_t p = 0; p < 4; ++p)
         response.j[p] += splat(weight) * equality.response.j[p];
-      bounded.spec.bias += weight * equality.spec.bias;
+      row.spec.bias += weight * equality.spec.bias;
     }
     // position_bias (a passed limit's push-out) is left as written: the relax solve drops it and
     // keeps the equality rows' share, which they keep in their own bias too.
     write_response(response, a, b);
     if (!(double(response.diagonal) > k_dependent_pivot * double(free_diagonal))) {
       response.j = written;
-      bounded.spec.bias = written_bias;
+      row.spec.bias = written_bias;
       write_response(response, a, b);
       continue;
     }
-    if (bounded.spec.softness > 0) bounded.spec.softness *= response.diagonal / spring_scale;
+    if (spring_scale > 0) row.spec.softness *= response.diagonal / spring_scale;
   }
 }
 
@@ -151,10 +156,14 @@ std::uint16_t decouple_joint_rows(std::span<World::Impl::PreparedJointRow> rows,
     return 0;
   EqualityFactor factor;
   if (!factor.factor(rows, roles)) return 0;
-  decouple_bounded(rows, roles, factor, a, b);
-  if (equalities_too)
+  decouple_from_equalities(rows, std::span(roles.bounded).first(roles.bounded_count), roles, factor,
+                           a, b, true);
+  if (equalities_too) {
+    decouple_from_equalities(rows, std::span(roles.springs).first(roles.spring_count), roles,
+                             factor, a, b, false);
     orthogonalise_equalities(rows, roles, factor, a, b,
                              double(k_decoupled_softness_factor) * double(joint_softness));
+  }
   std::uint16_t dependent = 0;
   for (std::size_t i = 0; i < roles.equality_count; ++i)
     if (!factor.kept(i)) dependent |= std::uint16_t(1u << roles.equalities[i]);

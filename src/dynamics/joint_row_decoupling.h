@@ -40,7 +40,8 @@ namespace impulse {
 struct JointRowRoles {
   std::array<std::uint8_t, k_max_joint_rows> equalities{};  ///< rigid: unbounded, no spring
   std::array<std::uint8_t, k_max_joint_rows> bounded{};     ///< limits and motors
-  std::uint8_t equality_count = 0, bounded_count = 0;
+  std::array<std::uint8_t, k_max_joint_rows> springs{};     ///< unbounded with a spring
+  std::uint8_t equality_count = 0, bounded_count = 0, spring_count = 0;
 };
 
 /// The most softness a transformed equality row keeps, in joint softnesses
@@ -66,7 +67,9 @@ inline Real unlevered_diagonal(const LaneRow& r) {
 /// Makes each bounded row of the joint's rows (prepared on bodies a and b) M-orthogonal to its
 /// equality rows as above: Jacobian, response, diagonal and bias; a spring's softness is then that
 /// of the decoupled row's effective mass (its diagonal: a hinge's limit turns the arm about the
-/// anchor). Then, where `equalities_too`, the equality rows
+/// anchor). Then, where `equalities_too`, its springs the same way, their softness kept (it is
+/// sized without levers, and the transform leaves the soft system's Gamma as it was: a spring held
+/// a ball turning freely 5 m out that the global solvers threw about), and the equality rows
 /// among themselves, in their order, their softness (joint_softness of each row's diagonal as
 /// written) transformed and capped as above. Equality rows that depend on the earlier ones (a
 /// Cholesky pivot below 1e-5 of its diagonal, or 1e-9 of the largest) are left out and left as they

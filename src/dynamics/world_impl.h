@@ -128,6 +128,15 @@ struct World::Impl {
   };
   std::vector<CustomConstraintRecord> custom_constraints;
 
+  // A soft limit from the step it was passed to the step it is no longer (docs/joints.md, "Soft
+  // limits"): its reading, the inverse effective mass it was sized by when passed (0 where it has
+  // none), and whether its reading jumped past it, which holds it rigidly until back near it.
+  struct SoftLimitPass {
+    bool passed = false;
+    bool jumped = false;
+    Real error = 0;
+    Real inverse_mass = 0;
+  };
   struct JointRecord {
     JointModel model;
     std::uint32_t body_a = 0, body_b = 0;  // slots; body_b is k_world_slot for the world
@@ -135,7 +144,9 @@ struct World::Impl {
     bool alive = false;
     JointState state;
     std::array<Real, k_max_joint_rows> impulses{};  // by row slot: the next warm start
-    std::uint32_t first_row = 0, row_count = 0;     // this step's rows in the store
+    // By row slot: the soft limits passed in the last step (docs/joints.md, "Soft limits").
+    std::array<SoftLimitPass, k_max_joint_rows> soft_limits{};
+    std::uint32_t first_row = 0, row_count = 0;  // this step's rows in the store
     std::array<std::uint8_t, k_max_joint_rows> row_slots{};
     // The rows measure_joint_errors found at the end of the last step, and the poses they were
     // found at: the next step writes the same rows while the poses are bitwise the same, without
