@@ -134,6 +134,7 @@ struct World::Impl {
   struct SoftLimitPass {
     bool passed = false;
     bool jumped = false;
+    bool near_half_turn = false;  // the reading's JointRow::near_half_turn
     Real error = 0;
     Real inverse_mass = 0;
   };

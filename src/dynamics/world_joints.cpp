@@ -86,10 +86,10 @@ void wake_joint_bodies(World::Impl& impl, const World::Impl::JointRecord& joint)
   wake_body(impl, joint.body_b);
 }
 
-// Turns a joint's rows into solver rows: Baumgarte (or none while
-// projecting), springs as soft rows, limits speculative while not
-// reached, motors bounded, warm starts by slot; then (finish) its limits and motors decoupled
-// from its rigid rows, and those from each other for the solvers that visit them one by one. The
+// Turns a joint's rows into solver rows: Baumgarte (or none while projecting), springs as soft
+// rows, rigid limits speculative while not reached (soft ones no row until passed), motors
+// bounded, warm starts by slot; then (finish) its limits and motors decoupled from its rigid rows,
+// and its springs and those rows from each other for the solvers that visit them one by one. The
 // rows go prepared into `out`, the staging of the joint's chunk (write_joint_rows appends them).
 class StoreSink final : public JointRowSink {
  public:
@@ -109,7 +109,7 @@ class StoreSink final : public JointRowSink {
     // rigid limit's) it stopped a body dead at its edge, whatever the spring.
     const bool soft_limit = row.kind == JointRow::Kind::limit && row.spring.frequency > 0;
     if (soft_limit && !(row.error < 0)) return;
-    const bool spring = row.spring.frequency > 0 && !(soft_limit && held_rigidly(row));
+    const bool spring = row.spring.frequency > 0 && !(soft_limit && pass_soft_limit(row));
     // A row its bodies cannot move along (a nail's out-of-plane row in a plane world, a hinge's
     // angular rows on a particle) holds by itself: not written, so not reported as degenerate.
     // One whose J M^-1 J^T rounds to below zero is left out too: its bodies' response along it is
@@ -210,13 +210,14 @@ class StoreSink final : public JointRowSink {
   }
 
  private:
-  // Whether a passed soft limit is held as a rigid one this step (its push capped as "Limits passed
-  // far" says), as it is from a step its angular reading went deeper by more than the bodies'
-  // motion along its row explains until the reading is back within that of the limit. Such a
-  // reading jumped: a six_dof's twist at a swing of half a turn, where the twist is undefined, read
-  // 2.7 rad past its limit from one step to the next, and the spring's pull from there, a potential
-  // nothing had paid for, threw a 0.9 kg box from 3.6 J to 35 J. A linear reading is continuous.
-  bool held_rigidly(const JointRow& row) {
+  // Keeps a passed soft limit's pass for the next step, and says whether it is held as a rigid one
+  // this step (its push capped as "Limits passed far" says), as it is from a step its angular
+  // reading went deeper by more than the bodies' motion along its row explains until the reading
+  // is back within k_unexplained_jump of the limit. Such a reading jumped: a six_dof's twist at a
+  // swing of half a turn, where the twist is undefined, read 2.7 rad past its limit from one step
+  // to the next, and the spring's pull from there, a potential nothing had paid for, threw a 0.9
+  // kg box from 3.6 J to 35 J. Other readings are continuous.
+  bool pass_soft_limit(const JointRow& row) {
     const BodyVelocity& a = impl_.velocities[joint_.body_a];
     const BodyVelocity& b = impl_.velocities[joint_.body_b];
     const Real explained =
@@ -227,10 +228,17 @@ class StoreSink final : public JointRowSink {
     World::Impl::SoftLimitPass& pass = next_soft_limits_[row.slot];
     pass.passed = true;
     pass.error = row.error;
+    pass.near_half_turn = row.near_half_turn;
     // Passed anew, it was at the limit (last step's reading was short of it).
     const Real went_deeper = (last.passed ? last.error : 0) - row.error;
-    pass.jumped = row.angular && ((last.passed && last.jumped && row.error < -explained) ||
-                                  went_deeper > explained);
+    // Only where the reading can jump: elsewhere a reading that went deeper than the rate said did
+    // so by the step's other corrections, and held rigidly a spring stretched 2 rad was pushed back
+    // through the joint's other springs, taking a ball from 34 J to 45 J. Held, until back within
+    // k_unexplained_jump of the limit: the motion that brings it back is no stretch of the
+    // spring's to let go from there.
+    const bool may_jump = row.near_half_turn || (last.passed && last.near_half_turn);
+    pass.jumped = (last.passed && last.jumped && row.error < -k_unexplained_jump) ||
+                  (may_jump && went_deeper > explained);
     return pass.jumped;
   }
   // How many steps of the row's speed its reading may go deeper by in one step before it is taken
@@ -308,10 +316,16 @@ void for_joint_chunks(World::Impl& impl, TaskPool* pool, const Task& task) {
                   World::Impl::k_joint_chunks, World::Impl::k_parallel_joints, task);
 }
 
+// Whether a row is a soft limit held as a rigid one since its reading jumped
+// (StoreSink::pass_soft_limit): projected and reported as a rigid limit is.
+bool held_rigidly(const JointRow& row, const World::Impl::JointRecord& joint) {
+  return row.kind == JointRow::Kind::limit && joint.soft_limits[row.slot].jumped;
+}
+
 // Whether a row's error is a violation to undo: rigid equalities
-// and passed limits.
-Real violation(const JointRow& row) {
-  if (row.spring.frequency > 0) return 0;
+// and passed limits, a soft one where it is held rigidly (its reading jumped).
+Real violation(const JointRow& row, const World::Impl::JointRecord& joint) {
+  if (row.spring.frequency > 0 && !held_rigidly(row, joint)) return 0;
   switch (row.kind) {
     case JointRow::Kind::equality:
       return row.error;
@@ -573,7 +587,9 @@ void project_joint_positions(World::Impl& impl) {
       // Jacobian (linearised), then the poses move once.
       Vec3 move_a, turn_a, move_b, turn_b;
       for (const JointRow& row : list.rows()) {
-        if (row.kind == JointRow::Kind::motor || row.spring.frequency > 0) continue;
+        if (row.kind == JointRow::Kind::motor ||
+            (row.spring.frequency > 0 && !held_rigidly(row, joint)))
+          continue;
         const Real k = lane_row(to_lanes({row.lin_a, row.ang_a, row.lin_b, row.ang_b}),
                                 LaneMass(mass_a), LaneMass(mass_b))
                            .diagonal;
@@ -620,7 +636,8 @@ void measure_joint_errors(World::Impl& impl) {
           // read back at once after their separate stores would stall the processor.
           Real squared = 0, squared_angular = 0;
           for (const JointRow& row : joint.measured.rows())
-            (row.angular ? squared_angular : squared) += violation(row) * violation(row);
+            (row.angular ? squared_angular : squared) +=
+                violation(row, joint) * violation(row, joint);
           joint.state.error = std::sqrt(squared);
           joint.state.angular_error = std::sqrt(squared_angular);
           chunk_worst = std::max(chunk_worst, joint.state.error);

@@ -73,6 +73,9 @@ struct JointRow {
   Kind kind = Kind::equality;
   std::uint8_t slot = 0;  ///< which warm-start impulse: stable per joint type and row role
   bool angular = false;   ///< C in rad (else m)
+  /// C a six_dof angle near its swing of half a turn, where a step may take the reading far from
+  /// what its rate says (docs/joints.md, "Soft limits").
+  bool near_half_turn = false;
   Vec3 lin_a, ang_a, lin_b, ang_b;
   Real error = 0;      ///< C
   Real speed = 0;      ///< motor: target J v

@@ -10,9 +10,14 @@
 #include "constraints/joints/joint_parts.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace impulse {
 namespace {
+
+// cos(swing / 2) below which the angles' rows are near_half_turn: a swing past 151 degrees, where
+// a step's turn of up to half a radian (30 rad/s at 60 Hz) can pass close by the half turn.
+constexpr Real k_near_half_turn = Real(0.25);
 
 // `angle`: the coordinate is the twist, an angle in (-pi, pi] (add_angle_range_rows).
 void add_axis_rows(JointRow row, const AxisMotion& motion, std::uint8_t first_slot, bool angle,
@@ -97,6 +102,7 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
   const SwingTwist st = swing_twist(relative);
   const std::optional<SwingTwistRates> rates = swing_twist_rates(relative);
   const bool rigid_twist = angular[0].mode == AxisMotion::Mode::fixed && !angular[0].spring;
+  const bool near_half_turn = std::hypot(relative.x, relative.w) < k_near_half_turn;
   JointRow twist;
   if (rigid_twist) {
     twist = twist_chord_row(turned, relative);
@@ -111,6 +117,7 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     }
     twist = angular_axis_row(twist_axis);
     twist.error = st.twist;
+    twist.near_half_turn = near_half_turn;
   }
   add_axis_rows(twist, angular[0], 6, true, rows);
   for (std::uint8_t k = 1; k <= 2; ++k) {
@@ -126,6 +133,7 @@ void write_six_dof_rows(const JointModel& joint, const JointGeometry& g, JointRo
     } else {
       swing = swing_axis_row(turned, st, k);
     }
+    swing.near_half_turn = near_half_turn && !plane;
     add_axis_rows(swing, angular[k], std::uint8_t(6 + 2 * k), false, rows);
   }
 }
