@@ -316,16 +316,17 @@ void for_joint_chunks(World::Impl& impl, TaskPool* pool, const Task& task) {
                   World::Impl::k_joint_chunks, World::Impl::k_parallel_joints, task);
 }
 
-// Whether a row is a soft limit held as a rigid one since its reading jumped
-// (StoreSink::pass_soft_limit): projected and reported as a rigid limit is.
-bool held_rigidly(const JointRow& row, const World::Impl::JointRecord& joint) {
-  return row.kind == JointRow::Kind::limit && joint.soft_limits[row.slot].jumped;
+// Whether a row pulls as a spring: it has one, and is no soft limit held as a rigid one since its
+// reading jumped (StoreSink::pass_soft_limit), which is projected and reported as a rigid limit.
+bool pulls_as_spring(const JointRow& row, const World::Impl::JointRecord& joint) {
+  return row.spring.frequency > 0 &&
+         !(row.kind == JointRow::Kind::limit && joint.soft_limits[row.slot].jumped);
 }
 
 // Whether a row's error is a violation to undo: rigid equalities
 // and passed limits, a soft one where it is held rigidly (its reading jumped).
 Real violation(const JointRow& row, const World::Impl::JointRecord& joint) {
-  if (row.spring.frequency > 0 && !held_rigidly(row, joint)) return 0;
+  if (pulls_as_spring(row, joint)) return 0;
   switch (row.kind) {
     case JointRow::Kind::equality:
       return row.error;
@@ -587,9 +588,7 @@ void project_joint_positions(World::Impl& impl) {
       // Jacobian (linearised), then the poses move once.
       Vec3 move_a, turn_a, move_b, turn_b;
       for (const JointRow& row : list.rows()) {
-        if (row.kind == JointRow::Kind::motor ||
-            (row.spring.frequency > 0 && !held_rigidly(row, joint)))
-          continue;
+        if (row.kind == JointRow::Kind::motor || pulls_as_spring(row, joint)) continue;
         const Real k = lane_row(to_lanes({row.lin_a, row.ang_a, row.lin_b, row.ang_b}),
                                 LaneMass(mass_a), LaneMass(mass_b))
                            .diagonal;
