@@ -165,6 +165,82 @@ TEST(RatioIslands, AColumnOfFourUnitBoxesHoldsOneThirtyTimesHeavier) {
   EXPECT_NEAR(world.position(column.heavy).y, Real(4.5), Real(0.002));
 }
 
+// A column whose masses differ less than twentyfold (scripts/sweep.py stacks, seed 21047): a 0.5 kg
+// box 0.32 m wide under 1.9 and 7.2 kg boxes, their centre of mass at 48% of its half width. It
+// carries 18 times its weight from a box 3.8 times heavier; the sweeps alone let the column lean
+// and it fell within 10 s, the top box 3 m away.
+TEST(RatioIslands, ALightBoxCarryingTenTimesItsWeightFromAHeavierOneKeepsItsColumnUp) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  const std::vector<BodyId> boxes{
+      add_box(world, {Real(0.16), Real(0.22), Real(0.52)}, {0, Real(0.22), 0}, Real(0.5)),
+      add_box(world, {Real(0.62), Real(0.7), Real(0.77)}, {Real(-0.016), Real(1.14), Real(0.1)},
+              Real(1.9)),
+      add_box(world, {Real(0.52), Real(0.57), Real(0.61)}, {Real(-0.093), Real(2.41), Real(0.09)},
+              Real(7.2))};
+  std::vector<Vec3> placed;
+  for (const BodyId box : boxes)
+    placed.push_back(world.position(box));
+  run(world, 600);
+  for (std::size_t k = 0; k < boxes.size(); ++k) {
+    const Vec3 moved = world.position(boxes[k]) - placed[k];
+    EXPECT_LT(std::hypot(moved.x, moved.z), Real(0.002)) << "box " << k;
+    EXPECT_NEAR(moved.y, 0, Real(k + 1) * WorldSettings{}.solver.slop) << "box " << k;
+  }
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
+}
+
+// A blow is no load: a 4 kg box dropped 1 m onto a resting column of a 4 kg box on a 1 kg one
+// strikes through the light box with 34, 71 and 41 times its weight in three steps, and while the
+// boxes move (faster than twice gravity's step) the k_uneven_load rule marks nothing: without the
+// rest test the warm starts of the second and third blows marked the column.
+TEST(RatioIslands, ABlowThroughALightBoxMarksNoIslandWhileItIsStruck) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  const BodyId light = add_unit_box(world, Real(0.5), 1);
+  add_unit_box(world, Real(1.5), 4);
+  run(world, 60);
+  const BodyId dropped = add_unit_box(world, Real(3.5), 4);
+  int blows = 0;  // steps the light box took more than twenty times its weight from above
+  bool solved_at_a_blow = false;
+  for (int i = 0; i < 120; ++i) {
+    world.step(k_dt);
+    Real from_above = 0;
+    for (const DebugContact& c : world.debug_contacts())
+      if ((c.body_a == light || c.body_b == light) &&
+          world.position(c.body_a == light ? c.body_b : c.body_a).y > world.position(light).y)
+        from_above += c.normal_impulse;
+    if (from_above <= 20 * k_g * k_dt) continue;
+    ++blows;
+    solved_at_a_blow = solved_at_a_blow || world.last_step_stats().solve.ratio_islands_solved > 0;
+  }
+  EXPECT_GE(blows, 2);
+  EXPECT_FALSE(solved_at_a_blow);
+  EXPECT_NEAR(world.position(dropped).y, Real(2.5), 3 * WorldSettings{}.solver.slop);
+}
+
+// The k_uneven_load rule waits for the bodies to rest: a 12 kg box on a 1 kg slab sliding at 3 m/s
+// over the ground carries twelve times the slab's weight, but only once friction has all but
+// stopped them (twice gravity's step, 0.33 m/s) is their island solved.
+TEST(RatioIslands, ALightBodyCarryingAnUnevenLoadMarksItsIslandOnceItRests) {
+  World world = world_without_sleep();
+  world.create_body(ground_box());
+  const BodyId slab = add_box(world, {1, Real(0.25), 1}, {0, Real(0.25), 0}, 1, {3, 0, 0});
+  add_box(world, {Real(0.5), Real(0.5), Real(0.5)}, {0, Real(1), 0}, 12, {3, 0, 0});
+  bool solved_while_sliding = false;
+  int steps = 0;
+  for (; steps < 120 && world.linear_velocity(slab).x > 2 * k_g * k_dt; ++steps) {
+    world.step(k_dt);
+    solved_while_sliding =
+        solved_while_sliding || world.last_step_stats().solve.ratio_islands_solved > 0;
+  }
+  // Sliding friction mu g slows them to 0.33 m/s after (v - 0.33 m/s) / (mu g) = 0.54 s.
+  EXPECT_NEAR(Real(steps) * k_dt, (3 - 2 * k_g * k_dt) / (Real(0.5) * k_g), Real(0.05));
+  EXPECT_FALSE(solved_while_sliding);
+  run(world, 60);
+  EXPECT_EQ(world.last_step_stats().solve.ratio_islands_solved, 1u);
+}
+
 TEST(RatioIslands, AHeavyBoxSlidingOnALightSlabStopsAsCoulombSaysAndLeavesTheSlab) {
   World world = world_without_sleep();
   world.create_body(ground_box());
