@@ -24,7 +24,7 @@ void BlockSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSetting
     std::iota(block_rows_.begin(), block_rows_.end(), begin);
     pool_[block_of_[block]].assemble(rows, block_rows_, bodies.masses);
   }
-  ratio_islands_.find(rows, bodies);
+  ratio_islands_.find(rows, bodies.masses, bodies.gravity_dv);
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     Real max_delta = 0;
     for (const std::uint32_t block : order_.next()) {

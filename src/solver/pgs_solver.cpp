@@ -835,7 +835,7 @@ void PgsSolver::solve(RowStore& rows, SolverBodies bodies, const SolverSettings&
                       SolveStats& stats) {
   const bool layout_changed = prepare(rows, bodies.masses, bodies.pool, !settings.shuffle);
   exact_ = direct_ && equalities_.rows().size() == rows.size() && settings.sor == 1;
-  ratio_islands_.find(rows, bodies);
+  ratio_islands_.find(rows, bodies.masses, bodies.gravity_dv);
   iterate(rows, bodies, settings, stats);
   stats.layout_changed = layout_changed;
   ratio_islands_.solve(rows, bodies, settings, false, b_norm_, stats);

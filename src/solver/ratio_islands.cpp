@@ -12,82 +12,60 @@ constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
-void RatioIslands::find(const RowStore& rows, SolverBodies bodies) {
+void RatioIslands::find(const RowStore& rows, std::span<const SolverBodyMass> masses,
+                        Real gravity_dv) {
   count_ = too_large_ = 0;
-  const std::span<const SolverBodyMass> masses = bodies.masses;
-  // No two bodies' masses differ that much (the benchmark scenes): no row need be looked at.
+  // No two bodies' masses differ that much (the benchmark scenes, the ragdolls): no row need be
+  // looked at.
   Real lightest = 0, heaviest = std::numeric_limits<Real>::infinity();  // as inverse masses
   for (const SolverBodyMass& mass : masses) {
     if (mass.inv_mass <= 0) continue;
     lightest = std::max(lightest, mass.inv_mass);
     heaviest = std::min(heaviest, mass.inv_mass);
   }
-  if (!(lightest > k_uneven_ratio * heaviest)) return;
-  const bool wide = lightest > k_mass_ratio * heaviest;
+  if (!(lightest > k_mass_ratio * heaviest)) return;
   inv_mass_.resize(masses.size());
   moves_.resize(masses.size());
   for (std::size_t k = 0; k < masses.size(); ++k) {
     inv_mass_[k] = masses[k].inv_mass;
     moves_[k] = masses[k].movable() ? 1 : 0;
   }
-  // A contact's or a limit's one-sided row (a contact's normal, a limit; its friction rows join
-  // the same bodies) between such masses. Joints' equality rows are solved exactly by the
-  // equality block, and a motor's (bounded both ways) follows them: a 1000 kg car on 20 kg wheels
-  // drives the same without its island solved, at a sixth the cost. Or a block's one-sided rows
-  // carrying more than k_mass_ratio times the lighter moving body's weight (their warm start, the
-  // last step's load) where two masses differ that much, the other body moving or not; or
-  // k_uneven_load times between moving bodies whose masses differ by more than k_uneven_ratio,
-  // both at rest (at the last step's end: moving at most twice gravity's step now). A column
-  // leans from rest; a box landing on a light one strikes it with 34 to 71 times its weight.
-  const Real gravity_dv = bodies.gravity_dv;
-  const auto resting = [&](std::uint32_t body) {
-    return length_squared(bodies.velocities[body].linear) < 4 * gravity_dv * gravity_dv;
-  };
-  // The rows are visited in runs that join the same two bodies within a block (a manifold's, a
-  // joint's), each run's masses looked at once, and only the runs that may mark row by row; the
-  // islands are joined and gathered by runs: a resting heap of ragdolls is one island too large
-  // at every step, found anew: row by row that took 2.6% of its steps' samples, by runs 1.2%.
+  // A contact's or a limit's row (one-sided, or friction) between such masses. Joints' equality
+  // rows are solved exactly by the equality block, and a motor's (bounded both ways) follows them:
+  // a 1000 kg car on 20 kg wheels drives the same without its island solved, at a sixth the cost.
+  // Or a block's one-sided rows that are not friction (a contact's normals, a limit) carrying more
+  // than k_mass_ratio times the lighter moving body's weight (its warm start, the last step's
+  // load), the other body moving or not.
   const auto n = std::uint32_t(rows.size());
-  marked_.clear();
-  run_begin_.clear();
+  marks_.assign(n, 0);
+  bool any = false;
   for (std::size_t k = 0; k + 1 < rows.block_begin.size(); ++k) {
-    const std::uint32_t block_end = rows.block_begin[k + 1];
     Real load = 0;
-    for (std::uint32_t first = rows.block_begin[k]; first < block_end;) {
-      const std::uint32_t body_a = rows.body_a[first], body_b = rows.body_b[first];
-      std::uint32_t end = first + 1;
-      while (end < block_end && rows.body_a[end] == body_a && rows.body_b[end] == body_b)
-        ++end;
-      run_begin_.push_back(first);
-      const Real a = inv_mass_[body_a], b = inv_mass_[body_b];
-      const Real light = std::max(a, b), heavy = std::min(a, b);
-      const bool uneven = heavy > 0 && light > k_uneven_ratio * heavy;
-      const bool uneven_resting = uneven && resting(body_a) && resting(body_b);
-      for (std::uint32_t i = first; i < end && light > 0 && (wide || uneven); ++i) {
-        if (!rows.one_sided(i)) continue;
-        if (heavy > 0 && light > k_mass_ratio * heavy) {
-          marked_.push_back(i);
-        } else if (gravity_dv > 0) {
-          load += rows.lambda[i];
-          if ((wide && load * light > k_mass_ratio * gravity_dv) ||
-              (uneven_resting && load * light > k_uneven_load * gravity_dv))
-            marked_.push_back(i);
-        }
+    for (std::uint32_t i = rows.block_begin[k]; i < rows.block_begin[k + 1]; ++i) {
+      const Real a = inv_mass_[rows.body_a[i]], b = inv_mass_[rows.body_b[i]];
+      const bool friction = rows.normal_row[i] >= 0;
+      const bool contact_or_limit = friction || rows.one_sided(i);
+      const Real light = std::max(a, b);
+      if (!contact_or_limit || light <= 0) continue;
+      if (std::min(a, b) > 0 && light > k_mass_ratio * std::min(a, b)) {
+        marks_[i] = 1;
+      } else if (!friction && gravity_dv > 0) {
+        load += rows.lambda[i];
+        if (load * light > k_mass_ratio * gravity_dv) marks_[i] = 1;
       }
-      first = end;
+      any = any || marks_[i];
     }
   }
-  if (marked_.empty()) return;
-  run_begin_.push_back(n);
-  const auto runs = run_begin_.size() - 1;
+  if (!any) return;
+  const auto first = std::uint32_t(std::find(marks_.begin(), marks_.end(), 1) - marks_.begin());
   sets_.reset(masses.size());
-  for (std::size_t r = 0; r < runs; ++r) {
-    const std::uint32_t i = run_begin_[r];
+  for (std::uint32_t i = 0; i < n; ++i) {
     if (moves_[rows.body_a[i]] && moves_[rows.body_b[i]])
       sets_.join(rows.body_a[i], rows.body_b[i]);
   }
   island_of_.assign(masses.size(), k_none);
-  for (const std::uint32_t i : marked_) {
+  for (std::uint32_t i = first; i < n; ++i) {
+    if (!marks_[i]) continue;
     const std::uint32_t body = moves_[rows.body_a[i]] ? rows.body_a[i] : rows.body_b[i];
     std::uint32_t& island = island_of_[sets_.find(body)];
     if (island != k_none) continue;
@@ -95,20 +73,15 @@ void RatioIslands::find(const RowStore& rows, SolverBodies bodies) {
     if (island_rows_.size() < count_) island_rows_.resize(count_);
     island_rows_[island].clear();
   }
-  for (std::size_t r = 0; r < runs; ++r) {
-    const std::uint32_t first = run_begin_[r];
-    const std::uint32_t body = moves_[rows.body_a[first]] ? rows.body_a[first] : rows.body_b[first];
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t body = moves_[rows.body_a[i]] ? rows.body_a[i] : rows.body_b[i];
     if (!moves_[body]) continue;
-    std::vector<std::uint32_t>* island = nullptr;
-    if (const std::uint32_t id = island_of_[sets_.find(body)]; id != k_none)
-      island = &island_rows_[id];
+    const std::uint32_t island = island_of_[sets_.find(body)];
+    // A degenerate row (RowStore::prepare) is one the solvers leave alone; in the direct solve
+    // its zero diagonal would fail the whole island.
+    if (island == k_none || rows.inv_eff_mass[i] == 0) continue;
     // Past k_max_rows an island is counted, not kept.
-    for (std::uint32_t i = first; island && i < run_begin_[r + 1] && island->size() <= k_max_rows;
-         ++i) {
-      // A degenerate row (RowStore::prepare) is one the solvers leave alone; in the direct solve
-      // its zero diagonal would fail the whole island.
-      if (rows.inv_eff_mass[i] != 0) island->push_back(i);
-    }
+    if (island_rows_[island].size() <= k_max_rows) island_rows_[island].push_back(i);
   }
   // The islands small enough, assembled, first.
   if (islands_.size() < count_) islands_.resize(count_);

@@ -19,11 +19,7 @@
 // and fell within 5 s). So a contact (a block's one-sided rows that are not friction) whose
 // warm-start impulses carry more than k_mass_ratio times the lighter moving body's own weight
 // marks its island as well; its other body may be static (a 1 kg capsule held to the world by a
-// six_dof's limits, carrying 40 kg of chain, let its joints come 1.2 m apart). A lighter load
-// already lets a column lean where it comes from a body more than k_uneven_ratio times heavier: a
-// 0.5 kg box carrying 18 times its weight from a 1.9 kg one fell over with the 7.2 kg box on top;
-// there k_uneven_load times marks. Between bodies alike (a column of equal boxes) the sweeps keep
-// the load: past ten boxes its island would exceed k_max_rows anyway.
+// six_dof's limits, carrying 40 kg of chain, let its joints come 1.2 m apart).
 
 #include "constraints/rows.h"
 #include "core/island_sets.h"
@@ -40,20 +36,13 @@ class RatioIslands {
  public:
   /// Above this ratio of two moving bodies' masses a one-sided row marks its island.
   static constexpr Real k_mass_ratio = 20;
-  /// Above this ratio of two moving bodies' masses, a contact or limit between them marks its
-  /// island once it carries k_uneven_load times the lighter one's weight while both rest (at the
-  /// last step's end: moving at most twice what gravity gives them in a step). The load test at
-  /// k_mass_ratio times runs only where two masses differ more than k_mass_ratio.
-  static constexpr Real k_uneven_ratio = 3;
-  static constexpr Real k_uneven_load = 10;
   /// The most rows of an island solved directly.
   static constexpr std::size_t k_max_rows = 128;
 
-  /// Finds the islands of the prepared rows and assembles their matrices, from the velocities
-  /// before the sweeps; no load test where bodies.gravity_dv is 0. Costs a pass over the bodies'
-  /// masses when no two differ more than k_uneven_ratio, and one over the rows when no row marks
-  /// an island.
-  void find(const RowStore& rows, SolverBodies bodies);
+  /// Finds the islands of the prepared rows and assembles their matrices; gravity_dv is |g| dt
+  /// (SolverBodies), 0 for no load test. Costs a pass over the bodies' masses when no two differ
+  /// that much, and one over the rows when no row marks an island.
+  void find(const RowStore& rows, std::span<const SolverBodyMass> masses, Real gravity_dv);
   /// The islands found small enough to be solved directly, and how many were too large.
   std::size_t size() const { return count_; }
   std::size_t too_large() const { return too_large_; }
@@ -82,12 +71,10 @@ class RatioIslands {
   std::size_t count_ = 0, too_large_ = 0;
   IslandSets sets_;
   // find's scratch: per body its inverse mass, whether it moves (a body of infinite mass may
-  // still turn) and its island (or none); the rows that mark one; where each run of rows joining
-  // the same two bodies begins; per island its rows.
+  // still turn) and its island (or none); per row whether it marks one; per island its rows.
   std::vector<Real> inv_mass_;
   std::vector<std::uint8_t> moves_;
-  std::vector<std::uint32_t> marked_;     // the rows that mark their islands
-  std::vector<std::uint32_t> run_begin_;  // each run's first row (and then rows.size())
+  std::vector<std::uint8_t> marks_;  // per row: whether it marks its island
   std::vector<std::uint32_t> island_of_;
   std::vector<std::vector<std::uint32_t>> island_rows_;
 };
