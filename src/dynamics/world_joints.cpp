@@ -173,6 +173,12 @@ class StoreSink final : public JointRowSink {
     }
     spec.lambda = solver.warm_start ? joint_.impulses[row.slot] * warm_scale_ : 0;
     const auto index = std::uint8_t(joint_.row_count);
+    errors_[index] = row.error;
+    place_[index] = row.kind == JointRow::Kind::limit ? k_limit_end : k_other_row;
+    // The upper end of a range whose lower end was written (both rigid, or both soft and passed).
+    if (row.upper_end && index > 0 && place_[index - 1] == k_limit_end &&
+        joint_.row_slots[index - 1] + 1 == row.slot)
+      place_[errors_[index] < errors_[index - 1] ? index - 1 : index] = k_farther_end;
     if (row.kind != JointRow::Kind::equality)
       roles_.bounded[roles_.bounded_count++] = index;
     else if (!spring)
@@ -195,21 +201,51 @@ class StoreSink final : public JointRowSink {
                             !impl_.solver->solves_bilateral_rows_exactly(), planar(),
                             impl_.settings.solver.joint_softness);
     keep_soft_limit_stiffness();
-    if (dependent == 0) return;
-    std::uint32_t kept = 0;
-    for (std::uint32_t k = 0; k < joint_.row_count; ++k) {
-      if (dependent & (1u << k)) continue;
-      if (kept != k) {
-        out_[first_ + kept] = out_[first_ + k];
-        joint_.row_slots[kept] = joint_.row_slots[k];
+    if (dependent != 0) {
+      std::uint32_t kept = 0;
+      for (std::uint32_t k = 0; k < joint_.row_count; ++k) {
+        if (dependent & (1u << k)) continue;
+        if (kept != k) {
+          out_[first_ + kept] = out_[first_ + k];
+          joint_.row_slots[kept] = joint_.row_slots[k];
+          place_[kept] = place_[k];
+          errors_[kept] = errors_[k];
+        }
+        ++kept;
       }
-      ++kept;
+      out_.erase(out_.begin() + std::ptrdiff_t(first_ + kept), out_.end());
+      joint_.row_count = kept;
     }
-    out_.erase(out_.begin() + std::ptrdiff_t(first_ + kept), out_.end());
-    joint_.row_count = kept;
+    order_limit_ends();
   }
 
  private:
+  // Where a row goes among its joint's rows (order_limit_ends).
+  static constexpr std::uint8_t k_other_row = 0, k_limit_end = 1, k_farther_end = 2;
+
+  // The joint's limit rows after its other rows: the nearer end of each range and the one-ended
+  // limits by their error (the most passed first), then the farther ends (docs/joints.md, "A
+  // joint's limits in order"). A limit's impulse turns the body the joint's other limits measure:
+  // a six_dof's linear limits at an anchor 5 m from a small sphere are turns about its centre, as
+  // its angular ones are, and visited one by one under pgs each undid the last one's push (the
+  // sphere's energy rose 60%). Consecutive, the nearer ends are groups pgs solves together
+  // (RowGroup: up to four one-sided rows between the same bodies, never both ends of one range).
+  // The other rows keep their order; each row its slot.
+  void order_limit_ends() {
+    const auto goes_after = [&](std::uint32_t i, std::uint32_t j) {
+      return place_[i] > place_[j] ||
+             (place_[i] == k_limit_end && place_[j] == k_limit_end && errors_[i] > errors_[j]);
+    };
+    for (std::uint32_t k = 1; k < joint_.row_count; ++k) {
+      for (std::uint32_t j = k; j > 0 && goes_after(j - 1, j); --j) {
+        std::swap(out_[first_ + j - 1], out_[first_ + j]);
+        std::swap(joint_.row_slots[j - 1], joint_.row_slots[j]);
+        std::swap(place_[j - 1], place_[j]);
+        std::swap(errors_[j - 1], errors_[j]);
+      }
+    }
+  }
+
   // Keeps a passed soft limit's pass for the next step, and says whether it is held as a rigid one
   // this step (its push capped as "Limits passed far" says), as it is from a step its angular
   // reading went deeper by more than the bodies' motion along its row explains until the reading
@@ -294,6 +330,9 @@ class StoreSink final : public JointRowSink {
   std::vector<World::Impl::PreparedJointRow>& out_;
   std::size_t first_;  // the joint's first row in out_
   JointRowRoles roles_;
+  // By row index: its error and its place (order_limit_ends).
+  std::array<Real, k_max_joint_rows> errors_{};
+  std::array<std::uint8_t, k_max_joint_rows> place_{};
   // By row slot, for the passed soft limits: their softness per inverse effective mass this step
   // (0 for other rows), and their passes as the joint keeps them for the next step.
   std::array<Real, k_max_joint_rows> softness_per_inverse_mass_{};

@@ -76,6 +76,8 @@ struct JointRow {
   /// C a six_dof angle near its swing of half a turn, where a step may take the reading far from
   /// what its rate says (docs/joints.md, "Soft limits").
   bool near_half_turn = false;
+  /// A range's upper end (C = hi - s) whose lower end is the row before, at slot - 1.
+  bool upper_end = false;
   Vec3 lin_a, ang_a, lin_b, ang_b;
   Real error = 0;      ///< C
   Real speed = 0;      ///< motor: target J v

@@ -87,6 +87,7 @@ void add_range_rows(JointRow row, const Range& range, std::uint8_t lo_slot, Join
     row.lin_b = -row.lin_b;
     row.ang_b = -row.ang_b;
     row.slot = std::uint8_t(lo_slot + 1);
+    row.upper_end = range.lo > -k_infinity;
     rows.add(row);
   }
 }
