@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 namespace impulse {
 namespace {
@@ -220,18 +221,24 @@ class StoreSink final : public JointRowSink {
   }
 
  private:
-  // Where a row goes among its joint's rows (order_limit_ends).
-  static constexpr std::uint8_t k_other_row = 0, k_limit_end = 1, k_farther_end = 2;
+  // Where a row goes among its joint's rows (order_limit_ends), in that order.
+  static constexpr std::uint8_t k_farther_end = 0, k_other_row = 1, k_limit_end = 2;
 
-  // The joint's limit rows after its other rows: the nearer end of each range and the one-ended
-  // limits by their error (the most passed first), then the farther ends (docs/joints.md, "A
-  // joint's limits in order"). A limit's impulse turns the body the joint's other limits measure:
-  // a six_dof's linear limits at an anchor 5 m from a small sphere are turns about its centre, as
-  // its angular ones are, and visited one by one under pgs each undid the last one's push (the
-  // sphere's energy rose 60%). Consecutive, the nearer ends are groups pgs solves together
-  // (RowGroup: up to four one-sided rows between the same bodies, never both ends of one range).
-  // The other rows keep their order; each row its slot.
+  // The farther end of each range first, then the joint's other rows in their order, then the
+  // nearer ends and the one-ended limits by their error, the most passed first (docs/joints.md, "A
+  // joint's limits in order"). A limit's impulse turns the body the joint's other limits measure: a
+  // six_dof's linear limits at an anchor 5 m from a small sphere are turns about its centre, as its
+  // angular ones are, and visited one by one under pgs each undid the last one's push (the sphere's
+  // energy rose 60%). Consecutive, the nearer ends are groups pgs solves together (RowGroup: up to
+  // four one-sided rows between the same bodies), the likeliest to push in the first. The other
+  // rows (rigid, springs, motors: none of them one-sided) keep the nearer ends' groups apart from
+  // the farther ends', so no group holds both ends of a range, and a section holds one end of each
+  // range whatever the errors: pgs's groups follow from the rows' places alone, and a kept layout
+  // keeps the groups a fresh one finds. A joint of limits alone is left as written (each range's
+  // two ends side by side, in no group).
   void order_limit_ends() {
+    const auto rows = std::span(place_).first(joint_.row_count);
+    if (std::find(rows.begin(), rows.end(), k_other_row) == rows.end()) return;
     const auto goes_after = [&](std::uint32_t i, std::uint32_t j) {
       return place_[i] > place_[j] ||
              (place_[i] == k_limit_end && place_[j] == k_limit_end && errors_[i] > errors_[j]);

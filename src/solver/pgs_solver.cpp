@@ -787,13 +787,21 @@ void PgsSolver::find_groups(const RowStore& rows, std::uint32_t begin, std::uint
   for (std::size_t i = begin; i < end;) {
     std::size_t run = i;
     // A row with the other end of its range beside it is visited alone (opposed); each pair of
-    // neighbours is tested once, the test of a row and the next carried to the next.
+    // neighbours is tested once, the test of a row and the next carried to the next. Nor does a
+    // group take a row opposed to one it holds (a joint's rows keep a range's two ends apart:
+    // StoreSink::order_limit_ends).
     bool opposes_last = false;
+    const auto opposes_group = [&](std::size_t row) {
+      for (std::size_t r = i; r + 1 < row; ++r) {
+        if (opposed(rows, r, row)) return true;
+      }
+      return false;
+    };
     while (run < end && run - i < RowGroup::k_max_rows && groupable(rows, run) &&
            same_pair(i, run)) {
       if (run == i) opposes_last = i > begin && opposed(rows, i - 1, i);
       const bool opposes_next = run + 1 < end && opposed(rows, run, run + 1);
-      if (opposes_last || opposes_next) break;
+      if (opposes_last || opposes_next || opposes_group(run)) break;
       opposes_last = opposes_next;
       ++run;
     }
