@@ -286,7 +286,6 @@ void SweepSchedule::split_at_islands() {
     ranges[r + 1] = {split, end, split_rows_after, false};
   }
   for (std::size_t r = 0; r < count; ++r) {
-    range_begin_[r] = std::uint32_t(ranges[r].begin);
     for (std::size_t p = ranges[r].begin; p < ranges[r].end; ++p) {
       if (interior(p)) unit_part_[reach_order_[p]] = std::uint8_t(r);
     }
@@ -320,103 +319,12 @@ void SweepSchedule::cut_whole(std::size_t bodies) {
   // the reach then did no better, so the order is the stored one): one part.
   if (cut_ == n) parts_ = 1;
   if (parts_ > 1) split_at_islands();
-  // Each body belongs to the part whose range of the order meets it first (first_met_, of the
-  // order cut last): a part's interior units move its bodies alone. For the patches that follow.
-  body_part_.assign(bodies, k_unowned);
-  if (parts_ > 1) {
-    for (std::size_t body = 0; body < bodies; ++body) {
-      const std::uint32_t position = first_met_[body];
-      if (position == n) continue;  // moved by no unit
-      std::size_t part = parts_ - 1;
-      while (range_begin_[part] > position)
-        --part;
-      body_part_[body] = std::uint8_t(part);
-    }
-  }
-  whole_cost_ = sweep_rows();
-  patches_ = 0;
-}
-
-bool SweepSchedule::patch(std::size_t bodies, std::span<const KeptRows> kept) {
-  const std::size_t n = units_.size();
-  if (parts_ < 2 || n < 2 * k_min_units_per_part || body_part_.size() != bodies ||
-      patches_ == k_max_patches)
-    return false;
-  // A unit on kept rows that was a unit there last time keeps its part or its place on the
-  // boundary: its moving bodies are the same, and a body's part never changes between cuts. Any
-  // other unit joins the part owning its moving bodies, or the boundary where they belong to
-  // different parts; bodies no part owns yet join the unit's part, or the part with the fewest
-  // rows so far when none of the unit's bodies has one. Interior units of two parts then share
-  // no moving body, as a cut's do.
-  unit_part_.resize(n);
-  std::array<std::size_t, k_max_parts> part_rows{};
-  std::size_t run = 0, last = 0;  // the kept rows and the last build's unit reached
-  for (std::size_t k = 0; k < n; ++k) {
-    const RowUnit unit = units_[k];
-    const auto moving_bodies = bodies_of(std::uint32_t(k));
-    std::uint8_t part = k_unowned;
-    while (run < kept.size() && kept[run].end <= unit.begin)
-      ++run;
-    if (run < kept.size() && kept[run].begin <= unit.begin && unit.end <= kept[run].end) {
-      const std::uint32_t from = unit.begin - kept[run].begin + kept[run].before;
-      while (last < last_units_.size() && last_units_[last].begin < from)
-        ++last;
-      if (last < last_units_.size() && last_units_[last].begin == from &&
-          last_units_[last].end - from == unit.end - unit.begin)
-        part = last_unit_part_[last];
-    }
-    if (part == k_boundary) {
-      unit_part_[k] = k_boundary;
-      continue;
-    }
-    if (part == k_unowned) {
-      bool mixed = false;
-      for (const std::uint32_t body : moving_bodies) {
-        const std::uint8_t owner = body_part_[body];
-        if (owner == k_unowned) continue;
-        mixed = mixed || (part != k_unowned && owner != part);
-        part = owner;
-      }
-      if (mixed) {
-        unit_part_[k] = k_boundary;
-        continue;
-      }
-      if (part == k_unowned)
-        part = std::uint8_t(std::min_element(part_rows.begin(), part_rows.begin() + parts_) -
-                            part_rows.begin());
-      for (const std::uint32_t body : moving_bodies)
-        body_part_[body] = part;
-    }
-    unit_part_[k] = part;
-    part_rows[part] += rows_of(std::uint32_t(k));
-  }
-  // Found whole again where the patched sweep grew an eighth past the whole one's (bodies that
-  // moved away from their part's region make boundary units) or left a part empty.
-  const bool empty_part =
-      std::find(part_rows.begin(), part_rows.begin() + parts_, 0) != part_rows.begin() + parts_;
-  if (empty_part || sweep_rows() > whole_cost_ + whole_cost_ / 8) return false;
-  ++patches_;
-  return true;
-}
-
-std::size_t SweepSchedule::sweep_rows() const {
-  std::array<std::size_t, k_max_parts> part_rows{};
-  std::size_t boundary = 0;
-  for (std::size_t k = 0; k < units_.size(); ++k) {
-    const std::size_t rows = rows_of(std::uint32_t(k));
-    if (unit_part_[k] == k_boundary)
-      boundary += rows;
-    else
-      part_rows[unit_part_[k]] += rows;
-  }
-  return *std::max_element(part_rows.begin(), part_rows.end()) + boundary;
 }
 
 void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> group_of,
                           std::span<const std::uint8_t> moves, std::size_t bodies,
                           std::span<const KeptRows> kept) {
   std::swap(units_, last_units_);
-  std::swap(unit_part_, last_unit_part_);
   std::swap(unit_body_begin_, last_unit_body_begin_);
   std::swap(unit_bodies_, last_unit_bodies_);
   std::swap(unit_self_contained_, last_unit_self_contained_);
@@ -425,9 +333,8 @@ void SweepSchedule::build(const RowStore& rows, std::span<const std::uint32_t> g
   total_rows_ = 0;
   for (std::uint32_t unit = 0; unit < n; ++unit)
     total_rows_ += rows_of(unit);
-  if (!patch(bodies, kept)) cut_whole(bodies);
+  cut_whole(bodies);
   share_room(units_, last_units_);
-  share_room(unit_part_, last_unit_part_);
   share_room(unit_body_begin_, last_unit_body_begin_);
   share_room(unit_bodies_, last_unit_bodies_);
   share_room(unit_self_contained_, last_unit_self_contained_);

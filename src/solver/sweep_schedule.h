@@ -22,18 +22,16 @@
 // order) and each colour shared among the threads. Boundary units beyond k_max_colours colours,
 // and those of the last colours when these are small, are visited last on one thread.
 //
-// A new layout (a manifold came or went) patches the last parts rather than cutting them again:
-// a unit that comes back (on rows whose structure RowLayout::BlockMatch kept) keeps its part or
-// its place on the boundary, and a new one joins the part that owns its moving bodies (each body
-// belongs to the part whose range of the order meets it first) or the boundary. The parts are cut
-// whole again after k_max_patches patches, or where a patch makes the sweep an eighth longer than
-// the cut did. The units themselves are taken from the last build where their rows are kept
-// (KeptUnits), and only the other rows are read. The schedule so costs the pile and the ragdolls
-// two thirds of what a cut at every change did, and the order converged as well as a cut's over
-// sixteen trajectories of the tower and the ragdolls (docs/performance.md).
+// A new layout (a manifold came or went) is cut whole again. Parts kept from the layouts before
+// (a unit that came back kept its part, a new one joined the part owning its bodies) cost the pile
+// and the ragdolls two thirds of a cut's time, but made the order a function of the history: a
+// world restored from a snapshot, whose solver builds its schedule anew, left the bits of the one
+// stepped on (the tower by its 10th step restored before every step). The units themselves are
+// taken from the last build where their rows are kept (KeptUnits): the units a scan finds again,
+// and only the other rows are read.
 //
-// The parts are cut by the rows alone (and the layouts before them), never by thread count, so
-// the visiting order and the results are the same on one thread or many.
+// The parts are cut by the rows alone, never by thread count or by the layouts before, so the
+// visiting order and the results are the same on one thread or many, and after a restore.
 
 #include "constraints/rows.h"
 
@@ -169,21 +167,11 @@ class SweepSchedule {
   /// reach_order_: the units in breadth-first order over the moving bodies they share.
   void order_by_reach(std::size_t bodies);
   /// The parts found whole: the cut searched for along an order, the parts split at islands;
-  /// unit_part_, parts_, and body_part_ for the patches after.
+  /// unit_part_ and parts_.
   void cut_whole(std::size_t bodies);
-  /// The last build's parts kept for the units (unit_part_; body_part_ gains new bodies). False
-  /// where they are to be cut whole instead.
-  bool patch(std::size_t bodies, std::span<const KeptRows> kept);
-  /// The rows of a sweep on as many threads as parts: the largest part's interior, then the
-  /// boundary (unit_part_).
-  std::size_t sweep_rows() const;
 
   /// unit_part_'s mark for a boundary unit.
   static constexpr std::uint8_t k_boundary = k_max_parts;
-  /// body_part_'s mark for a body no part owns.
-  static constexpr std::uint8_t k_unowned = k_max_parts;
-  /// At most this many patches follow parts found whole.
-  static constexpr std::size_t k_max_patches = 4;
 
   std::vector<RowUnit> interior_, boundary_, last_;
   std::vector<RowUnit> interiors_stored_;  // interiors_in_stored_order
@@ -207,17 +195,11 @@ class SweepSchedule {
   std::vector<std::uint64_t> body_colours_;      // per body: the colours its boundary units took
   std::vector<std::uint8_t> unit_part_;          // per unit: its part, or k_boundary
   std::vector<std::uint8_t> unit_colour_;        // per boundary unit: its colour, or k_max_colours
-  // Kept from build to build: each body's part (k_unowned: none), the last build's units and
-  // places, the parts' first positions in the order cut, the sweep's rows when it was cut and the
-  // patches since.
-  std::vector<std::uint8_t> body_part_;
-  std::vector<RowUnit> last_units_;           // the last build's units_
-  std::vector<std::uint8_t> last_unit_part_;  // and unit_part_, their bodies, self-containment
+  // Kept from build to build: the last build's units, their bodies and self-containment
+  // (KeptUnits).
+  std::vector<RowUnit> last_units_;
   std::vector<std::uint32_t> last_unit_body_begin_, last_unit_bodies_;
   std::vector<std::uint8_t> last_unit_self_contained_;
-  std::array<std::uint32_t, k_max_parts> range_begin_{};  // per part: its first position
-  std::size_t whole_cost_ = 0;
-  std::size_t patches_ = 0;
   std::size_t cut_ = 0;         // cut_parts' cut: part 1 starts at this position (n: no cut)
   std::size_t total_rows_ = 0;  // the units' rows
 };
