@@ -6,8 +6,8 @@
 // give the same layout step after step, so PgsSolver keeps that structure while the layout holds
 // and prepares only the numbers again. On a change the layout before is kept too: its blocks (a
 // manifold, a joint) mostly come back in the new one with other rows around them, and a block
-// that comes back alike keeps the structure found for it (BlockMatch), its units their places in
-// the schedule (SweepSchedule, whose parts thus follow the layouts before too).
+// that comes back alike keeps the structure found for it (BlockMatch), and the schedule takes its
+// units from the last build (SweepSchedule, whose parts are cut from the rows alone).
 
 #include "constraints/rows.h"
 #include "core/task_pool.h"
