@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 namespace impulse {
 namespace {
@@ -175,7 +176,6 @@ class StoreSink final : public JointRowSink {
     const auto index = std::uint8_t(joint_.row_count);
     errors_[index] = row.error;
     place_[index] = row.kind == JointRow::Kind::limit ? k_limit_end : k_other_row;
-    limit_rows_ += row.kind == JointRow::Kind::limit ? 1 : 0;
     // The upper end of a range whose lower end was written (both rigid, or both soft and passed).
     if (row.upper_end && index > 0 && place_[index - 1] == k_limit_end &&
         joint_.row_slots[index - 1] + 1 == row.slot)
@@ -237,8 +237,10 @@ class StoreSink final : public JointRowSink {
   // keeps the groups a fresh one finds. A joint of limits alone is left as written (each range's
   // two ends side by side, in no group).
   void order_limit_ends() {
-    // One limit row has nothing to be grouped with (a hinge's one-ended limit, a chain's ball).
-    if (limit_rows_ < 2 || limit_rows_ == joint_.row_count) return;
+    // One limit row has nothing to be grouped with (a hinge's one-ended limit).
+    const auto rows = std::span(place_).first(joint_.row_count);
+    const auto others = std::size_t(std::count(rows.begin(), rows.end(), k_other_row));
+    if (rows.size() - others < 2 || others == 0) return;
     const auto goes_after = [&](std::uint32_t i, std::uint32_t j) {
       return place_[i] > place_[j] ||
              (place_[i] == k_limit_end && place_[j] == k_limit_end && errors_[i] > errors_[j]);
@@ -337,10 +339,9 @@ class StoreSink final : public JointRowSink {
   std::vector<World::Impl::PreparedJointRow>& out_;
   std::size_t first_;  // the joint's first row in out_
   JointRowRoles roles_;
-  // By row index: its error and its place (order_limit_ends); and the limit rows written.
+  // By row index: its error and its place (order_limit_ends).
   std::array<Real, k_max_joint_rows> errors_{};
   std::array<std::uint8_t, k_max_joint_rows> place_{};
-  std::uint32_t limit_rows_ = 0;
   // By row slot, for the passed soft limits: their softness per inverse effective mass this step
   // (0 for other rows), and their passes as the joint keeps them for the next step.
   std::array<Real, k_max_joint_rows> softness_per_inverse_mass_{};

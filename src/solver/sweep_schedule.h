@@ -52,8 +52,8 @@ struct RowUnit {
 };
 
 /// Rows [begin, end) of the store alike to the rows from `before` of the last build's (whole
-/// blocks: RowLayout::BlockMatch): a unit there that was a unit at the rows moved back keeps its
-/// place.
+/// blocks: RowLayout::BlockMatch): a unit there that was a unit at the rows moved back is taken
+/// again rather than found (KeptUnits).
 struct KeptRows {
   std::uint32_t begin, end, before;
 };
